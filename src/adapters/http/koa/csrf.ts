@@ -1,0 +1,47 @@
+import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { Context } from 'koa';
+import { HttpProblem } from './problem.js';
+import { CSRF_COOKIE, readCookie, setCsrfCookie, type CookiePolicy } from './session-cookies.js';
+
+/**
+ * Signed double-submit CSRF protection: the browser holds a random `l2_csrf` cookie and each rendered form carries
+ * HMAC(key, cookie). A cross-site page can neither read the cookie nor compute the HMAC, and it works before
+ * sign-in too, which login and register forms need (login CSRF).
+ */
+export class CsrfGuard {
+  constructor(
+    private readonly key: KeyObject,
+    private readonly cookies: CookiePolicy,
+  ) {}
+
+  /** The token to embed in a form; sets the cookie first when the browser has none. */
+  tokenFor(ctx: Context): string {
+    let seed = readCookie(ctx, CSRF_COOKIE) ?? (ctx.state.csrfSeed as string | undefined);
+    if (!seed) {
+      seed = randomBytes(32).toString('base64url');
+      ctx.state.csrfSeed = seed;
+      setCsrfCookie(ctx, seed, this.cookies);
+    }
+    return this.sign(seed);
+  }
+
+  /** Throws `403 csrf_failed` unless the request carries the token matching its cookie. */
+  check(ctx: Context): void {
+    const seed = readCookie(ctx, CSRF_COOKIE);
+    const body = ctx.request.body as Record<string, unknown> | undefined;
+    const sent = ctx.get('X-CSRF-Token') || (typeof body?._csrf === 'string' ? body._csrf : '');
+    if (!seed || !sent || !this.equal(this.sign(seed), sent)) {
+      throw new HttpProblem(403, 'csrf_failed', 'The form has expired or did not come from this site. Reload it and try again.');
+    }
+  }
+
+  private sign(seed: string): string {
+    return createHmac('sha256', this.key).update(`csrf:${seed}`).digest('base64url');
+  }
+
+  private equal(expected: string, actual: string): boolean {
+    const a = Buffer.from(expected);
+    const b = Buffer.from(actual);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+}

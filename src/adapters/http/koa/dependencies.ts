@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import type { StoreHealth } from '../../../application/ports/store-health.js';
+import type { AttachRenderer } from '../../../application/use-cases/attach-renderer.js';
+import type { AuthenticateToken } from '../../../application/use-cases/authenticate-token.js';
+import type { DetachRenderer } from '../../../application/use-cases/detach-renderer.js';
+import type { GetCurrentUser } from '../../../application/use-cases/get-current-user.js';
+import type { GetStatistics } from '../../../application/use-cases/get-statistics.js';
+import type { IssueToken } from '../../../application/use-cases/issue-token.js';
+import type { ListRenderers } from '../../../application/use-cases/list-renderers.js';
+import type { RegisterUser } from '../../../application/use-cases/register-user.js';
+import type { RevokeToken } from '../../../application/use-cases/revoke-token.js';
+import type { VerifyToken } from '../../../application/use-cases/verify-token.js';
+import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
+import type { CsrfGuard } from './csrf.js';
+import type { CookiePolicy } from './session-cookies.js';
+
+export interface HttpSettings {
+  /** PUBLIC_URL without a trailing slash; every absolute URL is built from it. */
+  readonly publicUrl: string;
+  /** Host (and non-default port) of PUBLIC_URL: the domain of `acct:` identities. */
+  readonly webfingerDomain: string;
+  readonly version: string;
+  readonly cookies: CookiePolicy;
+  /** Trust X-Forwarded-* (the service runs behind a proxy that sets them). */
+  readonly trustProxy: boolean;
+}
+
+/** Everything the HTTP adapter needs, handed over by the composition root. */
+export interface HttpDependencies {
+  readonly settings: HttpSettings;
+  readonly logger: Logger;
+  readonly views: NunjucksViews;
+  readonly csrf: CsrfGuard;
+  readonly health: StoreHealth;
+  readonly useCases: {
+    readonly registerUser: RegisterUser;
+    readonly issueToken: IssueToken;
+    readonly authenticateToken: AuthenticateToken;
+    readonly verifyToken: VerifyToken;
+    readonly revokeToken: RevokeToken;
+    readonly attachRenderer: AttachRenderer;
+    readonly detachRenderer: DetachRenderer;
+    readonly listRenderers: ListRenderers;
+    readonly getCurrentUser: GetCurrentUser;
+    readonly getStatistics: GetStatistics;
+  };
+}

@@ -1,0 +1,58 @@
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { StoreUnavailableError } from '../../../application/ports/errors.js';
+import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
+import { prefersHtml } from './negotiate.js';
+import { HttpProblem, problemBody, statusTitle } from './problem.js';
+
+/** Codes for errors raised by Koa and its middleware (body parser, router) rather than by our routes. */
+const FRAMEWORK_CODES: Record<number, [string, string]> = {
+  400: ['invalid_request', 'The request body is malformed.'],
+  404: ['not_found', 'There is nothing at this address.'],
+  405: ['method_not_allowed', 'This method is not allowed here.'],
+  413: ['payload_too_large', 'The request body is larger than 64 KiB.'],
+  415: ['unsupported_media_type', 'Send application/json or application/x-www-form-urlencoded.'],
+};
+
+function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  if (error instanceof StoreUnavailableError) {
+    logger.error({ err: error, path: ctx.path }, 'store unavailable');
+    return new HttpProblem(503, 'unavailable', 'The service cannot reach its store. Try again shortly.', {
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  const status = (error as { status?: unknown }).status;
+  const framework = typeof status === 'number' ? FRAMEWORK_CODES[status] : undefined;
+  if (framework) return new HttpProblem(status as number, framework[0], framework[1]);
+  logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
+  return new HttpProblem(500, 'internal_error', 'internal_error');
+}
+
+/**
+ * Outermost handler: every failure becomes an RFC 9457 problem (or an error page for a browser) with the status
+ * of API.md. Nothing internal — message, stack, SQL — reaches the client; 5xx bodies say only internal_error.
+ */
+export function errorMiddleware(logger: Logger, views: NunjucksViews, csrfTokenFor: (ctx: Context) => string) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new HttpProblem(404, 'not_found', 'There is nothing at this address.');
+    } catch (error) {
+      const problem = toProblem(error, logger, ctx);
+      ctx.status = problem.status;
+      for (const [name, value] of Object.entries(problem.extra.headers ?? {})) ctx.set(name, value);
+      if (prefersHtml(ctx.get('Accept'))) {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = views.render(
+          'error',
+          { currentUser: null, csrfToken: csrfTokenFor(ctx) },
+          { title: `${problem.status} ${statusTitle(problem.status)}`, detail: problem.detail },
+        );
+      } else {
+        ctx.type = 'application/problem+json';
+        ctx.body = problemBody(problem);
+      }
+    }
+  };
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'koa';
+import type { HttpDependencies } from './dependencies.js';
+import { viewer } from './request-auth.js';
+
+/** Renders a page with the signed-in user and a CSRF token for its forms. */
+export async function renderPage(
+  ctx: Context,
+  deps: HttpDependencies,
+  template: string,
+  model: Record<string, unknown>,
+  status = 200,
+): Promise<void> {
+  const signedIn = await viewer(ctx, deps);
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = deps.views.render(
+    template,
+    { currentUser: signedIn?.claims.username ?? null, csrfToken: deps.csrf.tokenFor(ctx) },
+    model,
+  );
+}
+
+/** A form post is a browser: it gets 303 redirects and re-rendered forms instead of JSON. */
+export const isFormPost = (ctx: Context): boolean => ctx.request.is('application/x-www-form-urlencoded') !== false;
+
+/** Answers 303 See Other with an empty body (Koa's default body would echo the URL into HTML). */
+export function seeOther(ctx: Context, location: string): void {
+  ctx.status = 303;
+  ctx.set('Location', location);
+  ctx.body = null;
+  ctx.remove('Content-Type');
+}
+
+/** Only local paths are accepted as a post-login destination, so the login form is no open redirect. */
+export function safeNextPath(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) && !/[\r\n]/.test(next) ? next : '/';
+}

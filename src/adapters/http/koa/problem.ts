@@ -1,0 +1,43 @@
+/** An RFC 9457 problem that a route wants answered as-is: status, API.md `code`, human detail. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly extra: { errors?: { path: string; message: string }[]; headers?: Record<string, string>; [key: string]: unknown } = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+  }
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const statusTitle = (status: number): string => TITLES[status] ?? 'Error';
+
+/** The JSON body of a problem response. */
+export function problemBody(problem: HttpProblem): Record<string, unknown> {
+  const { headers: _headers, ...extra } = problem.extra;
+  return {
+    type: 'about:blank',
+    title: statusTitle(problem.status),
+    status: problem.status,
+    code: problem.code,
+    detail: problem.detail,
+    ...extra,
+  };
+}

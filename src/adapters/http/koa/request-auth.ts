@@ -1,0 +1,57 @@
+import type { Context } from 'koa';
+import type { AuthenticatedToken } from '../../../application/use-cases/authenticate-token.js';
+import type { HttpDependencies } from './dependencies.js';
+import { tokenProblem, unauthenticated } from './error-status.js';
+import { HttpProblem } from './problem.js';
+import { readCookie, TOKEN_COOKIE } from './session-cookies.js';
+
+export interface PresentedToken {
+  readonly token: string;
+  readonly source: 'bearer' | 'cookie';
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The token a request carries: the bearer header wins over the cookie. */
+export function presentedToken(ctx: Context): PresentedToken | null {
+  const header = ctx.get('Authorization');
+  if (header) {
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (!match?.[1]) throw new HttpProblem(401, 'token_invalid', 'The Authorization header must be "Bearer <token>".');
+    return { token: match[1], source: 'bearer' };
+  }
+  const cookie = readCookie(ctx, TOKEN_COOKIE);
+  return cookie ? { token: cookie, source: 'cookie' } : null;
+}
+
+/** A cookie is sent by the browser on its own, so an unsafe request it authenticates must prove it came from us. */
+export function guardCookieRequest(ctx: Context, deps: HttpDependencies, presented: PresentedToken): void {
+  if (presented.source === 'cookie' && UNSAFE_METHODS.has(ctx.method)) deps.csrf.check(ctx);
+}
+
+/** The caller's verified token, or a 401 problem. */
+export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise<AuthenticatedToken> {
+  const presented = presentedToken(ctx);
+  if (!presented) throw unauthenticated();
+  guardCookieRequest(ctx, deps, presented);
+  const result = await deps.useCases.authenticateToken.execute(presented.token);
+  if (!result.ok) throw tokenProblem(result.error);
+  return result.value;
+}
+
+/** Who is looking at a page: the signed-in username, or null for an anonymous or stale session. */
+export async function viewer(ctx: Context, deps: HttpDependencies): Promise<AuthenticatedToken | null> {
+  if (ctx.state.viewer !== undefined) return ctx.state.viewer as AuthenticatedToken | null;
+  let found: AuthenticatedToken | null = null;
+  try {
+    const presented = presentedToken(ctx);
+    if (presented) {
+      const result = await deps.useCases.authenticateToken.execute(presented.token);
+      found = result.ok ? result.value : null;
+    }
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+  }
+  ctx.state.viewer = found;
+  return found;
+}

@@ -1,0 +1,17 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { HttpProblem } from './problem.js';
+
+/** Parses the request body with a schema, or throws `400 invalid_request` listing every problem by field. */
+export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
+  const result = schema.safeParse(ctx.request.body ?? {});
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(body)',
+    message: issue.code === 'invalid_type' && issue.input === undefined ? 'Required.' : issue.message,
+  }));
+  const first = errors[0];
+  throw new HttpProblem(400, 'invalid_request', first ? `${first.path}: ${first.message}` : 'The request is invalid.', {
+    errors,
+  });
+}

@@ -1,0 +1,46 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import type { DestinationPolicy } from '../../application/ports/destination-policy.js';
+
+/** Why an address may not be contacted, or null for a public unicast address. */
+export function nonPublicReason(address: string): string | null {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return 'not an IP address';
+  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into plain IPv4 before classifying.
+  const range = ipaddr.process(bare).range();
+  return range === 'unicast' ? null : `${bare} is a ${range} address`;
+}
+
+/**
+ * SSRF rule of API.md §2: in production, loopback, private, link-local and other non-public addresses are refused
+ * unless explicitly allowed. Literal addresses are refused before connecting; names are checked on the address
+ * they resolve to, at connect time (see {@link guardedLookup}), so DNS rebinding cannot slip past.
+ */
+export class IpDestinationPolicy implements DestinationPolicy {
+  constructor(private readonly allowPrivate: boolean) {}
+
+  async check(url: string): Promise<string | null> {
+    if (this.allowPrivate) return null;
+    const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'localhost is not a public host';
+    return ipaddr.isValid(hostname) ? nonPublicReason(hostname) : null;
+  }
+
+  /** A `lookup` for http.request that fails the connection when a name resolves to a non-public address. */
+  get lookup(): typeof dnsLookup | undefined {
+    return this.allowPrivate ? undefined : (guardedLookup as unknown as typeof dnsLookup);
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const refused = addresses.map((a) => nonPublicReason(a.address)).find((reason) => reason !== null);
+    if (refused) return callback(Object.assign(new Error(`destination refused: ${refused}`), { code: 'EREFUSED_PRIVATE' }), []);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    return first ? callback(null, first.address, first.family) : callback(new Error('no address'), []);
+  });
+}

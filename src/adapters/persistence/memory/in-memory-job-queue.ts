@@ -1,0 +1,85 @@
+import type { Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import { MemoryDatabase, type StoredJob } from './memory-database.js';
+
+export class InMemoryJobQueue implements JobQueue {
+  constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
+
+  async enqueue(jobs: readonly NewJob[], now: Date): Promise<void> {
+    this.db.assertOpen();
+    for (const job of jobs) this.db.insertJob(job, now);
+  }
+
+  async claim(input: { now: Date; leaseMs: number; limit: number; leaseId: string }): Promise<Job[]> {
+    this.db.assertOpen();
+    if (input.limit <= 0) return [];
+    const now = input.now.getTime();
+    const due = [...this.db.jobs.values()]
+      .filter(
+        (j) => j.state === 'pending' && j.runAt <= now && (j.leaseUntil === null || j.leaseUntil <= now),
+      )
+      .sort((a, b) => a.runAt - b.runAt || a.id - b.id)
+      .slice(0, input.limit);
+    return due.map((job) => {
+      job.leaseId = input.leaseId;
+      job.leaseUntil = now + input.leaseMs;
+      return toJob(job, input.leaseId);
+    });
+  }
+
+  async complete(job: Job): Promise<boolean> {
+    const stored = this.leased(job);
+    if (!stored) return false;
+    this.db.jobs.delete(stored.id);
+    return true;
+  }
+
+  async reschedule(job: Job, runAt: Date, error: string): Promise<boolean> {
+    const stored = this.leased(job);
+    if (!stored) return false;
+    stored.attempts++;
+    stored.runAt = runAt.getTime();
+    stored.leaseId = null;
+    stored.leaseUntil = null;
+    stored.lastError = error;
+    return true;
+  }
+
+  async abandon(job: Job, error: string): Promise<boolean> {
+    const stored = this.leased(job);
+    if (!stored) return false;
+    stored.state = 'abandoned';
+    stored.leaseId = null;
+    stored.leaseUntil = null;
+    stored.lastError = error;
+    return true;
+  }
+
+  async stats(): Promise<{ pending: number; abandoned: number }> {
+    this.db.assertOpen();
+    let pending = 0;
+    let abandoned = 0;
+    for (const job of this.db.jobs.values()) {
+      if (job.state === 'pending') pending++;
+      else abandoned++;
+    }
+    return { pending, abandoned };
+  }
+
+  /** The stored job when `job`'s lease still holds it. */
+  private leased(job: Job): StoredJob | undefined {
+    this.db.assertOpen();
+    const stored = this.db.jobs.get(Number(job.id));
+    return stored?.state === 'pending' && stored.leaseId === job.leaseId ? stored : undefined;
+  }
+}
+
+function toJob(job: StoredJob, leaseId: string): Job {
+  return {
+    id: String(job.id),
+    kind: job.kind,
+    payload: JSON.parse(job.payload) as unknown,
+    attempts: job.attempts,
+    queuedAt: new Date(job.queuedAt),
+    leaseId,
+  };
+}

@@ -1,0 +1,37 @@
+import type {
+  RendererAttachment,
+  RendererAttachments,
+} from '../../../application/ports/renderer-attachments.js';
+import type { L1ServerUrl } from '../../../domain/l1-server.js';
+import type { Username } from '../../../domain/user.js';
+import { MemoryDatabase } from './memory-database.js';
+
+export class InMemoryRendererAttachments implements RendererAttachments {
+  constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
+
+  async attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void> {
+    this.db.assertOpen();
+    const servers = this.db.attachments.get(username) ?? new Map<string, number>();
+    servers.set(l1Server, at.getTime());
+    this.db.attachments.set(username, servers);
+  }
+
+  async list(username: Username): Promise<RendererAttachment[]> {
+    this.db.assertOpen();
+    const servers = this.db.attachments.get(username) ?? new Map<string, number>();
+    return [...servers]
+      .sort(([aServer, aTime], [bServer, bTime]) => bTime - aTime || (aServer < bServer ? -1 : 1))
+      .map(([l1Server, attachedAt]) => ({
+        l1Server: l1Server as L1ServerUrl,
+        attachedAt: new Date(attachedAt),
+      }));
+  }
+
+  async remove(username: Username, l1Server: L1ServerUrl): Promise<boolean> {
+    this.db.assertOpen();
+    const servers = this.db.attachments.get(username);
+    if (!servers?.delete(l1Server)) return false;
+    if (servers.size === 0) this.db.attachments.delete(username);
+    return true;
+  }
+}

@@ -1,0 +1,42 @@
+import type { RevocationStore } from '../../../application/ports/revocation-store.js';
+import { REVOCATION_NOTICE_JOB, type Revocation } from '../../../domain/revocation.js';
+import { MemoryDatabase } from './memory-database.js';
+
+/** Shares its `MemoryDatabase` with `InMemoryJobQueue`, where the notices it queues are claimed. */
+export class InMemoryRevocationStore implements RevocationStore {
+  constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
+
+  async revoke(revocations: readonly Revocation[], now: Date): Promise<number> {
+    this.db.assertOpen();
+    let added = 0;
+    for (const { record, notice } of revocations) {
+      if (this.db.revocations.has(record.tokenHash)) continue;
+      this.db.revocations.set(record.tokenHash, {
+        tokenHash: record.tokenHash,
+        username: record.username,
+        expiresAt: record.expiresAt.getTime(),
+        revokedAt: now.getTime(),
+      });
+      added++;
+      if (notice) this.db.insertJob({ kind: REVOCATION_NOTICE_JOB, payload: notice }, now);
+    }
+    return added;
+  }
+
+  async isRevoked(tokenHash: string): Promise<boolean> {
+    this.db.assertOpen();
+    return this.db.revocations.has(tokenHash);
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    this.db.assertOpen();
+    let deleted = 0;
+    for (const [hash, record] of this.db.revocations) {
+      if (record.expiresAt < now.getTime()) {
+        this.db.revocations.delete(hash);
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,105 @@
+import type { Database } from 'better-sqlite3';
+import { storeCall } from './sqlite-errors.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+/** Append only: an applied migration is never edited, its successor changes what it made. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE users (
+        username TEXT PRIMARY KEY,
+        password_hash TEXT NOT NULL,
+        public_key_pem TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE issued_tokens (
+        token_hash TEXT PRIMARY KEY,
+        jti TEXT NOT NULL,
+        username TEXT NOT NULL,
+        session_jti TEXT,
+        l1_server TEXT,
+        issued_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX issued_tokens_by_session ON issued_tokens (session_jti);
+      CREATE INDEX issued_tokens_by_user ON issued_tokens (username, expires_at);
+      CREATE INDEX issued_tokens_by_user_server ON issued_tokens (username, l1_server);
+      CREATE INDEX issued_tokens_by_expiry ON issued_tokens (expires_at);
+
+      CREATE TABLE revocations (
+        token_hash TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        revoked_at INTEGER NOT NULL
+      );
+      CREATE INDEX revocations_by_expiry ON revocations (expires_at);
+
+      CREATE TABLE renderer_attachments (
+        username TEXT NOT NULL,
+        l1_server TEXT NOT NULL,
+        attached_at INTEGER NOT NULL,
+        PRIMARY KEY (username, l1_server)
+      );
+
+      CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'abandoned')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        queued_at INTEGER NOT NULL,
+        run_at INTEGER NOT NULL,
+        lease_id TEXT,
+        lease_until INTEGER,
+        last_error TEXT
+      );
+      CREATE INDEX jobs_by_state_run_at ON jobs (state, run_at);
+    `,
+  },
+];
+
+/**
+ * Applies the migrations not yet recorded in `schema_migrations`, each in its own IMMEDIATE transaction that
+ * checks again for its version after taking the write lock, so two processes opening one file at once apply each
+ * migration exactly once. Returns the versions this call applied.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  return storeCall(() => {
+    db.transaction(() => {
+      db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY,
+        applied_at INTEGER NOT NULL
+      )`);
+    }).immediate();
+    const isApplied = db.prepare<[number], unknown>('SELECT 1 FROM schema_migrations WHERE version = ?');
+    const record = db.prepare<[number, number]>(
+      'INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)',
+    );
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      db.transaction(() => {
+        if (isApplied.get(migration.version) !== undefined) return;
+        db.exec(migration.sql);
+        record.run(migration.version, Date.now());
+        applied.push(migration.version);
+      }).immediate();
+    }
+    return applied;
+  });
+}
+
+export function appliedVersions(db: Database): number[] {
+  return storeCall(() =>
+    db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version')
+      .all()
+      .map((row) => row.version),
+  );
+}

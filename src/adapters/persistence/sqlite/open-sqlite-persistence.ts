@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Persistence } from '../../../application/ports/persistence.js';
+import { migrate } from './migrations.js';
+import { storeCall } from './sqlite-errors.js';
+import { SqliteIssuedTokenRegistry } from './sqlite-issued-token-registry.js';
+import { SqliteJobQueue } from './sqlite-job-queue.js';
+import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
+import { SqliteRevocationStore } from './sqlite-revocation-store.js';
+import { SqliteStoreHealth } from './sqlite-store-health.js';
+import { SqliteUserRepository } from './sqlite-user-repository.js';
+
+export type SqlitePersistence = Persistence & { readonly db: Database.Database };
+
+/** Opens (creating if needed) and migrates the SQLite file at `path`; `:memory:` gives a private in-memory store. */
+export function openSqlitePersistence(path: string): SqlitePersistence {
+  const db = storeCall(() => {
+    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    return new Database(path);
+  });
+  try {
+    // busy_timeout first: switching to WAL and migrating wait for another process that holds the lock.
+    storeCall(() => {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+    });
+    migrate(db);
+    return {
+      db,
+      users: new SqliteUserRepository(db),
+      issuedTokens: new SqliteIssuedTokenRegistry(db),
+      revocations: new SqliteRevocationStore(db),
+      attachments: new SqliteRendererAttachments(db),
+      jobs: new SqliteJobQueue(db),
+      health: new SqliteStoreHealth(db),
+      close: async () => {
+        if (db.open) db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

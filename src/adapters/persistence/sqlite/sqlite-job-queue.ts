@@ -1,0 +1,104 @@
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import { prepareJobInsert } from './job-insert.js';
+import { storeCall } from './sqlite-errors.js';
+
+interface JobRow {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+  queued_at: number;
+}
+
+interface ClaimInput {
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  leaseId: string;
+}
+
+export class SqliteJobQueue implements JobQueue {
+  private readonly enqueueAll: Transaction<(jobs: readonly NewJob[], now: Date) => void>;
+  private readonly claimDue: Transaction<(input: ClaimInput) => Job[]>;
+  private readonly deleteLeased: Statement<{ id: number; lease_id: string }>;
+  private readonly retryLeased: Statement<{ id: number; lease_id: string; run_at: number; error: string }>;
+  private readonly abandonLeased: Statement<{ id: number; lease_id: string; error: string }>;
+  private readonly countByState: Statement<[], { pending: number | null; abandoned: number | null }>;
+
+  constructor(db: Database) {
+    const insert = prepareJobInsert(db);
+    const selectDue = db.prepare<[number, number, number], JobRow>(`
+      SELECT id, kind, payload, attempts, queued_at FROM jobs
+      WHERE state = 'pending' AND run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+      ORDER BY run_at, id LIMIT ?`);
+    const lease = db.prepare<[string, number, number]>(
+      'UPDATE jobs SET lease_id = ?, lease_until = ? WHERE id = ?',
+    );
+    const leasedBy = "id = @id AND lease_id = @lease_id AND state = 'pending'";
+    this.deleteLeased = db.prepare(`DELETE FROM jobs WHERE ${leasedBy}`);
+    this.retryLeased = db.prepare(`
+      UPDATE jobs SET attempts = attempts + 1, run_at = @run_at, lease_id = NULL, lease_until = NULL,
+        last_error = @error
+      WHERE ${leasedBy}`);
+    this.abandonLeased = db.prepare(`
+      UPDATE jobs SET state = 'abandoned', lease_id = NULL, lease_until = NULL, last_error = @error
+      WHERE ${leasedBy}`);
+    this.countByState = db.prepare(`
+      SELECT SUM(state = 'pending') AS pending, SUM(state = 'abandoned') AS abandoned FROM jobs`);
+
+    this.enqueueAll = db.transaction((jobs: readonly NewJob[], now: Date) => {
+      for (const job of jobs) insert(job, now);
+    });
+    // Selecting and leasing under one write lock is what keeps two processes from claiming one job.
+    this.claimDue = db.transaction(({ now, leaseMs, limit, leaseId }: ClaimInput) => {
+      const rows = selectDue.all(now.getTime(), now.getTime(), limit);
+      for (const row of rows) lease.run(leaseId, now.getTime() + leaseMs, row.id);
+      return rows.map((row) => ({
+        id: String(row.id),
+        kind: row.kind,
+        payload: JSON.parse(row.payload) as unknown,
+        attempts: row.attempts,
+        queuedAt: new Date(row.queued_at),
+        leaseId,
+      }));
+    });
+  }
+
+  async enqueue(jobs: readonly NewJob[], now: Date): Promise<void> {
+    if (jobs.length > 0) storeCall(() => this.enqueueAll.immediate(jobs, now));
+  }
+
+  async claim(input: ClaimInput): Promise<Job[]> {
+    // SQLite reads a negative LIMIT as "no limit".
+    if (input.limit <= 0) return [];
+    return storeCall(() => this.claimDue.immediate(input));
+  }
+
+  async complete(job: Job): Promise<boolean> {
+    return this.changedOne(() => this.deleteLeased.run(leaseOf(job)));
+  }
+
+  async reschedule(job: Job, runAt: Date, error: string): Promise<boolean> {
+    return this.changedOne(() => this.retryLeased.run({ ...leaseOf(job), run_at: runAt.getTime(), error }));
+  }
+
+  async abandon(job: Job, error: string): Promise<boolean> {
+    return this.changedOne(() => this.abandonLeased.run({ ...leaseOf(job), error }));
+  }
+
+  async stats(): Promise<{ pending: number; abandoned: number }> {
+    const row = storeCall(() => this.countByState.get());
+    return { pending: row?.pending ?? 0, abandoned: row?.abandoned ?? 0 };
+  }
+
+  private changedOne(write: () => { changes: number }): boolean {
+    return storeCall(write).changes === 1;
+  }
+}
+
+/** A job id this queue never handed out matches no row: -1 is not a valid AUTOINCREMENT id. */
+function leaseOf(job: Job): { id: number; lease_id: string } {
+  const id = Number(job.id);
+  return { id: Number.isSafeInteger(id) ? id : -1, lease_id: job.leaseId };
+}

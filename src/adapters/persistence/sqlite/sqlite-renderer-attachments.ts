@@ -1,0 +1,39 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type {
+  RendererAttachment,
+  RendererAttachments,
+} from '../../../application/ports/renderer-attachments.js';
+import type { L1ServerUrl } from '../../../domain/l1-server.js';
+import type { Username } from '../../../domain/user.js';
+import { storeCall } from './sqlite-errors.js';
+
+export class SqliteRendererAttachments implements RendererAttachments {
+  private readonly upsert: Statement<[string, string, number]>;
+  private readonly selectAll: Statement<[string], { l1_server: string; attached_at: number }>;
+  private readonly deleteOne: Statement<[string, string]>;
+
+  constructor(db: Database) {
+    this.upsert = db.prepare(`
+      INSERT INTO renderer_attachments (username, l1_server, attached_at) VALUES (?, ?, ?)
+      ON CONFLICT (username, l1_server) DO UPDATE SET attached_at = excluded.attached_at`);
+    this.selectAll = db.prepare(
+      'SELECT l1_server, attached_at FROM renderer_attachments WHERE username = ? ORDER BY attached_at DESC, l1_server',
+    );
+    this.deleteOne = db.prepare('DELETE FROM renderer_attachments WHERE username = ? AND l1_server = ?');
+  }
+
+  async attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void> {
+    storeCall(() => this.upsert.run(username, l1Server, at.getTime()));
+  }
+
+  async list(username: Username): Promise<RendererAttachment[]> {
+    return storeCall(() => this.selectAll.all(username)).map((row) => ({
+      l1Server: row.l1_server as L1ServerUrl,
+      attachedAt: new Date(row.attached_at),
+    }));
+  }
+
+  async remove(username: Username, l1Server: L1ServerUrl): Promise<boolean> {
+    return storeCall(() => this.deleteOne.run(username, l1Server)).changes > 0;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { RevocationStore } from '../../../application/ports/revocation-store.js';
+import { REVOCATION_NOTICE_JOB, type Revocation } from '../../../domain/revocation.js';
+import { prepareJobInsert } from './job-insert.js';
+import { storeCall } from './sqlite-errors.js';
+
+export class SqliteRevocationStore implements RevocationStore {
+  private readonly lookup: Statement<[string], unknown>;
+  private readonly deleteBefore: Statement<[number]>;
+  private readonly revokeAll: Transaction<(revocations: readonly Revocation[], now: Date) => number>;
+
+  constructor(db: Database) {
+    const insert = db.prepare<[string, string, number, number]>(
+      'INSERT OR IGNORE INTO revocations (token_hash, username, expires_at, revoked_at) VALUES (?, ?, ?, ?)',
+    );
+    const insertJob = prepareJobInsert(db);
+    this.lookup = db.prepare('SELECT 1 FROM revocations WHERE token_hash = ?');
+    this.deleteBefore = db.prepare('DELETE FROM revocations WHERE expires_at < ?');
+    // The transactional outbox: a notice is queued exactly when its record is new, in the same transaction.
+    this.revokeAll = db.transaction((revocations: readonly Revocation[], now: Date) => {
+      let added = 0;
+      for (const { record, notice } of revocations) {
+        const { changes } = insert.run(
+          record.tokenHash,
+          record.username,
+          record.expiresAt.getTime(),
+          now.getTime(),
+        );
+        if (changes !== 1) continue;
+        added++;
+        if (notice) insertJob({ kind: REVOCATION_NOTICE_JOB, payload: notice }, now);
+      }
+      return added;
+    });
+  }
+
+  async revoke(revocations: readonly Revocation[], now: Date): Promise<number> {
+    return storeCall(() => this.revokeAll.immediate(revocations, now));
+  }
+
+  async isRevoked(tokenHash: string): Promise<boolean> {
+    return storeCall(() => this.lookup.get(tokenHash)) !== undefined;
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    return storeCall(() => this.deleteBefore.run(now.getTime())).changes;
+  }
+}

@@ -1,0 +1,9 @@
+export interface PasswordHasher {
+  /** Hashes the password bytes (already cut to what counts). Runs off the event loop. */
+  hash(passwordBytes: Uint8Array): Promise<string>;
+  /**
+   * Whether the bytes match the hash. With `hash` null it compares against a dummy hash of the same cost and
+   * returns false, so an unknown user costs the same time as a wrong password.
+   */
+  verify(passwordBytes: Uint8Array, hash: string | null): Promise<boolean>;
+}

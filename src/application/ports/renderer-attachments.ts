@@ -1,0 +1,17 @@
+import type { L1ServerUrl } from '../../domain/l1-server.js';
+import type { Username } from '../../domain/user.js';
+
+export interface RendererAttachment {
+  readonly l1Server: L1ServerUrl;
+  readonly attachedAt: Date;
+}
+
+/** Which L1 servers a user has attached. */
+export interface RendererAttachments {
+  /** Records (or refreshes the time of) an attachment. Idempotent per user and L1 server. */
+  attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void>;
+  /** The user's attachments, most recent first. */
+  list(username: Username): Promise<RendererAttachment[]>;
+  /** Removes an attachment; returns false when there was none. */
+  remove(username: Username, l1Server: L1ServerUrl): Promise<boolean>;
+}

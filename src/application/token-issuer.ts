@@ -1,0 +1,50 @@
+import type { L1ServerUrl } from '../domain/l1-server.js';
+import { fromSeconds, scopedClaims, sessionClaims, type TokenClaims } from '../domain/token.js';
+import type { Username } from '../domain/user.js';
+import type { Clock } from './ports/clock.js';
+import type { IdGenerator } from './ports/id-generator.js';
+import type { IssuedTokenRegistry } from './ports/issued-token-registry.js';
+import type { TokenCodec } from './ports/token-codec.js';
+
+export interface IssuedTokenView {
+  readonly token: string;
+  readonly tokenHash: string;
+  readonly claims: TokenClaims;
+  readonly expiresAt: Date;
+}
+
+/** Signs tokens and remembers them (by hash), so logout can later find a session's scoped tokens. */
+export class TokenIssuer {
+  constructor(
+    private readonly codec: TokenCodec,
+    private readonly issuedTokens: IssuedTokenRegistry,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly l2Server: string,
+  ) {}
+
+  issueSession(username: Username): Promise<IssuedTokenView> {
+    return this.issue(
+      sessionClaims({ username, l2Server: this.l2Server, now: this.clock.now(), jti: this.ids.newId() }),
+    );
+  }
+
+  issueScoped(session: TokenClaims, l1Server: L1ServerUrl): Promise<IssuedTokenView> {
+    return this.issue(scopedClaims({ session, l1Server, now: this.clock.now(), jti: this.ids.newId() }));
+  }
+
+  private async issue(claims: TokenClaims): Promise<IssuedTokenView> {
+    const { token, tokenHash } = this.codec.sign(claims);
+    const expiresAt = fromSeconds(claims.exp);
+    await this.issuedTokens.add({
+      tokenHash,
+      jti: claims.jti,
+      username: claims.username,
+      sessionJti: claims.sid ?? null,
+      l1Server: claims.l1_server ?? null,
+      issuedAt: fromSeconds(claims.iat),
+      expiresAt,
+    });
+    return { token, tokenHash, claims, expiresAt };
+  }
+}

@@ -1,0 +1,45 @@
+// Rule (logout): the presented token, every scoped token its session created and — with `everywhere` — every
+// unexpired token of the user are revoked in the L2 store first; the L1 servers are notified afterwards.
+import { err, ok, type Result } from '../../domain/result.js';
+import { fromSeconds, type TokenVerdictError } from '../../domain/token.js';
+import type { IssuedToken } from '../../domain/revocation.js';
+import type { Clock } from '../ports/clock.js';
+import type { IssuedTokenRegistry } from '../ports/issued-token-registry.js';
+import type { AuthenticateToken } from './authenticate-token.js';
+import type { RevocationWriter } from './revocation-writer.js';
+
+export interface RevokeTokenInput {
+  readonly token: string;
+  readonly everywhere: boolean;
+}
+
+export class RevokeToken {
+  constructor(
+    private readonly authenticate: AuthenticateToken,
+    private readonly issuedTokens: IssuedTokenRegistry,
+    private readonly writer: RevocationWriter,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: RevokeTokenInput): Promise<Result<{ revoked: number }, TokenVerdictError>> {
+    // An already revoked token may log out again (answering 0); an invalid or expired one may not.
+    const presented = this.authenticate.decodeUnexpired(input.token);
+    if (!presented.ok) return err(presented.error);
+    const { claims, tokenHash } = presented.value;
+    const now = this.clock.now();
+
+    const self: IssuedToken = {
+      tokenHash,
+      jti: claims.jti,
+      username: claims.username,
+      sessionJti: claims.sid ?? null,
+      l1Server: claims.l1_server ?? null,
+      issuedAt: fromSeconds(claims.iat),
+      expiresAt: fromSeconds(claims.exp),
+    };
+    const children = await this.issuedTokens.listActiveBySession(claims.jti, now);
+    const everything = input.everywhere ? await this.issuedTokens.listActiveByUser(claims.username, now) : [];
+
+    return ok({ revoked: await this.writer.revoke([self, ...children, ...everything]) });
+  }
+}

@@ -1,0 +1,31 @@
+// `l2 <command>`: operator commands that run against the configured store without starting the server.
+import { CleanupRevocations } from './application/use-cases/cleanup-revocations.js';
+import { ConfigError, loadConfig } from './composition/config.js';
+import { buildContainer, persistenceOf } from './composition/container.js';
+
+const USAGE = 'usage: l2 revocations cleanup';
+
+async function run(args: string[]): Promise<number> {
+  if (args[0] !== 'revocations' || args[1] !== 'cleanup' || args.length !== 2) {
+    console.error(USAGE);
+    return 2;
+  }
+  const container = buildContainer(loadConfig());
+  try {
+    const removed = await container.resolve(CleanupRevocations).execute();
+    process.stdout.write(
+      `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records\n`,
+    );
+    return 0;
+  } finally {
+    await persistenceOf(container).close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? `l2: ${error.message}` : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+import type { DependencyContainer } from 'tsyringe';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
+import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
+import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
+import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
+import { GetCurrentUser } from '../application/use-cases/get-current-user.js';
+import { GetStatistics } from '../application/use-cases/get-statistics.js';
+import { IssueToken } from '../application/use-cases/issue-token.js';
+import { ListRenderers } from '../application/use-cases/list-renderers.js';
+import { RegisterUser } from '../application/use-cases/register-user.js';
+import { RevokeToken } from '../application/use-cases/revoke-token.js';
+import { VerifyToken } from '../application/use-cases/verify-token.js';
+import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
+import { createApp } from '../adapters/http/koa/create-app.js';
+import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
+import { IntervalTask } from '../adapters/scheduling/interval-task.js';
+import type { Config } from './config.js';
+import { isHttps, persistenceOf } from './container.js';
+import { TOKENS } from './tokens.js';
+
+/** The running pieces of one L2 process: the HTTP app and its background work. */
+export interface L2Application {
+  readonly app: Koa;
+  readonly logger: Logger;
+  /** Starts the notice worker and the hourly cleanup, and warms the dummy password hash. */
+  startBackground(): Promise<void>;
+  /** Stops background work (waiting for deliveries in flight) and closes the store. */
+  close(): Promise<void>;
+}
+
+export function buildApplication(c: DependencyContainer): L2Application {
+  const config = c.resolve<Config>(TOKENS.Config);
+  const logger = c.resolve<Logger>(TOKENS.Logger);
+  const worker = c.resolve<QueueWorker>(TOKENS.QueueWorker);
+  const cleanupRevocations = c.resolve(CleanupRevocations);
+  const cleanup = new IntervalTask('revocation cleanup', () => cleanupRevocations.execute(), config.revocationCleanupIntervalMs, logger);
+  const { host, port } = new URL(config.publicUrl);
+
+  const app = createApp({
+    settings: {
+      publicUrl: config.publicUrl,
+      webfingerDomain: port ? host : host.replace(/:\d+$/, ''),
+      version: '0.1.0',
+      cookies: { secure: isHttps(config) },
+      trustProxy: config.trustProxy,
+    },
+    logger,
+    views: c.resolve(TOKENS.Views),
+    csrf: c.resolve(TOKENS.CsrfGuard),
+    health: c.resolve(TOKENS.StoreHealth),
+    useCases: {
+      registerUser: c.resolve(RegisterUser),
+      issueToken: c.resolve(IssueToken),
+      authenticateToken: c.resolve(AuthenticateToken),
+      verifyToken: c.resolve(VerifyToken),
+      revokeToken: c.resolve(RevokeToken),
+      attachRenderer: c.resolve(AttachRenderer),
+      detachRenderer: c.resolve(DetachRenderer),
+      listRenderers: c.resolve(ListRenderers),
+      getCurrentUser: c.resolve(GetCurrentUser),
+      getStatistics: c.resolve(GetStatistics),
+    },
+  });
+
+  let closed = false;
+  return {
+    app,
+    logger,
+    async startBackground() {
+      const hasher = c.resolve<{ dummy?: BcryptPasswordHasher['dummy'] }>(TOKENS.PasswordHasher);
+      await hasher.dummy?.call(hasher);
+      worker.start();
+      cleanup.start();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      cleanup.stop();
+      await worker.stop();
+      await persistenceOf(c).close();
+    },
+  };
+}

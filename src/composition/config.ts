@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { loadJwtSecret } from './secrets.js';
+
+export { ConfigError };
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+const EnvSchema = z.object({
+  PORT: int(0, 65535, 8200),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z
+    .string()
+    .default('http://localhost:8200')
+    .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(v) && URL.canParse(v), 'must be an absolute http(s) URL'),
+  STORE: z
+    .string()
+    .default('sqlite:./data/l2.sqlite')
+    .refine((v) => v === 'memory:' || v.startsWith('sqlite:') || v.startsWith('mongodb://') || v.startsWith('mongodb+srv://'), {
+      message: 'must be memory:, sqlite:<path> or mongodb://…',
+    }),
+  SECRETS_DIR: z.string().min(1).default('/run/secrets'),
+  BCRYPT_COST: int(4, 17, 12),
+  L1_ALLOW_PRIVATE: booleanFlag,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+  TRUST_PROXY: booleanFlag,
+  LOGIN_MAX_FAILURES_PER_USERNAME: int(1, 1_000_000, 10),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: int(1, 1_000_000, 50),
+  LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400 * 30, 900),
+  REVOCATION_CLEANUP_INTERVAL_SECONDS: int(1, 86_400 * 7, 3600),
+  QUEUE_POLL_INTERVAL_MS: int(10, 600_000, 1000),
+  NOTICE_RETRY_FIRST_DELAY_MS: int(1, 600_000, 2000),
+});
+
+export type StoreLocation = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'mongodb'; url: string };
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** PUBLIC_URL without a trailing slash. */
+  readonly publicUrl: string;
+  readonly store: StoreLocation;
+  readonly jwtSecret: Buffer;
+  readonly bcryptCost: number;
+  readonly production: boolean;
+  /** Whether notices may go to loopback/private addresses: always outside production, else L1_ALLOW_PRIVATE. */
+  readonly allowPrivateDestinations: boolean;
+  readonly logLevel: string;
+  readonly trustProxy: boolean;
+  readonly login: { readonly maxFailuresPerUsername: number; readonly maxFailuresPerAddress: number; readonly windowSeconds: number };
+  readonly revocationCleanupIntervalMs: number;
+  readonly queuePollIntervalMs: number;
+  readonly noticeRetryFirstDelayMs: number;
+}
+
+function parseStore(value: string): StoreLocation {
+  if (value === 'memory:') return { kind: 'memory' };
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError('STORE: sqlite: needs a file path, e.g. sqlite:./data/l2.sqlite');
+    return { kind: 'sqlite', path };
+  }
+  return { kind: 'mongodb', url: value };
+}
+
+/** Reads and validates the environment and the JWT secret once; any problem is one clear line. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { warn?: (message: string) => void; dataDir?: string } = {},
+): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && e.BCRYPT_COST < 10) throw new ConfigError('BCRYPT_COST: must be at least 10 in production');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    store: parseStore(e.STORE),
+    jwtSecret: loadJwtSecret({
+      secretsDir: e.SECRETS_DIR,
+      production,
+      dataDir: options.dataDir ?? './data',
+      warn: options.warn ?? ((m) => console.warn(m)),
+    }),
+    bcryptCost: e.BCRYPT_COST,
+    production,
+    allowPrivateDestinations: !production || e.L1_ALLOW_PRIVATE,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    login: {
+      maxFailuresPerUsername: e.LOGIN_MAX_FAILURES_PER_USERNAME,
+      maxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    revocationCleanupIntervalMs: e.REVOCATION_CLEANUP_INTERVAL_SECONDS * 1000,
+    queuePollIntervalMs: e.QUEUE_POLL_INTERVAL_MS,
+    noticeRetryFirstDelayMs: e.NOTICE_RETRY_FIRST_DELAY_MS,
+  };
+}

@@ -1,0 +1,188 @@
+// The composition root: the only module that knows which adapter fills which port, and the only tsyringe user.
+import 'reflect-metadata';
+import { createSecretKey, hkdfSync } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import {
+  container as rootContainer,
+  instancePerContainerCachingFactory as single,
+  type DependencyContainer,
+} from 'tsyringe';
+import type { Persistence } from '../application/ports/persistence.js';
+import { TokenIssuer } from '../application/token-issuer.js';
+import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
+import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
+import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
+import { DeliverQueuedNotices } from '../application/use-cases/deliver-queued-notices.js';
+import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
+import { GetCurrentUser } from '../application/use-cases/get-current-user.js';
+import { GetStatistics } from '../application/use-cases/get-statistics.js';
+import { IssueToken } from '../application/use-cases/issue-token.js';
+import { ListRenderers } from '../application/use-cases/list-renderers.js';
+import { RegisterUser } from '../application/use-cases/register-user.js';
+import { RevocationWriter } from '../application/use-cases/revocation-writer.js';
+import { RevokeToken } from '../application/use-cases/revoke-token.js';
+import { VerifyToken } from '../application/use-cases/verify-token.js';
+import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
+import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
+import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
+import { RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
+import { SystemClock } from '../adapters/crypto/system-clock.js';
+import { CsrfGuard } from '../adapters/http/koa/csrf.js';
+import { HttpL1Notifier } from '../adapters/notifier/http-l1-notifier.js';
+import { IpDestinationPolicy } from '../adapters/notifier/ip-destination-policy.js';
+import { QueueWorker } from '../adapters/scheduling/queue-worker.js';
+import { RateLimiterLoginThrottle } from '../adapters/throttle/rate-limiter-login-throttle.js';
+import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
+import { DEFAULT_RETRY_POLICY } from '../domain/delivery-policy.js';
+import type { Config } from './config.js';
+import { openStore } from './persistence.js';
+import { TOKENS } from './tokens.js';
+
+export { TOKENS };
+
+/** Derives independent keys from the one configured secret, so the CSRF key is never the JWT key. */
+const deriveKey = (secret: Buffer, purpose: string) =>
+  createSecretKey(Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `l2 ${purpose}`, 32)));
+
+export function buildContainer(
+  config: Config,
+  override: (c: DependencyContainer) => void = () => {},
+): DependencyContainer {
+  const c = rootContainer.createChildContainer();
+  const value = <T>(token: symbol, v: T) => c.register(token, { useValue: v });
+  const factory = <T>(token: symbol | (new (...args: never[]) => T), make: (c: DependencyContainer) => T) =>
+    c.register(token as symbol, { useFactory: single(make) });
+
+  value(TOKENS.Config, config);
+  factory(TOKENS.Logger, () => pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'req.headers.cookie'] }));
+
+  const store = openStore(config);
+  value(TOKENS.Persistence, store.persistence);
+  value(TOKENS.UserRepository, store.persistence.users);
+  value(TOKENS.IssuedTokenRegistry, store.persistence.issuedTokens);
+  value(TOKENS.RevocationStore, store.persistence.revocations);
+  value(TOKENS.RendererAttachments, store.persistence.attachments);
+  value(TOKENS.JobQueue, store.persistence.jobs);
+  value(TOKENS.StoreHealth, store.persistence.health);
+
+  factory(TOKENS.Clock, () => new SystemClock());
+  factory(TOKENS.IdGenerator, () => new CryptoIdGenerator());
+  factory(TOKENS.PasswordHasher, () => new BcryptPasswordHasher(config.bcryptCost));
+  factory(TOKENS.TokenCodec, () => new JwtTokenCodec(createSecretKey(config.jwtSecret)));
+  factory(TOKENS.KeyPairGenerator, () => new RsaKeyPairGenerator());
+  factory(TOKENS.DestinationPolicy, () => new IpDestinationPolicy(config.allowPrivateDestinations));
+  factory(
+    TOKENS.L1Notifier,
+    (c) => new HttpL1Notifier(c.resolve(TOKENS.DestinationPolicy), `L2/0.1 (+${config.publicUrl})`),
+  );
+  factory(TOKENS.LoginThrottle, () => {
+    const { maxFailuresPerUsername, maxFailuresPerAddress, windowSeconds } = config.login;
+    return new RateLimiterLoginThrottle(
+      store.limiter('login_user', maxFailuresPerUsername, windowSeconds),
+      store.limiter('login_addr', maxFailuresPerAddress, windowSeconds),
+    );
+  });
+  factory(TOKENS.Views, () => new NunjucksViews({ cache: config.production }));
+  factory(TOKENS.CsrfGuard, () => new CsrfGuard(deriveKey(config.jwtSecret, 'csrf'), { secure: isHttps(config) }));
+
+  factory(
+    DeliverQueuedNotices,
+    (c) =>
+      new DeliverQueuedNotices(
+        c.resolve(TOKENS.JobQueue),
+        c.resolve(TOKENS.L1Notifier),
+        c.resolve(TOKENS.Clock),
+        c.resolve(TOKENS.IdGenerator),
+        { ...DEFAULT_RETRY_POLICY, firstDelayMs: config.noticeRetryFirstDelayMs },
+      ),
+  );
+  factory(TOKENS.QueueWorker, (c) => {
+    const deliver = c.resolve(DeliverQueuedNotices);
+    return new QueueWorker(() => deliver.runOnce(), config.queuePollIntervalMs, c.resolve<Logger>(TOKENS.Logger));
+  });
+  factory(TOKENS.WorkSignal, (c) => c.resolve(TOKENS.QueueWorker));
+
+  factory(
+    TOKENS.TokenIssuer,
+    (c) =>
+      new TokenIssuer(
+        c.resolve(TOKENS.TokenCodec),
+        c.resolve(TOKENS.IssuedTokenRegistry),
+        c.resolve(TOKENS.Clock),
+        c.resolve(TOKENS.IdGenerator),
+        config.publicUrl,
+      ),
+  );
+  factory(
+    AuthenticateToken,
+    (c) => new AuthenticateToken(c.resolve(TOKENS.TokenCodec), c.resolve(TOKENS.RevocationStore), c.resolve(TOKENS.Clock), config.publicUrl),
+  );
+  factory(
+    RevocationWriter,
+    (c) => new RevocationWriter(c.resolve(TOKENS.RevocationStore), c.resolve(TOKENS.WorkSignal), c.resolve(TOKENS.Clock), config.publicUrl),
+  );
+  factory(
+    RegisterUser,
+    (c) =>
+      new RegisterUser(
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.PasswordHasher),
+        c.resolve(TOKENS.KeyPairGenerator),
+        c.resolve(TOKENS.TokenIssuer),
+        c.resolve(TOKENS.Clock),
+      ),
+  );
+  factory(
+    IssueToken,
+    (c) =>
+      new IssueToken(
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.PasswordHasher),
+        c.resolve(TOKENS.LoginThrottle),
+        c.resolve(TOKENS.TokenIssuer),
+      ),
+  );
+  factory(VerifyToken, (c) => new VerifyToken(c.resolve(AuthenticateToken)));
+  factory(
+    RevokeToken,
+    (c) =>
+      new RevokeToken(c.resolve(AuthenticateToken), c.resolve(TOKENS.IssuedTokenRegistry), c.resolve(RevocationWriter), c.resolve(TOKENS.Clock)),
+  );
+  factory(
+    AttachRenderer,
+    (c) =>
+      new AttachRenderer(
+        c.resolve(TOKENS.TokenIssuer),
+        c.resolve(TOKENS.RendererAttachments),
+        c.resolve(TOKENS.DestinationPolicy),
+        c.resolve(AuthenticateToken),
+        c.resolve(RevocationWriter),
+        c.resolve(TOKENS.Clock),
+      ),
+  );
+  factory(
+    DetachRenderer,
+    (c) =>
+      new DetachRenderer(
+        c.resolve(TOKENS.IssuedTokenRegistry),
+        c.resolve(TOKENS.RendererAttachments),
+        c.resolve(RevocationWriter),
+        c.resolve(TOKENS.Clock),
+      ),
+  );
+  factory(ListRenderers, (c) => new ListRenderers(c.resolve(TOKENS.RendererAttachments)));
+  factory(GetCurrentUser, (c) => new GetCurrentUser(c.resolve(TOKENS.UserRepository)));
+  factory(GetStatistics, (c) => new GetStatistics(c.resolve(TOKENS.UserRepository)));
+  factory(
+    CleanupRevocations,
+    (c) => new CleanupRevocations(c.resolve(TOKENS.RevocationStore), c.resolve(TOKENS.IssuedTokenRegistry), c.resolve(TOKENS.Clock)),
+  );
+
+  override(c);
+  return c;
+}
+
+export const isHttps = (config: Config): boolean => config.publicUrl.startsWith('https:');
+
+/** The store opened by this container; closing it is the caller's job (tsyringe's dispose does not). */
+export const persistenceOf = (c: DependencyContainer): Persistence => c.resolve<Persistence>(TOKENS.Persistence);

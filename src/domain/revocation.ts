@@ -1,0 +1,57 @@
+import type { L1ServerUrl } from './l1-server.js';
+import type { Username } from './user.js';
+
+/** A revoked token is remembered by its SHA-256 hash until it would have expired; the token itself is never stored. */
+export interface RevocationRecord {
+  readonly tokenHash: string;
+  readonly username: Username;
+  readonly expiresAt: Date;
+}
+
+/** What an L1 server is told when one of the tokens scoped to it is revoked. It carries no secret. */
+export interface RevocationNotice {
+  readonly l1Server: L1ServerUrl;
+  readonly body: {
+    readonly token_hash: string;
+    readonly username: Username;
+    readonly l2_server: string;
+    readonly expires_at: string;
+  };
+}
+
+/** A token to revoke, with the notice to queue if this revocation is new (only scoped tokens have one). */
+export interface Revocation {
+  readonly record: RevocationRecord;
+  readonly notice: RevocationNotice | null;
+}
+
+/** A token this service issued, remembered so that logout can find a session's scoped tokens. */
+export interface IssuedToken {
+  readonly tokenHash: string;
+  readonly jti: string;
+  readonly username: Username;
+  readonly sessionJti: string | null;
+  readonly l1Server: L1ServerUrl | null;
+  readonly issuedAt: Date;
+  readonly expiresAt: Date;
+}
+
+export function revocationOf(token: IssuedToken, l2Server: string): Revocation {
+  const record = { tokenHash: token.tokenHash, username: token.username, expiresAt: token.expiresAt };
+  const notice =
+    token.l1Server === null
+      ? null
+      : {
+          l1Server: token.l1Server,
+          body: {
+            token_hash: token.tokenHash,
+            username: token.username,
+            l2_server: l2Server,
+            expires_at: token.expiresAt.toISOString(),
+          },
+        };
+  return { record, notice };
+}
+
+/** The job kind under which revocation notices wait in the durable queue. */
+export const REVOCATION_NOTICE_JOB = 'revocation_notice';

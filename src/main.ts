@@ -1,0 +1,31 @@
+// Entry point: loadConfig() → buildContainer() → listen → graceful shutdown.
+import { once } from 'node:events';
+import { buildApplication } from './composition/application.js';
+import { ConfigError, loadConfig } from './composition/config.js';
+import { buildContainer } from './composition/container.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const l2 = buildApplication(buildContainer(config));
+  await l2.startBackground();
+  const server = l2.app.listen(config.port, config.host);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  l2.logger.info({ port, publicUrl: config.publicUrl, store: config.store.kind }, 'L2 listening');
+
+  const shutdown = (signal: string) => {
+    l2.logger.info({ signal }, 'shutting down');
+    server.close();
+    server.closeIdleConnections();
+    void l2.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  // One line, no stack, for what the operator must fix; a stack for anything else.
+  console.error(error instanceof ConfigError ? `l2: ${error.message}` : error);
+  process.exit(1);
+});

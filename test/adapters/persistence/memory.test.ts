@@ -1,0 +1,19 @@
+import { openMemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import type { PersistenceHarness } from '../../contract/harness.js';
+import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
+import { jobQueueContract } from '../../contract/job-queue.contract.js';
+import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
+import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
+import { storeHealthContract } from '../../contract/store-health.contract.js';
+import { userRepositoryContract } from '../../contract/user-repository.contract.js';
+
+describe('in-memory persistence', () => {
+  const harness: PersistenceHarness = { open: async () => openMemoryPersistence() };
+
+  userRepositoryContract('memory', harness);
+  issuedTokenRegistryContract('memory', harness);
+  revocationStoreContract('memory', harness);
+  rendererAttachmentsContract('memory', harness);
+  jobQueueContract('memory', harness);
+  storeHealthContract('memory', harness);
+});

@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import type { Job, NewJob } from '../../src/application/ports/job-queue.js';
+import { later, MINUTE, T0 } from '../support/builders.js';
+import { useStore, type PersistenceHarness } from './harness.js';
+
+const aJob = (n: number): NewJob => ({ kind: 'test_job', payload: { n, nested: { list: [n, 'x'] } } });
+const numbers = (jobs: readonly Job[]): unknown[] => jobs.map((j) => (j.payload as { n: number }).n);
+
+export function jobQueueContract(name: string, harness: PersistenceHarness): void {
+  describe(`${name}: JobQueue`, () => {
+    const store = useStore(harness);
+    const LEASE = MINUTE;
+
+    const claim = (now: Date, leaseId: string, limit = 10): Promise<Job[]> =>
+      store().jobs.claim({ now, leaseMs: LEASE, limit, leaseId });
+
+    /** Enqueues one job at T0 and claims it under `lease-1`. */
+    async function claimedJob(): Promise<Job> {
+      await store().jobs.enqueue([aJob(1)], T0);
+      const [job] = await claim(T0, 'lease-1');
+      if (!job) throw new Error('Expected a claimed job.');
+      return job;
+    }
+
+    it('hands out a queued job with its kind, payload and queue time and no failed attempts', async () => {
+      await store().jobs.enqueue([aJob(1)], T0);
+
+      const jobs = await claim(later(1), 'lease-1');
+
+      expect(jobs).to.have.length(1);
+      expect(jobs[0]).to.deep.include({
+        kind: 'test_job',
+        payload: aJob(1).payload,
+        attempts: 0,
+        leaseId: 'lease-1',
+      });
+      expect(jobs[0]?.queuedAt).to.deep.equal(T0);
+      expect(jobs[0]?.id).to.be.a('string');
+    });
+
+    it('does not hand out a job before the time it was queued for', async () => {
+      await store().jobs.enqueue([aJob(1)], T0);
+
+      expect(await claim(later(-1), 'lease-1')).to.deep.equal([]);
+    });
+
+    it('keeps its own copy of a payload', async () => {
+      const job = { kind: 'test_job', payload: { n: 1, list: [1] } };
+      await store().jobs.enqueue([job], T0);
+      job.payload.list.push(2);
+
+      const [claimed] = await claim(T0, 'lease-1');
+
+      expect(claimed?.payload).to.deep.equal({ n: 1, list: [1] });
+    });
+
+    it('does not hand out a leased job again while the lease holds', async () => {
+      await claimedJob();
+
+      expect(await claim(later(LEASE - 1), 'lease-2')).to.deep.equal([]);
+    });
+
+    it('hands a job out again once its lease ran out, and the old lease can no longer complete it', async () => {
+      const first = await claimedJob();
+
+      const [second] = await claim(later(LEASE), 'lease-2');
+
+      expect(second?.id).to.equal(first.id);
+      expect(second?.leaseId).to.equal('lease-2');
+      expect(await store().jobs.complete(first)).to.equal(false);
+      expect(await store().jobs.reschedule(first, later(LEASE), 'late')).to.equal(false);
+      expect(await store().jobs.abandon(first, 'late')).to.equal(false);
+      expect(await store().jobs.complete(second as Job)).to.equal(true);
+    });
+
+    it('removes a completed job', async () => {
+      const job = await claimedJob();
+
+      expect(await store().jobs.complete(job)).to.equal(true);
+
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      expect(await claim(later(10 * LEASE), 'lease-2')).to.deep.equal([]);
+      expect(await store().jobs.complete(job)).to.equal(false);
+    });
+
+    it('makes a rescheduled job due again only at its new time, with one more failed attempt', async () => {
+      const job = await claimedJob();
+      const runAt = later(5 * MINUTE);
+
+      expect(await store().jobs.reschedule(job, runAt, 'connection refused')).to.equal(true);
+
+      expect(await claim(later(-1, runAt), 'lease-2')).to.deep.equal([]);
+      const [again] = await claim(runAt, 'lease-3');
+      expect(again).to.deep.include({ id: job.id, attempts: 1, leaseId: 'lease-3', payload: job.payload });
+      expect(again?.queuedAt).to.deep.equal(T0);
+      expect(await store().jobs.complete(job)).to.equal(false);
+    });
+
+    it('releases the lease of a rescheduled job even when it is due at once', async () => {
+      const job = await claimedJob();
+      await store().jobs.reschedule(job, T0, 'try again');
+
+      expect(await claim(T0, 'lease-2')).to.have.length(1);
+    });
+
+    it('never hands out an abandoned job again, and counts it apart', async () => {
+      await store().jobs.enqueue([aJob(2)], T0);
+      const job = await claimedJob();
+
+      expect(await store().jobs.abandon(job, 'refused')).to.equal(true);
+
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 1 });
+      const later_ = await claim(later(365 * 24 * 60 * MINUTE), 'lease-2');
+      expect(later_.map((j) => j.id)).not.to.include(job.id);
+      expect(await store().jobs.complete(job)).to.equal(false);
+    });
+
+    it('counts leased and waiting jobs as pending', async () => {
+      await store().jobs.enqueue([aJob(1), aJob(2), aJob(3)], T0);
+      await claim(T0, 'lease-1', 2);
+
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 3, abandoned: 0 });
+    });
+
+    it('hands out at most the limit, oldest due first and in queue order among equals', async () => {
+      await store().jobs.enqueue([aJob(3)], later(2));
+      await store().jobs.enqueue([aJob(1), aJob(2)], later(1));
+      await store().jobs.enqueue([aJob(0)], later(0));
+
+      expect(numbers(await claim(later(10), 'lease-1', 3))).to.deep.equal([0, 1, 2]);
+      expect(numbers(await claim(later(10), 'lease-2', 3))).to.deep.equal([3]);
+      expect(await claim(later(10), 'lease-3', 0)).to.deep.equal([]);
+    });
+
+    it('orders a rescheduled job by its new due time', async () => {
+      await store().jobs.enqueue([aJob(1)], T0);
+      const [first] = await claim(T0, 'lease-1');
+      await store().jobs.enqueue([aJob(2)], later(1));
+      await store().jobs.reschedule(first as Job, later(2), 'failed');
+
+      expect(numbers(await claim(later(10), 'lease-2'))).to.deep.equal([2, 1]);
+    });
+
+    it('hands each of 30 due jobs to exactly one of 10 concurrent claims', async () => {
+      await store().jobs.enqueue(
+        Array.from({ length: 30 }, (_, n) => aJob(n)),
+        T0,
+      );
+
+      const batches = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => claim(later(1), `lease-${i}`, 5)),
+      );
+
+      const ids = batches.flat().map((j) => j.id);
+      expect(ids).to.have.length(30);
+      expect(new Set(ids).size).to.equal(30);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { StoreUnavailableError } from '../../src/application/ports/errors.js';
+import type { Persistence } from '../../src/application/ports/persistence.js';
+import { anIssuedToken, anL1Server, aRevocation, aUser, aUsername, T0 } from '../support/builders.js';
+import { useStore, type PersistenceHarness } from './harness.js';
+
+async function rejection(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected the call to reject.');
+}
+
+/** One call on every port, each of which must fail as "store unavailable" once the store is closed. */
+const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> => ({
+  'health.ping': () => store.health.ping(),
+  'users.create': () => store.users.create(aUser()),
+  'users.findByUsername': () => store.users.findByUsername(aUsername('alice')),
+  'users.count': () => store.users.count(),
+  'issuedTokens.add': () => store.issuedTokens.add(anIssuedToken()),
+  'issuedTokens.listActiveByUser': () => store.issuedTokens.listActiveByUser(aUsername('alice'), T0),
+  'revocations.revoke': () => store.revocations.revoke([aRevocation()], T0),
+  'revocations.isRevoked': () => store.revocations.isRevoked(aRevocation().record.tokenHash),
+  'revocations.deleteExpired': () => store.revocations.deleteExpired(T0),
+  'attachments.list': () => store.attachments.list(aUsername('alice')),
+  'attachments.attach': () =>
+    store.attachments.attach(aUsername('alice'), anL1Server('https://l1.example'), T0),
+  'jobs.enqueue': () => store.jobs.enqueue([{ kind: 'k', payload: null }], T0),
+  'jobs.claim': () => store.jobs.claim({ now: T0, leaseMs: 1000, limit: 1, leaseId: 'lease' }),
+  'jobs.stats': () => store.jobs.stats(),
+});
+
+export function storeHealthContract(name: string, harness: PersistenceHarness): void {
+  describe(`${name}: StoreHealth and closing`, () => {
+    const store = useStore(harness);
+
+    it('answers a ping while open', async () => {
+      await store().health.ping();
+    });
+
+    it('makes every port reject with StoreUnavailableError once closed', async () => {
+      await store().close();
+
+      for (const [call, run] of Object.entries(everyPort(store()))) {
+        const error = await rejection(run);
+        expect(error, call).to.be.instanceOf(StoreUnavailableError);
+      }
+    });
+
+    it('can be closed more than once', async () => {
+      await store().close();
+      await store().close();
+    });
+  });
+}
