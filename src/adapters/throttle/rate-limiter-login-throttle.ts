@@ -1,5 +1,15 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { StoreUnavailableError } from '../../application/ports/errors.js';
 import type { LoginThrottle, ThrottleVerdict } from '../../application/ports/login-throttle.js';
+
+/** The counters live in the store: when it cannot answer, say so (503) rather than fail open or crash (500). */
+async function storeCall<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (cause) {
+    throw new StoreUnavailableError('login failure counters could not be read or written', { cause });
+  }
+}
 
 /**
  * Failed-login counters from rate-limiter-flexible: one limiter keyed by username, one by client address, each
@@ -13,10 +23,9 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
   ) {}
 
   async check(username: string, clientAddress: string): Promise<ThrottleVerdict> {
-    const [user, address] = await Promise.all([
-      this.byUsername.get(username),
-      this.byAddress.get(clientAddress),
-    ]);
+    const [user, address] = await storeCall(() =>
+      Promise.all([this.byUsername.get(username), this.byAddress.get(clientAddress)]),
+    );
     const waits = [
       user && user.consumedPoints >= this.byUsername.points ? user.msBeforeNext : 0,
       address && address.consumedPoints >= this.byAddress.points ? address.msBeforeNext : 0,
@@ -26,10 +35,12 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
   }
 
   async recordFailure(username: string, clientAddress: string): Promise<void> {
-    await Promise.all([this.byUsername.penalty(username, 1), this.byAddress.penalty(clientAddress, 1)]);
+    await storeCall(() =>
+      Promise.all([this.byUsername.penalty(username, 1), this.byAddress.penalty(clientAddress, 1)]),
+    );
   }
 
   async recordSuccess(username: string): Promise<void> {
-    await this.byUsername.delete(username);
+    await storeCall(() => this.byUsername.delete(username));
   }
 }

@@ -5,6 +5,7 @@ import type { Username } from '../../domain/user.js';
 /**
  * Remembers which tokens were issued (by hash, never the token), so that logout and detach can find the
  * scoped tokens of a session or of an L1 server. Verification never reads it: tokens are stateless.
+ * "Unexpired" means `expiresAt > now`, as for tokens themselves; lists have no particular order.
  */
 export interface IssuedTokenRegistry {
   /** Records an issued token. Idempotent for the same `tokenHash`. */

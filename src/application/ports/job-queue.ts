@@ -2,11 +2,15 @@
 export interface Job {
   readonly id: string;
   readonly kind: string;
+  /** Stored as JSON: Dates come back as strings, `undefined` as null. */
   readonly payload: unknown;
   /** Failed attempts so far. */
   readonly attempts: number;
   readonly queuedAt: Date;
-  /** Identifies this claim; completing or rescheduling needs it, so a worker whose lease ran out cannot. */
+  /**
+   * Identifies the claim (one per `claim()` call, never reused): completing or rescheduling needs it, so once another
+   * claim has taken the job over, the worker that lost it can no longer touch it.
+   */
   readonly leaseId: string;
 }
 
@@ -23,9 +27,12 @@ export interface NewJob {
 export interface JobQueue {
   /** Queues jobs to run from `now`. */
   enqueue(jobs: readonly NewJob[], now: Date): Promise<void>;
-  /** Leases up to `limit` jobs that are due and not leased, oldest due first. */
+  /** Leases up to `limit` jobs that are due and not leased, oldest due first. `leaseId` must be new for each call. */
   claim(input: { now: Date; leaseMs: number; limit: number; leaseId: string }): Promise<Job[]>;
-  /** Removes a delivered job. Returns false when the lease was lost (the job is someone else's now). */
+  /**
+   * Removes a delivered job. Returns false when the job was claimed again by someone else after the lease ran out
+   * (an expired lease that nobody took over still completes: at-least-once delivery allows that).
+   */
   complete(job: Job): Promise<boolean>;
   /** Records a failed attempt and schedules the next one. Returns false when the lease was lost. */
   reschedule(job: Job, runAt: Date, error: string): Promise<boolean>;
