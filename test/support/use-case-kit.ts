@@ -1,0 +1,75 @@
+import { createSecretKey } from 'node:crypto';
+import type { DeliveryOutcome, L1Notifier } from '../../src/application/ports/l1-notifier.js';
+import type { RevocationNotice } from '../../src/domain/revocation.js';
+import { TokenIssuer } from '../../src/application/token-issuer.js';
+import { AttachRenderer } from '../../src/application/use-cases/attach-renderer.js';
+import { AuthenticateToken } from '../../src/application/use-cases/authenticate-token.js';
+import { CleanupRevocations } from '../../src/application/use-cases/cleanup-revocations.js';
+import { DeliverQueuedNotices } from '../../src/application/use-cases/deliver-queued-notices.js';
+import { DetachRenderer } from '../../src/application/use-cases/detach-renderer.js';
+import { IssueToken } from '../../src/application/use-cases/issue-token.js';
+import { RegisterUser } from '../../src/application/use-cases/register-user.js';
+import { RevocationWriter } from '../../src/application/use-cases/revocation-writer.js';
+import { RevokeToken } from '../../src/application/use-cases/revoke-token.js';
+import { VerifyToken } from '../../src/application/use-cases/verify-token.js';
+import { BcryptPasswordHasher } from '../../src/adapters/crypto/bcrypt-password-hasher.js';
+import { JwtTokenCodec } from '../../src/adapters/crypto/jwt-token-codec.js';
+import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
+import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery-policy.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { FixedClock, SequentialIds } from './fixed-clock.js';
+
+export const KIT_L2 = 'https://l2.example';
+
+/** An L1 notifier whose answers the test scripts; it records every notice it was asked to send. */
+export class ScriptedNotifier implements L1Notifier {
+  readonly sent: RevocationNotice[] = [];
+  outcomes: DeliveryOutcome[] = [];
+
+  async notify(notice: RevocationNotice): Promise<DeliveryOutcome> {
+    this.sent.push(notice);
+    return this.outcomes.shift() ?? { kind: 'delivered' };
+  }
+}
+
+/**
+ * Every use-case wired by hand on the memory store, a fixed clock and sequential ids — real crypto (bcrypt cost 4,
+ * HS256) and a fake key generator, so use-case tests are fast and time moves only when they say.
+ */
+export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
+  const clock = new FixedClock(start);
+  const ids = new SequentialIds();
+  const store = openMemoryPersistence();
+  const signals = { count: 0, jobsQueued() { this.count++; } };
+  const codec = new JwtTokenCodec(createSecretKey(Buffer.from('k'.repeat(32))));
+  const hasher = new BcryptPasswordHasher(4);
+  const keys = { generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) };
+  const destinations = { refuse: null as string | null, check: async () => destinations.refuse };
+  const notifier = new ScriptedNotifier();
+  const issuer = new TokenIssuer(codec, store.issuedTokens, clock, ids, KIT_L2);
+  const authenticate = new AuthenticateToken(codec, store.revocations, clock, KIT_L2);
+  const writer = new RevocationWriter(store.revocations, signals, clock, KIT_L2);
+  const throttle = new RateLimiterLoginThrottle(
+    new RateLimiterMemory({ keyPrefix: 'u', points: 3, duration: 900 }),
+    new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
+  );
+  return {
+    clock,
+    ids,
+    store,
+    codec,
+    signals,
+    destinations,
+    notifier,
+    register: new RegisterUser(store.users, hasher, keys, issuer, clock),
+    login: new IssueToken(store.users, hasher, throttle, issuer),
+    authenticate,
+    verify: new VerifyToken(authenticate),
+    logout: new RevokeToken(authenticate, store.issuedTokens, writer, clock),
+    attach: new AttachRenderer(issuer, store.attachments, destinations, authenticate, writer, clock),
+    detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, clock),
+    cleanup: new CleanupRevocations(store.revocations, store.issuedTokens, clock),
+    deliver: new DeliverQueuedNotices(store.jobs, notifier, clock, ids, DEFAULT_RETRY_POLICY),
+  };
+}
