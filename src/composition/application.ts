@@ -35,7 +35,12 @@ export function buildApplication(c: DependencyContainer): L2Application {
   const logger = c.resolve<Logger>(TOKENS.Logger);
   const worker = c.resolve<QueueWorker>(TOKENS.QueueWorker);
   const cleanupRevocations = c.resolve(CleanupRevocations);
-  const cleanup = new IntervalTask('revocation cleanup', () => cleanupRevocations.execute(), config.revocationCleanupIntervalMs, logger);
+  const cleanup = new IntervalTask(
+    'revocation cleanup',
+    () => cleanupRevocations.execute(),
+    config.revocationCleanupIntervalMs,
+    logger,
+  );
   const { host, port } = new URL(config.publicUrl);
 
   const app = createApp({

@@ -8,7 +8,8 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .default('false')
   .transform((v) => v === 'true' || v === '1');
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 
 const EnvSchema = z.object({
   PORT: int(0, 65535, 8200),
@@ -16,13 +17,23 @@ const EnvSchema = z.object({
   PUBLIC_URL: z
     .string()
     .default('http://localhost:8200')
-    .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(v) && URL.canParse(v), 'must be an absolute http(s) URL'),
+    .refine(
+      (v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(v) && URL.canParse(v),
+      'must be an absolute http(s) URL',
+    ),
   STORE: z
     .string()
     .default('sqlite:./data/l2.sqlite')
-    .refine((v) => v === 'memory:' || v.startsWith('sqlite:') || v.startsWith('mongodb://') || v.startsWith('mongodb+srv://'), {
-      message: 'must be memory:, sqlite:<path> or mongodb://…',
-    }),
+    .refine(
+      (v) =>
+        v === 'memory:' ||
+        v.startsWith('sqlite:') ||
+        v.startsWith('mongodb://') ||
+        v.startsWith('mongodb+srv://'),
+      {
+        message: 'must be memory:, sqlite:<path> or mongodb://…',
+      },
+    ),
   SECRETS_DIR: z.string().min(1).default('/run/secrets'),
   BCRYPT_COST: int(4, 17, 12),
   L1_ALLOW_PRIVATE: booleanFlag,
@@ -37,7 +48,8 @@ const EnvSchema = z.object({
   NOTICE_RETRY_FIRST_DELAY_MS: int(1, 600_000, 2000),
 });
 
-export type StoreLocation = { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'mongodb'; url: string };
+export type StoreLocation =
+  { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'mongodb'; url: string };
 
 export interface Config {
   readonly port: number;
@@ -52,7 +64,11 @@ export interface Config {
   readonly allowPrivateDestinations: boolean;
   readonly logLevel: string;
   readonly trustProxy: boolean;
-  readonly login: { readonly maxFailuresPerUsername: number; readonly maxFailuresPerAddress: number; readonly windowSeconds: number };
+  readonly login: {
+    readonly maxFailuresPerUsername: number;
+    readonly maxFailuresPerAddress: number;
+    readonly windowSeconds: number;
+  };
   readonly revocationCleanupIntervalMs: number;
   readonly queuePollIntervalMs: number;
   readonly noticeRetryFirstDelayMs: number;
@@ -80,7 +96,8 @@ export function loadConfig(
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  if (production && e.BCRYPT_COST < 10) throw new ConfigError('BCRYPT_COST: must be at least 10 in production');
+  if (production && e.BCRYPT_COST < 10)
+    throw new ConfigError('BCRYPT_COST: must be at least 10 in production');
   return {
     port: e.PORT,
     host: e.HOST,

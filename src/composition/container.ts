@@ -54,7 +54,13 @@ export function buildContainer(
     c.register(token as symbol, { useFactory: single(make) });
 
   value(TOKENS.Config, config);
-  factory(TOKENS.Logger, () => pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'req.headers.cookie'] }));
+  factory(TOKENS.Logger, () =>
+    pino({
+      level: config.logLevel,
+      base: undefined,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    }),
+  );
 
   const store = openStore(config);
   value(TOKENS.Persistence, store.persistence);
@@ -83,7 +89,10 @@ export function buildContainer(
     );
   });
   factory(TOKENS.Views, () => new NunjucksViews({ cache: config.production }));
-  factory(TOKENS.CsrfGuard, () => new CsrfGuard(deriveKey(config.jwtSecret, 'csrf'), { secure: isHttps(config) }));
+  factory(
+    TOKENS.CsrfGuard,
+    () => new CsrfGuard(deriveKey(config.jwtSecret, 'csrf'), { secure: isHttps(config) }),
+  );
 
   factory(
     DeliverQueuedNotices,
@@ -98,7 +107,11 @@ export function buildContainer(
   );
   factory(TOKENS.QueueWorker, (c) => {
     const deliver = c.resolve(DeliverQueuedNotices);
-    return new QueueWorker(() => deliver.runOnce(), config.queuePollIntervalMs, c.resolve<Logger>(TOKENS.Logger));
+    return new QueueWorker(
+      () => deliver.runOnce(),
+      config.queuePollIntervalMs,
+      c.resolve<Logger>(TOKENS.Logger),
+    );
   });
   factory(TOKENS.WorkSignal, (c) => c.resolve(TOKENS.QueueWorker));
 
@@ -115,11 +128,23 @@ export function buildContainer(
   );
   factory(
     AuthenticateToken,
-    (c) => new AuthenticateToken(c.resolve(TOKENS.TokenCodec), c.resolve(TOKENS.RevocationStore), c.resolve(TOKENS.Clock), config.publicUrl),
+    (c) =>
+      new AuthenticateToken(
+        c.resolve(TOKENS.TokenCodec),
+        c.resolve(TOKENS.RevocationStore),
+        c.resolve(TOKENS.Clock),
+        config.publicUrl,
+      ),
   );
   factory(
     RevocationWriter,
-    (c) => new RevocationWriter(c.resolve(TOKENS.RevocationStore), c.resolve(TOKENS.WorkSignal), c.resolve(TOKENS.Clock), config.publicUrl),
+    (c) =>
+      new RevocationWriter(
+        c.resolve(TOKENS.RevocationStore),
+        c.resolve(TOKENS.WorkSignal),
+        c.resolve(TOKENS.Clock),
+        config.publicUrl,
+      ),
   );
   factory(
     RegisterUser,
@@ -146,7 +171,12 @@ export function buildContainer(
   factory(
     RevokeToken,
     (c) =>
-      new RevokeToken(c.resolve(AuthenticateToken), c.resolve(TOKENS.IssuedTokenRegistry), c.resolve(RevocationWriter), c.resolve(TOKENS.Clock)),
+      new RevokeToken(
+        c.resolve(AuthenticateToken),
+        c.resolve(TOKENS.IssuedTokenRegistry),
+        c.resolve(RevocationWriter),
+        c.resolve(TOKENS.Clock),
+      ),
   );
   factory(
     AttachRenderer,
@@ -175,7 +205,12 @@ export function buildContainer(
   factory(GetStatistics, (c) => new GetStatistics(c.resolve(TOKENS.UserRepository)));
   factory(
     CleanupRevocations,
-    (c) => new CleanupRevocations(c.resolve(TOKENS.RevocationStore), c.resolve(TOKENS.IssuedTokenRegistry), c.resolve(TOKENS.Clock)),
+    (c) =>
+      new CleanupRevocations(
+        c.resolve(TOKENS.RevocationStore),
+        c.resolve(TOKENS.IssuedTokenRegistry),
+        c.resolve(TOKENS.Clock),
+      ),
   );
 
   override(c);
@@ -185,4 +220,5 @@ export function buildContainer(
 export const isHttps = (config: Config): boolean => config.publicUrl.startsWith('https:');
 
 /** The store opened by this container; closing it is the caller's job (tsyringe's dispose does not). */
-export const persistenceOf = (c: DependencyContainer): Persistence => c.resolve<Persistence>(TOKENS.Persistence);
+export const persistenceOf = (c: DependencyContainer): Persistence =>
+  c.resolve<Persistence>(TOKENS.Persistence);

@@ -36,6 +36,8 @@ export function openStore(config: Config): OpenedStore {
       };
     }
     case 'mongodb':
-      throw new ConfigError('STORE: the MongoDB store is not available in this version; use sqlite: or memory:');
+      throw new ConfigError(
+        'STORE: the MongoDB store is not available in this version; use sqlite: or memory:',
+      );
   }
 }

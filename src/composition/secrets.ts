@@ -9,7 +9,9 @@ const SECRET_FILE = 'jwt_secret';
 function readSecret(path: string): Buffer {
   const secret = Buffer.from(readFileSync(path, 'utf8').trim(), 'utf8');
   if (secret.length < MIN_SECRET_BYTES) {
-    throw new ConfigError(`${path}: the JWT secret must be at least ${MIN_SECRET_BYTES} bytes (after trimming whitespace)`);
+    throw new ConfigError(
+      `${path}: the JWT secret must be at least ${MIN_SECRET_BYTES} bytes (after trimming whitespace)`,
+    );
   }
   return secret;
 }
@@ -28,7 +30,9 @@ export function loadJwtSecret(input: {
   const mounted = join(input.secretsDir, SECRET_FILE);
   if (existsSync(mounted)) return readSecret(mounted);
   if (input.production) {
-    throw new ConfigError(`${mounted} is missing: production needs the JWT secret as a file (e.g. a Docker secret)`);
+    throw new ConfigError(
+      `${mounted} is missing: production needs the JWT secret as a file (e.g. a Docker secret)`,
+    );
   }
   const fallback = join(input.dataDir, SECRET_FILE);
   if (!existsSync(fallback)) {

@@ -12,7 +12,9 @@ export function passwordLength(password: string): number {
   return count;
 }
 
-export function checkNewPassword(password: string): Result<string, 'password_too_short' | 'password_too_long'> {
+export function checkNewPassword(
+  password: string,
+): Result<string, 'password_too_short' | 'password_too_long'> {
   const length = passwordLength(password);
   if (length < PASSWORD_MIN_CHARACTERS) return err('password_too_short');
   if (length > PASSWORD_MAX_CHARACTERS) return err('password_too_long');

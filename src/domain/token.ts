@@ -40,7 +40,12 @@ export function expiresAt(claims: TokenClaims): Date {
 }
 
 /** Claims of a session token, issued at login or registration. */
-export function sessionClaims(input: { username: Username; l2Server: string; now: Date; jti: string }): TokenClaims {
+export function sessionClaims(input: {
+  username: Username;
+  l2Server: string;
+  now: Date;
+  jti: string;
+}): TokenClaims {
   const iat = toSeconds(input.now);
   return {
     sub: input.username,
@@ -77,7 +82,8 @@ export function scopedClaims(input: {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
-const isWholeSeconds = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isWholeSeconds = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
 
 /**
  * Checks every claim a correctly signed payload must carry, with its type, and that it was issued by this

@@ -10,7 +10,8 @@ import { startL2Process } from '../support/l2-process.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/test-server.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const payloadOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+const payloadOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
 
 async function attach(l2: string, session: string, l1: string): Promise<string> {
   const response = await client(l2).post('/renderers/attach', { l1_server: l1 }, { token: session });
@@ -40,7 +41,9 @@ for (const store of ['memory', 'sqlite'] as const) {
         return { status: verdict.status, code: verdict.json.code as string };
       };
 
-      expect((await client(l2.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({ revoked: 2 });
+      expect((await client(l2.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({
+        revoked: 2,
+      });
       await l1.waitForNotices(1);
 
       expect(l1.notices).to.have.length(1);
@@ -72,10 +75,16 @@ for (const store of ['memory', 'sqlite'] as const) {
       const session = await registerUser(l2.url, 'alice');
       const first = await attach(l2.url, session, l1.url);
       const second = await attach(l2.url, session, `${l1.url}/`);
-      const detached = await client(l2.url).post('/renderers/detach', { l1_server: l1.url }, { token: session });
+      const detached = await client(l2.url).post(
+        '/renderers/detach',
+        { l1_server: l1.url },
+        { token: session },
+      );
       expect(detached.json).to.deep.equal({ revoked: 2 });
       await l1.waitForNotices(2);
-      expect(l1.notices.map((n) => n.body.token_hash).sort()).to.deep.equal([sha256(first), sha256(second)].sort());
+      expect(l1.notices.map((n) => n.body.token_hash).sort()).to.deep.equal(
+        [sha256(first), sha256(second)].sort(),
+      );
     });
 
     it('answers logout at once while the L1 server is down, and the token is already revoked', async () => {
@@ -116,12 +125,15 @@ describe('a notice queued while the L1 server is down, across an L2 restart (sep
     const first = await startL2Process(env);
     const session = await registerUser(first.url, 'alice');
     const scoped = await attach(first.url, session, l1Url);
-    expect((await client(first.url).post('/auth/logout', undefined, { token: session })).status).to.equal(200);
+    expect((await client(first.url).post('/auth/logout', undefined, { token: session })).status).to.equal(
+      200,
+    );
 
     // Wait until the first process has tried and failed at least once: the notice is now waiting for a retry.
     const db = new Database(join(dir, 'l2.sqlite'), { readonly: true });
     try {
-      const attempts = () => (db.prepare('SELECT MAX(attempts) AS n FROM jobs').get() as { n: number | null }).n ?? 0;
+      const attempts = () =>
+        (db.prepare('SELECT MAX(attempts) AS n FROM jobs').get() as { n: number | null }).n ?? 0;
       for (let i = 0; i < 2000 && attempts() < 1; i++) await new Promise((resolve) => setImmediate(resolve));
       expect(attempts()).to.be.at.least(1);
     } finally {

@@ -26,12 +26,21 @@ export class FormBrowser {
   }
 
   /** Posts a form with the CSRF token from the last page (unless `_csrf` is given). */
-  async submit(path: string, fields: Record<string, string>, options: RequestOptions = {}): Promise<HttpResponse> {
-    const response = await request('POST', this.baseUrl + path, { _csrf: this.csrfToken, ...fields }, {
-      ...options,
-      form: true,
-      headers: { accept: 'text/html', cookie: this.cookieHeader(), ...options.headers },
-    });
+  async submit(
+    path: string,
+    fields: Record<string, string>,
+    options: RequestOptions = {},
+  ): Promise<HttpResponse> {
+    const response = await request(
+      'POST',
+      this.baseUrl + path,
+      { _csrf: this.csrfToken, ...fields },
+      {
+        ...options,
+        form: true,
+        headers: { accept: 'text/html', cookie: this.cookieHeader(), ...options.headers },
+      },
+    );
     this.remember(response);
     return response;
   }

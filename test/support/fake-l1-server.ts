@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedNotice {
@@ -19,7 +19,8 @@ export class FakeL1Server {
   /** Statuses to answer notices with, in order; when empty, 200. */
   noticeStatuses: number[] = [];
   /** Called while a notice is handled, before answering — e.g. to ask L2 whether the token is revoked yet. */
-  onNotice: ((body: Record<string, unknown>) => Promise<{ status: number; code?: string } | void>) | null = null;
+  onNotice: ((body: Record<string, unknown>) => Promise<{ status: number; code?: string } | void>) | null =
+    null;
   private server: Server | null = null;
   private waiters: { count: number; resolve: () => void }[] = [];
   private port = 0;
@@ -50,7 +51,7 @@ export class FakeL1Server {
     return new Promise((resolve) => this.waiters.push({ count, resolve }));
   }
 
-  private async handle(req: IncomingMessage, res: import('node:http').ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     if (req.method === 'GET' && url.pathname === '/auth/callback') {
       this.callbacks.push(url);

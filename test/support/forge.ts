@@ -1,12 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { TEST_PUBLIC_URL, TEST_SECRET } from './test-server.js';
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 /** Builds a JWT by hand — any header, any payload, any key — to attack the verifier with. */
 export function forgeToken(
   payload: unknown,
-  options: { header?: Record<string, unknown>; secret?: string; hmac?: 'sha256' | 'sha384' | 'sha512'; signature?: string } = {},
+  options: {
+    header?: Record<string, unknown>;
+    secret?: string;
+    hmac?: 'sha256' | 'sha384' | 'sha512';
+    signature?: string;
+  } = {},
 ): string {
   const header = options.header ?? { alg: 'HS256', typ: 'JWT' };
   const signingInput = `${b64(header)}.${b64(payload)}`;

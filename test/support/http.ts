@@ -46,7 +46,8 @@ export async function request(
 export function client(baseUrl: string) {
   return {
     get: (path: string, options?: RequestOptions) => request('GET', baseUrl + path, undefined, options),
-    post: (path: string, body?: unknown, options?: RequestOptions) => request('POST', baseUrl + path, body, options),
+    post: (path: string, body?: unknown, options?: RequestOptions) =>
+      request('POST', baseUrl + path, body, options),
     send: (method: string, path: string, body?: unknown, options?: RequestOptions) =>
       request(method, baseUrl + path, body, options),
   };

@@ -41,7 +41,12 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const clock = new FixedClock(start);
   const ids = new SequentialIds();
   const store = openMemoryPersistence();
-  const signals = { count: 0, jobsQueued() { this.count++; } };
+  const signals = {
+    count: 0,
+    jobsQueued() {
+      this.count++;
+    },
+  };
   const codec = new JwtTokenCodec(createSecretKey(Buffer.from('k'.repeat(32))));
   const hasher = new BcryptPasswordHasher(4);
   const keys = { generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) };

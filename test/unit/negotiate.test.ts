@@ -17,7 +17,9 @@ describe('content negotiation', () => {
 
   it('answers ActivityStreams to both AP forms, with or without a profile', () => {
     expect(negotiate('application/activity+json', pages)).to.equal('ap');
-    expect(negotiate('application/ld+json; profile="https://www.w3.org/ns/activitystreams"', pages)).to.equal('ap');
+    expect(negotiate('application/ld+json; profile="https://www.w3.org/ns/activitystreams"', pages)).to.equal(
+      'ap',
+    );
     expect(negotiate('application/activity+json, application/ld+json', pages)).to.equal('ap');
   });
 

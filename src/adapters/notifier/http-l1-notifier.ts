@@ -48,7 +48,9 @@ export class HttpL1Notifier implements L1Notifier {
           response.resume();
           const status = response.statusCode ?? 0;
           resolve(
-            status >= 200 && status < 300 ? { kind: 'delivered' } : { kind: 'failed', reason: `answered ${status}` },
+            status >= 200 && status < 300
+              ? { kind: 'delivered' }
+              : { kind: 'failed', reason: `answered ${status}` },
           );
         },
       );

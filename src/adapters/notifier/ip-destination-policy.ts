@@ -32,13 +32,21 @@ export class IpDestinationPolicy implements DestinationPolicy {
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.map((a) => nonPublicReason(a.address)).find((reason) => reason !== null);
-    if (refused) return callback(Object.assign(new Error(`destination refused: ${refused}`), { code: 'EREFUSED_PRIVATE' }), []);
+    if (refused)
+      return callback(
+        Object.assign(new Error(`destination refused: ${refused}`), { code: 'EREFUSED_PRIVATE' }),
+        [],
+      );
     if (options.all) return callback(null, addresses);
     const first = addresses[0];
     return first ? callback(null, first.address, first.family) : callback(new Error('no address'), []);

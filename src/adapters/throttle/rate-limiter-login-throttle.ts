@@ -31,7 +31,9 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
       address && address.consumedPoints >= this.byAddress.points ? address.msBeforeNext : 0,
     ];
     const waitMs = Math.max(...waits);
-    return waitMs > 0 ? { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { limited: false };
+    return waitMs > 0
+      ? { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+      : { limited: false };
   }
 
   async recordFailure(username: string, clientAddress: string): Promise<void> {

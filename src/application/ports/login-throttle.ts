@@ -1,4 +1,5 @@
-export type ThrottleVerdict = { readonly limited: false } | { readonly limited: true; readonly retryAfterSeconds: number };
+export type ThrottleVerdict =
+  { readonly limited: false } | { readonly limited: true; readonly retryAfterSeconds: number };
 
 /** Counts failed logins per normalised username and per client address. */
 export interface LoginThrottle {

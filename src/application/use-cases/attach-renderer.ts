@@ -31,10 +31,14 @@ export class AttachRenderer {
   }): Promise<Result<IssuedTokenView, AttachRendererError>> {
     const { session, l1Server } = input;
     if (isScoped(session.claims)) {
-      return err({ type: 'forbidden', detail: 'A token scoped to an L1 server cannot attach another renderer.' });
+      return err({
+        type: 'forbidden',
+        detail: 'A token scoped to an L1 server cannot attach another renderer.',
+      });
     }
     const refusal = await this.destinations.check(l1Server);
-    if (refusal) return err({ type: 'invalid_request', detail: `This L1 server cannot be used: ${refusal}.` });
+    if (refusal)
+      return err({ type: 'invalid_request', detail: `This L1 server cannot be used: ${refusal}.` });
 
     const scoped = await this.issuer.issueScoped(session.claims, l1Server);
     await this.attachments.attach(session.claims.username, l1Server, this.clock.now());

@@ -8,8 +8,6 @@ import type { IdGenerator } from '../ports/id-generator.js';
 import type { Job, JobQueue } from '../ports/job-queue.js';
 import type { L1Notifier } from '../ports/l1-notifier.js';
 
-
-
 export class DeliverQueuedNotices {
   constructor(
     private readonly jobs: JobQueue,
@@ -54,7 +52,9 @@ export class DeliverQueuedNotices {
           now: this.clock.now(),
           random: this.ids.random(),
         });
-        await (runAt ? this.jobs.reschedule(job, runAt, outcome.reason) : this.jobs.abandon(job, outcome.reason));
+        await (runAt
+          ? this.jobs.reschedule(job, runAt, outcome.reason)
+          : this.jobs.abandon(job, outcome.reason));
         return;
       }
       default:

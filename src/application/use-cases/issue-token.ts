@@ -34,7 +34,10 @@ export class IssueToken {
 
     const username = normaliseUsername(input.username);
     const user = username.ok ? await this.users.findByUsername(username.value) : null;
-    const matches = await this.hasher.verify(passwordBytesForHashing(input.password), user?.passwordHash ?? null);
+    const matches = await this.hasher.verify(
+      passwordBytesForHashing(input.password),
+      user?.passwordHash ?? null,
+    );
     if (!user || !matches) {
       await this.throttle.recordFailure(throttleKey, input.clientAddress);
       return err({ type: 'invalid_credentials' });

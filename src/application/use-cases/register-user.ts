@@ -27,24 +27,32 @@ export class RegisterUser {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: RegisterUserInput): Promise<Result<{ user: User; session: IssuedTokenView }, RegisterUserError>> {
+  async execute(
+    input: RegisterUserInput,
+  ): Promise<Result<{ user: User; session: IssuedTokenView }, RegisterUserError>> {
     const username = normaliseUsername(input.username);
     if (!username.ok) {
-      return err({ type: 'invalid_request', path: 'username', message: 'Use 3–30 characters of a–z, 0–9 and _.' });
+      return err({
+        type: 'invalid_request',
+        path: 'username',
+        message: 'Use 3–30 characters of a–z, 0–9 and _.',
+      });
     }
     const password = checkNewPassword(input.password);
     if (!password.ok) {
       return err({ type: 'invalid_request', path: 'password', message: 'Use 8 to 4096 characters.' });
     }
     // Cheap early answer for the common case; the store's uniqueness decides the race.
-    if (await this.users.findByUsername(username.value)) return err({ type: 'username_taken', username: username.value });
+    if (await this.users.findByUsername(username.value))
+      return err({ type: 'username_taken', username: username.value });
 
     const [passwordHash, keyPair] = await Promise.all([
       this.hasher.hash(passwordBytesForHashing(password.value)),
       this.keys.generate(),
     ]);
     const user: User = { username: username.value, passwordHash, ...keyPair, createdAt: this.clock.now() };
-    if ((await this.users.create(user)) === 'taken') return err({ type: 'username_taken', username: username.value });
+    if ((await this.users.create(user)) === 'taken')
+      return err({ type: 'username_taken', username: username.value });
 
     return ok({ user, session: await this.issuer.issueSession(user.username) });
   }

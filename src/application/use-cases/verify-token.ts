@@ -20,6 +20,8 @@ export class VerifyToken {
     // Scope first: a mismatch needs no store read.
     const scope = checkScope(decoded.value.claims, input.l1Server);
     if (!scope.ok) return scope;
-    return (await this.authenticate.isRevoked(decoded.value.tokenHash)) ? err({ type: 'token_revoked' }) : decoded;
+    return (await this.authenticate.isRevoked(decoded.value.tokenHash))
+      ? err({ type: 'token_revoked' })
+      : decoded;
   }
 }

@@ -25,7 +25,13 @@ describe('notice retry schedule', () => {
   it('gives up once the next attempt would be more than 24 hours after queueing', () => {
     const nearlyADayLater = new Date(T0.getTime() + 24 * 3600_000 - 60_000);
     expect(
-      nextAttemptAt({ policy: DEFAULT_RETRY_POLICY, failedAttempts: 50, firstQueuedAt: T0, now: nearlyADayLater, random: 0.5 }),
+      nextAttemptAt({
+        policy: DEFAULT_RETRY_POLICY,
+        failedAttempts: 50,
+        firstQueuedAt: T0,
+        now: nearlyADayLater,
+        random: 0.5,
+      }),
     ).to.equal(null);
   });
 });

@@ -26,7 +26,12 @@ describe('L1 server URL normalisation', () => {
   }
 
   it('keeps different paths, schemes and ports apart', () => {
-    const forms = ['https://l1.example/a', 'https://l1.example/b', 'http://l1.example', 'https://l1.example:8443'];
+    const forms = [
+      'https://l1.example/a',
+      'https://l1.example/b',
+      'http://l1.example',
+      'https://l1.example:8443',
+    ];
     expect(new Set(forms.map(canonical)).size).to.equal(4);
   });
 
@@ -52,6 +57,8 @@ describe('L1 server URL normalisation', () => {
 
   it('puts the token into the callback URL encoded, as the only place it travels', () => {
     const l1 = canonical('https://l1.example/render')!;
-    expect(attachCallbackUrl(l1 as never, 'a.b+c')).to.equal('https://l1.example/render/auth/callback?token=a.b%2Bc');
+    expect(attachCallbackUrl(l1 as never, 'a.b+c')).to.equal(
+      'https://l1.example/render/auth/callback?token=a.b%2Bc',
+    );
   });
 });

@@ -11,7 +11,9 @@ describe('password rules', () => {
     const bytes = passwordBytesForHashing(`${'a'.repeat(71)}é`);
     expect(bytes.length).to.equal(72);
     expect(bytes[71]).to.equal(0xc3);
-    expect(Buffer.from(passwordBytesForHashing(`${'a'.repeat(71)}ê`)).equals(Buffer.from(bytes))).to.equal(true);
+    expect(Buffer.from(passwordBytesForHashing(`${'a'.repeat(71)}ê`)).equals(Buffer.from(bytes))).to.equal(
+      true,
+    );
   });
 
   it('keeps a short password whole', () => {

@@ -60,7 +60,8 @@ describe('token claims', () => {
     ['sid without l1_server', { ...session, sid: 'j0' }],
   ];
   for (const [name, payload] of broken) {
-    it(`rejects a payload with ${name}`, () => expect(parseClaims(payload, L2)).to.deep.equal({ ok: false, error: 'token_invalid' }));
+    it(`rejects a payload with ${name}`, () =>
+      expect(parseClaims(payload, L2)).to.deep.equal({ ok: false, error: 'token_invalid' }));
   }
 
   it('expires a token at exp and not a second before', () => {

@@ -26,7 +26,9 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
   it('logs in with the registered password and not with another', async () => {
     const kit = useCaseKit();
     await signedIn(kit);
-    expect((await kit.login.execute({ username: 'ALICE', password: 'correct horse', clientAddress: 'a' })).ok).to.equal(true);
+    expect(
+      (await kit.login.execute({ username: 'ALICE', password: 'correct horse', clientAddress: 'a' })).ok,
+    ).to.equal(true);
     const wrong = await kit.login.execute({ username: 'alice', password: 'wrong horse', clientAddress: 'a' });
     expect(!wrong.ok && wrong.error.type).to.equal('invalid_credentials');
   });
@@ -34,8 +36,13 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
   it('refuses the right password once the username is rate limited', async () => {
     const kit = useCaseKit();
     await signedIn(kit);
-    for (let i = 0; i < 3; i++) await kit.login.execute({ username: 'alice', password: 'nope nope', clientAddress: `a${i}` });
-    const limited = await kit.login.execute({ username: 'Alice', password: 'correct horse', clientAddress: 'fresh' });
+    for (let i = 0; i < 3; i++)
+      await kit.login.execute({ username: 'alice', password: 'nope nope', clientAddress: `a${i}` });
+    const limited = await kit.login.execute({
+      username: 'Alice',
+      password: 'correct horse',
+      clientAddress: 'fresh',
+    });
     expect(!limited.ok && limited.error.type).to.equal('rate_limited');
   });
 
@@ -70,7 +77,11 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
   it('logs out everywhere: every unexpired token of the user, and nobody else’s', async () => {
     const kit = useCaseKit();
     const first = await signedIn(kit);
-    const second = await kit.login.execute({ username: 'alice', password: 'correct horse', clientAddress: 'x' });
+    const second = await kit.login.execute({
+      username: 'alice',
+      password: 'correct horse',
+      clientAddress: 'x',
+    });
     const bob = await signedIn(kit, 'bob');
     if (!second.ok) throw new Error('login failed');
     const result = await kit.logout.execute({ token: first.token, everywhere: true });
@@ -86,7 +97,11 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
     await kit.logout.execute({ token: session.token, everywhere: false });
     const result = await kit.attach.execute({ session, l1Server: l1('https://a.example') });
     expect(!result.ok && result.error.type).to.equal('token_revoked');
-    const scoped = await kit.store.issuedTokens.listActiveScoped(session.claims.username, l1('https://a.example'), kit.clock.now());
+    const scoped = await kit.store.issuedTokens.listActiveScoped(
+      session.claims.username,
+      l1('https://a.example'),
+      kit.clock.now(),
+    );
     expect(scoped).to.have.length(1);
     expect(await kit.store.revocations.isRevoked(scoped[0]!.tokenHash)).to.equal(true);
   });
@@ -112,15 +127,24 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
   it('detaches: revokes the scoped tokens of every session for that L1 and forgets the attachment', async () => {
     const kit = useCaseKit();
     const one = await signedIn(kit);
-    const twoLogin = await kit.login.execute({ username: 'alice', password: 'correct horse', clientAddress: 'x' });
+    const twoLogin = await kit.login.execute({
+      username: 'alice',
+      password: 'correct horse',
+      clientAddress: 'x',
+    });
     if (!twoLogin.ok) throw new Error('login failed');
     const two = (await kit.authenticate.execute(twoLogin.value.token)) as { ok: true; value: typeof one };
     const target = l1('https://a.example');
     await kit.attach.execute({ session: one, l1Server: target });
     await kit.attach.execute({ session: two.value, l1Server: target });
     const other = await kit.attach.execute({ session: one, l1Server: l1('https://b.example') });
-    expect(await kit.detach.execute({ username: one.claims.username, l1Server: target })).to.deep.equal({ revoked: 2 });
+    expect(await kit.detach.execute({ username: one.claims.username, l1Server: target })).to.deep.equal({
+      revoked: 2,
+    });
     expect(await kit.store.attachments.list(one.claims.username)).to.have.length(1);
-    expect(other.ok && (await kit.verify.execute({ token: other.value.token, l1Server: l1('https://b.example') })).ok).to.equal(true);
+    expect(
+      other.ok &&
+        (await kit.verify.execute({ token: other.value.token, l1Server: l1('https://b.example') })).ok,
+    ).to.equal(true);
   });
 });

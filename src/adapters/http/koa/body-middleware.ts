@@ -22,10 +22,15 @@ export function bodyMiddleware() {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && hasBody(ctx)) {
       if (!ctx.request.is(ACCEPTED_TYPES)) {
-        throw new HttpProblem(415, 'unsupported_media_type', 'Send application/json or application/x-www-form-urlencoded.');
+        throw new HttpProblem(
+          415,
+          'unsupported_media_type',
+          'Send application/json or application/x-www-form-urlencoded.',
+        );
       }
       const declared = Number(ctx.get('Content-Length') || '0');
-      if (declared > 64 * 1024) throw new HttpProblem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
+      if (declared > 64 * 1024)
+        throw new HttpProblem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
     }
     await parse(ctx, next);
   };

@@ -19,7 +19,11 @@ export function createApp(deps: HttpDependencies): Koa {
 
   const router = new Router();
   let openApi: object | null = null;
-  opsRoutes(router, deps, () => (openApi ??= buildOpenApiDocument(deps.settings.publicUrl, deps.settings.version)));
+  opsRoutes(
+    router,
+    deps,
+    () => (openApi ??= buildOpenApiDocument(deps.settings.publicUrl, deps.settings.version)),
+  );
   authRoutes(router, deps);
   renderersRoutes(router, deps);
   pagesRoutes(router, deps);

@@ -31,7 +31,11 @@ export class CsrfGuard {
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const sent = ctx.get('X-CSRF-Token') || (typeof body?._csrf === 'string' ? body._csrf : '');
     if (!seed || !sent || !this.equal(this.sign(seed), sent)) {
-      throw new HttpProblem(403, 'csrf_failed', 'The form has expired or did not come from this site. Reload it and try again.');
+      throw new HttpProblem(
+        403,
+        'csrf_failed',
+        'The form has expired or did not come from this site. Reload it and try again.',
+      );
     }
   }
 

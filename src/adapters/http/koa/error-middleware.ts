@@ -33,11 +33,16 @@ function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
  * Outermost handler: every failure becomes an RFC 9457 problem (or an error page for a browser) with the status
  * of API.md. Nothing internal — message, stack, SQL — reaches the client; 5xx bodies say only internal_error.
  */
-export function errorMiddleware(logger: Logger, views: NunjucksViews, csrfTokenFor: (ctx: Context) => string) {
+export function errorMiddleware(
+  logger: Logger,
+  views: NunjucksViews,
+  csrfTokenFor: (ctx: Context) => string,
+) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new HttpProblem(404, 'not_found', 'There is nothing at this address.');
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new HttpProblem(404, 'not_found', 'There is nothing at this address.');
     } catch (error) {
       const problem = toProblem(error, logger, ctx);
       ctx.status = problem.status;

@@ -49,7 +49,10 @@ function qualityOf(mediaType: string, ranges: readonly MediaRange[]): number {
  * Picks the representation to answer with, or null when the client accepts none (→ 406). `offered` is in the
  * route's order of preference, which breaks ties: with no Accept, `*\/*`, or equal q-values the first wins.
  */
-export function negotiate(acceptHeader: string | undefined, offered: readonly Representation[]): Representation | null {
+export function negotiate(
+  acceptHeader: string | undefined,
+  offered: readonly Representation[],
+): Representation | null {
   if (!acceptHeader || acceptHeader.trim() === '') return offered[0] ?? null;
   const ranges = parseAccept(acceptHeader);
   let chosen: Representation | null = null;

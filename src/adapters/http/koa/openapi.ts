@@ -4,7 +4,10 @@ import * as schemas from './schemas.js';
 
 type Responses = RouteConfig['responses'];
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+const json = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: schemas.Problem } },
@@ -25,7 +28,11 @@ const bearer: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 /** OpenAPI 3.1 for every JSON route, generated from the zod schemas the routes validate with. */
 export function buildOpenApiDocument(publicUrl: string, version: string): object {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
   registry.registerComponent('securitySchemes', 'cookie', { type: 'apiKey', in: 'cookie', name: 'l2_token' });
 
   registry.registerPath({
@@ -79,7 +86,9 @@ export function buildOpenApiDocument(publicUrl: string, version: string): object
     path: '/auth/logout',
     summary: 'Revoke the presented token (its scoped tokens; with `everywhere`, every token of the user)',
     security: bearer,
-    request: { body: { required: false, content: { 'application/json': { schema: schemas.LogoutRequest } } } },
+    request: {
+      body: { required: false, content: { 'application/json': { schema: schemas.LogoutRequest } } },
+    },
     responses: {
       200: json(schemas.RevokedResponse, 'Revoked; notices to L1 servers are queued'),
       303: { description: 'Form post: cookie cleared, redirected to /' },
@@ -107,7 +116,10 @@ export function buildOpenApiDocument(publicUrl: string, version: string): object
     path: '/renderers',
     summary: "The caller's attached L1 servers",
     security: bearer,
-    responses: { 200: json(schemas.RenderersResponse, 'Attachments'), 401: problem('unauthenticated or token_*') },
+    responses: {
+      200: json(schemas.RenderersResponse, 'Attachments'),
+      401: problem('unauthenticated or token_*'),
+    },
   });
   registry.registerPath({
     method: 'post',

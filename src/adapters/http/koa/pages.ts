@@ -21,13 +21,15 @@ export async function renderPage(
 }
 
 /** A form post is a browser: it gets 303 redirects and re-rendered forms instead of JSON. */
-export const isFormPost = (ctx: Context): boolean => ctx.request.is('application/x-www-form-urlencoded') !== false;
+export const isFormPost = (ctx: Context): boolean =>
+  ctx.request.is('application/x-www-form-urlencoded') !== false;
 
 /** Answers 303 See Other with an empty body (Koa's default body would echo the URL into HTML). */
 export function seeOther(ctx: Context, location: string): void {
+  // Body first: Koa turns the status into 204 when the body is set to null afterwards.
+  ctx.body = '';
   ctx.status = 303;
   ctx.set('Location', location);
-  ctx.body = null;
   ctx.remove('Content-Type');
 }
 

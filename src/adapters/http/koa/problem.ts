@@ -4,7 +4,11 @@ export class HttpProblem extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
-    readonly extra: { errors?: { path: string; message: string }[]; headers?: Record<string, string>; [key: string]: unknown } = {},
+    readonly extra: {
+      errors?: { path: string; message: string }[];
+      headers?: Record<string, string>;
+      [key: string]: unknown;
+    } = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';

@@ -1,7 +1,11 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { normaliseL1Server } from '../../../domain/l1-server.js';
-import { PASSWORD_MAX_CHARACTERS, PASSWORD_MIN_CHARACTERS, passwordLength } from '../../../domain/password.js';
+import {
+  PASSWORD_MAX_CHARACTERS,
+  PASSWORD_MIN_CHARACTERS,
+  passwordLength,
+} from '../../../domain/password.js';
 
 extendZodWithOpenApi(z);
 
@@ -22,9 +26,12 @@ export const RegisterRequest = z
       .openapi({ description: 'Lower-cased before any check.', example: 'alice' }),
     password: z
       .string()
-      .refine((p) => passwordLength(p) >= PASSWORD_MIN_CHARACTERS && passwordLength(p) <= PASSWORD_MAX_CHARACTERS, {
-        message: `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`,
-      })
+      .refine(
+        (p) => passwordLength(p) >= PASSWORD_MIN_CHARACTERS && passwordLength(p) <= PASSWORD_MAX_CHARACTERS,
+        {
+          message: `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`,
+        },
+      )
       .openapi({ description: 'Only the first 72 UTF-8 bytes are hashed.', minLength: 8, maxLength: 4096 }),
   })
   .openapi('RegisterRequest');
@@ -46,10 +53,16 @@ export const VerifyRequest = z
   })
   .openapi('VerifyRequest');
 
-const formBoolean = z.union([z.boolean(), z.enum(['true', 'false', 'on'])]).transform((v) => v === true || v === 'true' || v === 'on');
+const formBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', 'on'])])
+  .transform((v) => v === true || v === 'true' || v === 'on');
 
 export const LogoutRequest = z
-  .object({ everywhere: formBoolean.optional().openapi({ type: 'boolean', description: 'Revoke every token of the user.' }) })
+  .object({
+    everywhere: formBoolean
+      .optional()
+      .openapi({ type: 'boolean', description: 'Revoke every token of the user.' }),
+  })
   .openapi('LogoutRequest');
 
 export const RendererRequest = z.object({ l1_server: l1ServerUrl }).openapi('RendererRequest');
@@ -86,7 +99,12 @@ export const MeResponse = z
     actor: z.string().url(),
     created_at: isoTime,
     l2_server: z.string().url(),
-    token: z.object({ jti: z.string(), issued_at: isoTime, expires_at: isoTime, l1_server: z.string().nullable() }),
+    token: z.object({
+      jti: z.string(),
+      issued_at: isoTime,
+      expires_at: isoTime,
+      l1_server: z.string().nullable(),
+    }),
   })
   .openapi('MeResponse');
 
@@ -103,7 +121,12 @@ export const VerifyResponse = z
 export const RevokedResponse = z.object({ revoked: z.number().int().min(0) }).openapi('RevokedResponse');
 
 export const AttachResponse = z
-  .object({ access_token: z.string(), token_type: z.literal('Bearer'), l1_server: z.string(), expires_at: isoTime })
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    l1_server: z.string(),
+    expires_at: isoTime,
+  })
   .openapi('AttachResponse');
 
 export const RenderersResponse = z

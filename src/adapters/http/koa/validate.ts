@@ -11,7 +11,12 @@ export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.ou
     message: issue.code === 'invalid_type' && issue.input === undefined ? 'Required.' : issue.message,
   }));
   const first = errors[0];
-  throw new HttpProblem(400, 'invalid_request', first ? `${first.path}: ${first.message}` : 'The request is invalid.', {
-    errors,
-  });
+  throw new HttpProblem(
+    400,
+    'invalid_request',
+    first ? `${first.path}: ${first.message}` : 'The request is invalid.',
+    {
+      errors,
+    },
+  );
 }

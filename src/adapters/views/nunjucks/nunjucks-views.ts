@@ -14,12 +14,15 @@ export class NunjucksViews {
   private readonly env: nunjucks.Environment;
 
   constructor(options: { cache: boolean }) {
-    this.env = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES, { noCache: !options.cache }), {
-      autoescape: true,
-      throwOnUndefined: false,
-      trimBlocks: true,
-      lstripBlocks: true,
-    });
+    this.env = new nunjucks.Environment(
+      new nunjucks.FileSystemLoader(TEMPLATES, { noCache: !options.cache }),
+      {
+        autoescape: true,
+        throwOnUndefined: false,
+        trimBlocks: true,
+        lstripBlocks: true,
+      },
+    );
   }
 
   render(template: string, page: PageContext, model: Record<string, unknown> = {}): string {

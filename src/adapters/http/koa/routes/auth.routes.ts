@@ -12,16 +12,32 @@ import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 
 /** Form posts that fail re-render their page with the message; the password is never echoed back. */
-async function rerender(ctx: Context, deps: HttpDependencies, page: 'login' | 'register', problem: HttpProblem) {
+async function rerender(
+  ctx: Context,
+  deps: HttpDependencies,
+  page: 'login' | 'register',
+  problem: HttpProblem,
+) {
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const username = typeof body.username === 'string' ? body.username : '';
   const title = page === 'login' ? 'Log in' : 'Register';
   for (const [name, value] of Object.entries(problem.extra.headers ?? {})) ctx.set(name, value);
-  await renderPage(ctx, deps, page, { title, error: problem.detail, username, next: safeNextPath(body.next) }, problem.status);
+  await renderPage(
+    ctx,
+    deps,
+    page,
+    { title, error: problem.detail, username, next: safeNextPath(body.next) },
+    problem.status,
+  );
 }
 
 /** Runs a handler; for a browser form, a problem re-renders the form instead of answering problem+json. */
-async function formAware(ctx: Context, deps: HttpDependencies, page: 'login' | 'register', handler: () => Promise<void>) {
+async function formAware(
+  ctx: Context,
+  deps: HttpDependencies,
+  page: 'login' | 'register',
+  handler: () => Promise<void>,
+) {
   try {
     if (isFormPost(ctx)) deps.csrf.check(ctx);
     await handler();
@@ -136,7 +152,10 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
     if (!presented) throw unauthenticated();
     guardCookieRequest(ctx, deps, presented);
     const input = validateBody(ctx, LogoutRequest);
-    const result = await useCases.revokeToken.execute({ token: presented.token, everywhere: input.everywhere ?? false });
+    const result = await useCases.revokeToken.execute({
+      token: presented.token,
+      everywhere: input.everywhere ?? false,
+    });
     clearTokenCookie(ctx, settings.cookies);
     if (!result.ok) throw tokenProblem(result.error);
     if (isFormPost(ctx)) return seeOther(ctx, '/');

@@ -11,7 +11,9 @@ export function opsRoutes(router: Router, deps: HttpDependencies, openApiDocumen
     try {
       await deps.health.ping();
     } catch {
-      throw new HttpProblem(503, 'unavailable', 'The store does not answer.', { headers: { 'Retry-After': '5' } });
+      throw new HttpProblem(503, 'unavailable', 'The store does not answer.', {
+        headers: { 'Retry-After': '5' },
+      });
     }
     ctx.body = { status: 'ready' };
   });

@@ -9,7 +9,8 @@ export function pagesRoutes(router: Router, deps: HttpDependencies): void {
   router.get('/', async (ctx) => {
     ctx.vary('Accept');
     const representation = negotiate(ctx.get('Accept'), ['html', 'json']);
-    if (!representation) throw new HttpProblem(406, 'not_acceptable', 'This resource is available as HTML or JSON.');
+    if (!representation)
+      throw new HttpProblem(406, 'not_acceptable', 'This resource is available as HTML or JSON.');
     const stats = await deps.useCases.getStatistics.execute();
     if (representation === 'html') return renderPage(ctx, deps, 'home', { title: 'L2', stats });
     ctx.body = { name: 'l2', version: deps.settings.version, l2_server: deps.settings.publicUrl, stats };

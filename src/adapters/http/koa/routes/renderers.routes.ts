@@ -48,14 +48,16 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
 
   const l1ServerOf = (ctx: Context): L1ServerUrl => {
     const normalised = normaliseL1Server(validateBody(ctx, RendererRequest).l1_server);
-    if (!normalised.ok) throw new HttpProblem(400, 'invalid_request', 'l1_server: not a valid L1 server URL.');
+    if (!normalised.ok)
+      throw new HttpProblem(400, 'invalid_request', 'l1_server: not a valid L1 server URL.');
     return normalised.value;
   };
 
   router.get('/renderers', async (ctx) => {
     ctx.vary('Accept');
     const representation = negotiate(ctx.get('Accept'), ['html', 'json']);
-    if (!representation) throw new HttpProblem(406, 'not_acceptable', 'This resource is available as HTML or JSON.');
+    if (!representation)
+      throw new HttpProblem(406, 'not_acceptable', 'This resource is available as HTML or JSON.');
     if (representation === 'html') {
       const signedIn = await viewer(ctx, deps);
       if (!signedIn) return seeOther(ctx, `/login?next=${encodeURIComponent('/renderers')}`);
@@ -75,7 +77,9 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
           case 'forbidden':
             throw new HttpProblem(403, 'forbidden', error.detail);
           case 'invalid_request':
-            throw new HttpProblem(400, 'invalid_request', error.detail, { errors: [{ path: 'l1_server', message: error.detail }] });
+            throw new HttpProblem(400, 'invalid_request', error.detail, {
+              errors: [{ path: 'l1_server', message: error.detail }],
+            });
           case 'token_revoked':
             throw tokenProblem(error);
           default:
@@ -102,7 +106,10 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
     formAware(ctx, async () => {
       const session = await requireAuth(ctx, deps);
       const l1Server = l1ServerOf(ctx);
-      const { revoked } = await useCases.detachRenderer.execute({ username: session.claims.username, l1Server });
+      const { revoked } = await useCases.detachRenderer.execute({
+        username: session.claims.username,
+        l1Server,
+      });
       if (isFormPost(ctx)) return seeOther(ctx, '/renderers');
       ctx.body = { revoked };
     }),

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const importsOf = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1]!,
+  );
+
+/** Every import in a layer, as "file → specifier", with relative specifiers resolved against src/. */
+function imports(layer: string) {
+  return sourceFiles(join(SRC, layer)).flatMap((file) =>
+    importsOf(file).map((specifier) => ({
+      file: relative(SRC, file),
+      specifier,
+      target: specifier.startsWith('.') ? relative(SRC, join(file, '..', specifier)) : specifier,
+    })),
+  );
+}
+
+describe('architecture: the dependency rule', () => {
+  it('keeps the domain free of anything outside itself (zod at most)', () => {
+    const offending = imports('domain').filter((i) => !i.target.startsWith('domain/') && i.target !== 'zod');
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+  });
+
+  it('lets the application import only the domain and itself', () => {
+    const offending = imports('application').filter(
+      (i) => !i.target.startsWith('domain/') && !i.target.startsWith('application/'),
+    );
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+  });
+
+  it('keeps adapters apart from each other (the HTTP adapter may use the views) and from composition', () => {
+    const offending = imports('adapters').filter((i) => {
+      if (!i.target.startsWith('adapters/') && !i.target.startsWith('composition/')) return false;
+      if (i.target.startsWith('composition/')) return true;
+      const own = i.file.split('/').slice(0, 2).join('/');
+      const theirs = i.target.split('/').slice(0, 2).join('/');
+      return own !== theirs && !(own === 'adapters/http' && theirs === 'adapters/views');
+    });
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+  });
+
+  it('uses tsyringe only in the composition root', () => {
+    const users = [...imports('domain'), ...imports('application'), ...imports('adapters')].filter((i) =>
+      /^(tsyringe|reflect-metadata)$/.test(i.specifier),
+    );
+    expect(users.map((i) => i.file)).to.deep.equal([]);
+  });
+
+  it('finds the imports it checks (the check itself works)', () => {
+    expect(imports('application').some((i) => i.target.startsWith('domain/'))).to.equal(true);
+    expect(imports('adapters').some((i) => i.specifier === 'koa')).to.equal(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import { aRevocation, aUsername } from '../support/builders.js';
+import { TEST_SECRET } from '../support/test-server.js';
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+describe('the l2 command', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'l2-cli-'));
+    writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    env = {
+      ...process.env,
+      SECRETS_DIR: dir,
+      STORE: `sqlite:${join(dir, 'l2.sqlite')}`,
+      LOG_LEVEL: 'silent',
+    };
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('`revocations cleanup` removes expired revocation records and keeps live ones', async () => {
+    const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
+    const past = new Date(Date.now() - 60_000);
+    const future = new Date(Date.now() + 3600_000);
+    const expired = aRevocation({ username: aUsername('alice'), expiresAt: past });
+    const live = aRevocation({ username: aUsername('alice'), expiresAt: future });
+    await store.revocations.revoke([expired, live], new Date());
+    await store.close();
+
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, 'revocations', 'cleanup'], {
+      env,
+    });
+    expect(stdout).to.match(/^removed 1 expired revocation records/);
+
+    const reopened = openSqlitePersistence(join(dir, 'l2.sqlite'));
+    try {
+      expect(await reopened.revocations.isRevoked(expired.record.tokenHash)).to.equal(false);
+      expect(await reopened.revocations.isRevoked(live.record.tokenHash)).to.equal(true);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('prints its usage and exits 2 for an unknown command', async () => {
+    const failure = await run(process.execPath, ['--import', 'tsx', CLI, 'frobnicate'], { env }).catch(
+      (e) => e,
+    );
+    expect(failure.code).to.equal(2);
+    expect(failure.stderr).to.contain('usage: l2 revocations cleanup');
+  });
+
+  it('refuses to run with a one-line reason when the configuration is bad', async () => {
+    const failure = await run(process.execPath, ['--import', 'tsx', CLI, 'revocations', 'cleanup'], {
+      env: { ...env, BCRYPT_COST: 'lots' },
+    }).catch((e) => e);
+    expect(failure.code).to.equal(1);
+    expect(failure.stderr.trim()).to.match(/^l2: BCRYPT_COST: [^\n]+$/);
+  });
+});
