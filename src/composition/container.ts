@@ -64,6 +64,7 @@ export function buildContainer(
 
   const store = openStore(config);
   value(TOKENS.Persistence, store.persistence);
+  value(TOKENS.PurgeExpiredLimits, store.purgeExpiredLimits);
   value(TOKENS.UserRepository, store.persistence.users);
   value(TOKENS.IssuedTokenRegistry, store.persistence.issuedTokens);
   value(TOKENS.RevocationStore, store.persistence.revocations);

@@ -9,6 +9,8 @@ export interface OpenedStore {
   readonly persistence: Persistence;
   /** Builds a failed-login limiter on the same store, so every process on it shares the counts. */
   readonly limiter: (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
+  /** Forgets failed-login counters whose window is over (stored limiters only); run with the hourly cleanup. */
+  readonly purgeExpiredLimits: () => Promise<void>;
 }
 
 /** Opens the store named by STORE (migrations run here) and says how to keep login counters next to it. */
@@ -18,21 +20,34 @@ export function openStore(config: Config): OpenedStore {
       return {
         persistence: openMemoryPersistence(),
         limiter: (keyPrefix, points, duration) => new RateLimiterMemory({ keyPrefix, points, duration }),
+        purgeExpiredLimits: async () => {},
       };
     case 'sqlite': {
       const store = openSqlitePersistence(config.store.path);
+      const limiters: RateLimiterSQLite[] = [];
       return {
         persistence: store,
-        limiter: (keyPrefix, points, duration) =>
-          new RateLimiterSQLite({
+        purgeExpiredLimits: async () => {
+          // clearExpired exists at run time (v11) but is missing from the library's type declarations.
+          for (const limiter of limiters)
+            await (limiter as unknown as { clearExpired(ms: number): Promise<void> }).clearExpired(
+              Date.now(),
+            );
+        },
+        limiter: (keyPrefix, points, duration) => {
+          const limiter = new RateLimiterSQLite({
             storeClient: store.db,
             storeType: 'better-sqlite3',
             tableName: 'login_failures',
             keyPrefix,
             points,
             duration,
+            // Its own timer would crash the process once the store is closed; the hourly cleanup purges instead.
             clearExpiredByTimeout: false,
-          }),
+          });
+          limiters.push(limiter);
+          return limiter;
+        },
       };
     }
     case 'mongodb':

@@ -3,6 +3,7 @@ export const TOKENS = {
   Config: Symbol('Config'),
   Logger: Symbol('Logger'),
   Persistence: Symbol('Persistence'),
+  PurgeExpiredLimits: Symbol('PurgeExpiredLimits'),
   UserRepository: Symbol('UserRepository'),
   IssuedTokenRegistry: Symbol('IssuedTokenRegistry'),
   RevocationStore: Symbol('RevocationStore'),
