@@ -74,6 +74,12 @@ export interface Config {
   readonly noticeRetryFirstDelayMs: number;
 }
 
+/** Lower-case scheme and host, no default port, no trailing slash: the one spelling every emitted URL uses. */
+function canonicalPublicUrl(value: string): string {
+  const url = new URL(value);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 function parseStore(value: string): StoreLocation {
   if (value === 'memory:') return { kind: 'memory' };
   if (value.startsWith('sqlite:')) {
@@ -101,7 +107,7 @@ export function loadConfig(
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrl: canonicalPublicUrl(e.PUBLIC_URL),
     store: parseStore(e.STORE),
     jwtSecret: loadJwtSecret({
       secretsDir: e.SECRETS_DIR,

@@ -93,7 +93,11 @@ describe('configuration and the JWT secret', () => {
     );
   });
 
-  it('drops a trailing slash from PUBLIC_URL', () => {
+  it('spells PUBLIC_URL one way: no trailing slash, no default port, lower-case host', () => {
     expect(load({ PUBLIC_URL: 'https://l2.example/' }).publicUrl).to.equal('https://l2.example');
+    expect(load({ PUBLIC_URL: 'https://L2.Example:443' }).publicUrl).to.equal('https://l2.example');
+    expect(load({ PUBLIC_URL: 'http://l2.example:8200/base/' }).publicUrl).to.equal(
+      'http://l2.example:8200/base',
+    );
   });
 });

@@ -8,6 +8,7 @@ import { CleanupRevocations } from '../../src/application/use-cases/cleanup-revo
 import { DeliverQueuedNotices } from '../../src/application/use-cases/deliver-queued-notices.js';
 import { DetachRenderer } from '../../src/application/use-cases/detach-renderer.js';
 import { IssueToken } from '../../src/application/use-cases/issue-token.js';
+import { ListRenderers } from '../../src/application/use-cases/list-renderers.js';
 import { RegisterUser } from '../../src/application/use-cases/register-user.js';
 import { RevocationWriter } from '../../src/application/use-cases/revocation-writer.js';
 import { RevokeToken } from '../../src/application/use-cases/revoke-token.js';
@@ -73,6 +74,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     verify: new VerifyToken(authenticate),
     logout: new RevokeToken(authenticate, store.issuedTokens, writer, clock),
     attach: new AttachRenderer(issuer, store.attachments, destinations, authenticate, writer, clock),
+    listRenderers: new ListRenderers(store.attachments),
     detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, clock),
     cleanup: new CleanupRevocations(store.revocations, store.issuedTokens, clock),
     deliver: new DeliverQueuedNotices(store.jobs, notifier, clock, ids, DEFAULT_RETRY_POLICY),

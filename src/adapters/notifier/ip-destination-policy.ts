@@ -7,9 +7,17 @@ export function nonPublicReason(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(bare)) return 'not an IP address';
   // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into plain IPv4 before classifying.
-  const range = ipaddr.process(bare).range();
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === 'ipv6' && isIpv4Compatible(parsed as ipaddr.IPv6)) {
+    // The deprecated IPv4-compatible form (::127.0.0.1), which ipaddr.js calls unicast.
+    return `${bare} embeds an IPv4 address`;
+  }
+  const range = parsed.range();
   return range === 'unicast' ? null : `${bare} is a ${range} address`;
 }
+
+const isIpv4Compatible = (address: ipaddr.IPv6): boolean =>
+  address.parts.slice(0, 6).every((part) => part === 0);
 
 /**
  * SSRF rule of API.md §2: in production, loopback, private, link-local and other non-public addresses are refused

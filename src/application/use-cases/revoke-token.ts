@@ -1,7 +1,8 @@
 // Rule (logout): the presented token, every scoped token its session created and — with `everywhere` — every
-// unexpired token of the user are revoked in the L2 store first; the L1 servers are notified afterwards.
+// unexpired token of the user are revoked in the L2 store first; the L1 servers are notified afterwards. A token
+// scoped to one L1 server can revoke itself, but not log the user out everywhere.
 import { err, ok, type Result } from '../../domain/result.js';
-import { fromSeconds, type TokenVerdictError } from '../../domain/token.js';
+import { fromSeconds, isScoped, type TokenVerdictError } from '../../domain/token.js';
 import type { IssuedToken } from '../../domain/revocation.js';
 import type { Clock } from '../ports/clock.js';
 import type { IssuedTokenRegistry } from '../ports/issued-token-registry.js';
@@ -21,11 +22,14 @@ export class RevokeToken {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: RevokeTokenInput): Promise<Result<{ revoked: number }, TokenVerdictError>> {
+  async execute(
+    input: RevokeTokenInput,
+  ): Promise<Result<{ revoked: number }, TokenVerdictError | { readonly type: 'forbidden' }>> {
     // An already revoked token may log out again (answering 0); an invalid or expired one may not.
     const presented = this.authenticate.decodeUnexpired(input.token);
     if (!presented.ok) return err(presented.error);
     const { claims, tokenHash } = presented.value;
+    if (input.everywhere && isScoped(claims)) return err({ type: 'forbidden' });
     const now = this.clock.now();
 
     const self: IssuedToken = {

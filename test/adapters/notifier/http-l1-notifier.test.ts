@@ -111,6 +111,7 @@ describe('HTTP L1 notifier', () => {
       'fc00::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      '::127.0.0.1',
     ]) {
       it(`refuses ${address}`, () => expect(nonPublicReason(address)).to.be.a('string'));
     }

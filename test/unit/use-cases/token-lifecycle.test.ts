@@ -106,6 +106,26 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
     expect(await kit.store.revocations.isRevoked(scoped[0]!.tokenHash)).to.equal(true);
   });
 
+  it('lets a token scoped to one L1 server neither detach nor list renderers nor log out everywhere', async () => {
+    const kit = useCaseKit();
+    const session = await signedIn(kit);
+    const scoped = await kit.attach.execute({ session, l1Server: l1('https://a.example') });
+    if (!scoped.ok) throw new Error('attach failed');
+    const held = await kit.authenticate.execute(scoped.value.token);
+    if (!held.ok) throw new Error('scoped token invalid');
+    const forbidden = { ok: false, error: { type: 'forbidden' } };
+    expect(
+      await kit.detach.execute({ session: held.value, l1Server: l1('https://b.example') }),
+    ).to.deep.equal(forbidden);
+    expect(await kit.listRenderers.execute(held.value)).to.deep.equal(forbidden);
+    expect(await kit.logout.execute({ token: held.value.token, everywhere: true })).to.deep.equal(forbidden);
+    expect(await kit.logout.execute({ token: held.value.token, everywhere: false })).to.deep.equal({
+      ok: true,
+      value: { revoked: 1 },
+    });
+    expect((await kit.verify.execute({ token: session.token, l1Server: null })).ok).to.equal(true);
+  });
+
   it('refuses to attach an L1 server the destination policy forbids', async () => {
     const kit = useCaseKit();
     const session = await signedIn(kit);
@@ -138,8 +158,9 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
     await kit.attach.execute({ session: one, l1Server: target });
     await kit.attach.execute({ session: two.value, l1Server: target });
     const other = await kit.attach.execute({ session: one, l1Server: l1('https://b.example') });
-    expect(await kit.detach.execute({ username: one.claims.username, l1Server: target })).to.deep.equal({
-      revoked: 2,
+    expect(await kit.detach.execute({ session: one, l1Server: target })).to.deep.equal({
+      ok: true,
+      value: { revoked: 2 },
     });
     expect(await kit.store.attachments.list(one.claims.username)).to.have.length(1);
     expect(

@@ -1,37 +1,64 @@
-import { bodyParser } from '@koa/bodyparser';
+import parse from 'co-body';
 import type { Context, Next } from 'koa';
 import { HttpProblem } from './problem.js';
 
-export const BODY_LIMIT = '64kb';
-const ACCEPTED_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const JSON_TYPES = ['application/json'];
+const FORM_TYPES = ['application/x-www-form-urlencoded'];
+
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON or form body; `{}` when the request has none. */
+    body?: unknown;
+    /** The body exactly as received (for signatures and digests). */
+    rawBody?: string;
+  }
+}
 
 const hasBody = (ctx: Context): boolean =>
   ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || '0') > 0;
 
+/** Forms are flat name=value pairs: no nesting, no arrays, no dotted paths (unlike qs). */
+const flatForm = { parse: (text: string) => Object.fromEntries(new URLSearchParams(text)) };
+
 /**
- * JSON and form bodies up to 64 KiB. Any other content type is refused with 415 before parsing — in particular
- * text/plain, which a cross-site page could send without a CORS preflight.
+ * JSON and form bodies up to 64 KiB, read with co-body (raw-body underneath: the limit is enforced while
+ * streaming, so a huge body is cut off early). Any other content type is refused with 415 before reading — in
+ * particular text/plain, which a cross-site page could send without a CORS preflight. `__proto__` keys are
+ * dropped rather than refused: they are well-formed JSON and must neither fail nor pollute anything.
  */
 export function bodyMiddleware() {
-  const parse = bodyParser({
-    enableTypes: ['json', 'form'],
-    jsonLimit: BODY_LIMIT,
-    formLimit: BODY_LIMIT,
-    encoding: 'utf-8',
-  });
   return async (ctx: Context, next: Next): Promise<void> => {
+    ctx.request.body = {};
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && hasBody(ctx)) {
-      if (!ctx.request.is(ACCEPTED_TYPES)) {
-        throw new HttpProblem(
-          415,
-          'unsupported_media_type',
-          'Send application/json or application/x-www-form-urlencoded.',
-        );
+      const options = { limit: BODY_LIMIT_BYTES, encoding: 'utf8' as const, returnRawBody: true as const };
+      let result: { parsed: unknown; raw: string };
+      try {
+        if (ctx.request.is(JSON_TYPES)) {
+          result = await parse.json(ctx, {
+            ...options,
+            strict: true,
+            onProtoPoisoning: 'remove',
+          } as parse.Options);
+        } else if (ctx.request.is(FORM_TYPES)) {
+          result = await parse.form(ctx, { ...options, qs: flatForm } as parse.Options);
+        } else {
+          throw new HttpProblem(
+            415,
+            'unsupported_media_type',
+            'Send application/json or application/x-www-form-urlencoded.',
+          );
+        }
+      } catch (error) {
+        if (error instanceof HttpProblem) throw error;
+        const status = (error as { status?: number }).status;
+        if (status === 413)
+          throw new HttpProblem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
+        throw new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON or form data.');
       }
-      const declared = Number(ctx.get('Content-Length') || '0');
-      if (declared > 64 * 1024)
-        throw new HttpProblem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
+      ctx.request.body = result.parsed;
+      ctx.request.rawBody = result.raw;
     }
-    await parse(ctx, next);
+    await next();
   };
 }

@@ -4,7 +4,6 @@ import type { HttpDependencies } from './dependencies.js';
 import { bodyMiddleware } from './body-middleware.js';
 import { errorMiddleware } from './error-middleware.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { HttpProblem } from './problem.js';
 import { requestLogger } from './request-logger.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
@@ -33,12 +32,8 @@ export function createApp(deps: HttpDependencies): Koa {
   app.use(securityHeaders);
   app.use(bodyMiddleware());
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpProblem(405, 'method_not_allowed', 'This method is not allowed here.'),
-      notImplemented: () => new HttpProblem(405, 'method_not_allowed', 'This method is not allowed here.'),
-    }),
-  );
+  // Without `throw`, the router sets the Allow header (RFC 9110 requires it on 405); the error middleware then
+  // turns the empty 405/501 into a problem.
+  app.use(router.allowedMethods());
   return app;
 }

@@ -41,8 +41,12 @@ export function errorMiddleware(
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined)
-        throw new HttpProblem(404, 'not_found', 'There is nothing at this address.');
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new HttpProblem(404, 'not_found', 'There is nothing at this address.');
+        if (ctx.status === 405 || ctx.status === 501) {
+          throw new HttpProblem(405, 'method_not_allowed', `${ctx.method} is not allowed here.`);
+        }
+      }
     } catch (error) {
       const problem = toProblem(error, logger, ctx);
       ctx.status = problem.status;

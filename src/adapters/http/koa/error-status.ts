@@ -2,7 +2,11 @@ import { assertNever } from '../../../domain/result.js';
 import type { TokenVerdictError } from '../../../domain/token.js';
 import { HttpProblem } from './problem.js';
 
-/** The one place where a token verdict becomes an HTTP answer. */
+/**
+ * The one place where a token verdict becomes an HTTP answer. The detail reveals nothing from the token itself
+ * (RFC 7662 §2.2: an inactive token gets no details). Pass the RFC 6750 challenge in `extra.headers` where the
+ * token was presented to authenticate (not where it is the object of the call, as in /auth/verify).
+ */
 export function tokenProblem(error: TokenVerdictError, extra: Record<string, unknown> = {}): HttpProblem {
   switch (error.type) {
     case 'token_invalid':
@@ -22,6 +26,11 @@ export function tokenProblem(error: TokenVerdictError, extra: Record<string, unk
       return assertNever(error);
   }
 }
+
+export const scopedTokenForbidden = (): HttpProblem =>
+  new HttpProblem(403, 'forbidden', 'A token scoped to an L1 server cannot do this; use your own session.');
+
+export const bearerChallenge = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 
 export const unauthenticated = (): HttpProblem =>
   new HttpProblem(401, 'unauthenticated', 'Sign in, or send a token as "Authorization: Bearer <token>".', {

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../application/use-cases/authenticate-token.js';
 import type { HttpDependencies } from './dependencies.js';
-import { tokenProblem, unauthenticated } from './error-status.js';
+import { bearerChallenge, tokenProblem, unauthenticated } from './error-status.js';
 import { HttpProblem } from './problem.js';
 import { readCookie, TOKEN_COOKIE } from './session-cookies.js';
 
@@ -36,7 +36,7 @@ export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise
   if (!presented) throw unauthenticated();
   guardCookieRequest(ctx, deps, presented);
   const result = await deps.useCases.authenticateToken.execute(presented.token);
-  if (!result.ok) throw tokenProblem(result.error);
+  if (!result.ok) throw tokenProblem(result.error, { headers: bearerChallenge });
   return result.value;
 }
 

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { normaliseL1Server } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { tokenProblem, unauthenticated } from '../error-status.js';
+import { scopedTokenForbidden, tokenProblem, unauthenticated } from '../error-status.js';
 import { isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth.js';
@@ -157,7 +157,8 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
       everywhere: input.everywhere ?? false,
     });
     clearTokenCookie(ctx, settings.cookies);
-    if (!result.ok) throw tokenProblem(result.error);
+    if (!result.ok)
+      throw result.error.type === 'forbidden' ? scopedTokenForbidden() : tokenProblem(result.error);
     if (isFormPost(ctx)) return seeOther(ctx, '/');
     ctx.body = { revoked: result.value.revoked };
   });

@@ -4,7 +4,7 @@ import type { AuthenticatedToken } from '../../../../application/use-cases/authe
 import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../../../domain/l1-server.js';
 import { assertNever } from '../../../../domain/result.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { tokenProblem } from '../error-status.js';
+import { scopedTokenForbidden, tokenProblem } from '../error-status.js';
 import { negotiate } from '../negotiate.js';
 import { isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
@@ -17,11 +17,11 @@ const TITLE = 'Renderers';
 export function renderersRoutes(router: Router, deps: HttpDependencies): void {
   const { useCases } = deps;
 
-  const listItems = async (session: AuthenticatedToken) =>
-    (await useCases.listRenderers.execute(session.claims.username)).map((a) => ({
-      l1_server: a.l1Server,
-      attached_at: a.attachedAt.toISOString(),
-    }));
+  const listItems = async (session: AuthenticatedToken) => {
+    const result = await useCases.listRenderers.execute(session);
+    if (!result.ok) throw scopedTokenForbidden();
+    return result.value.map((a) => ({ l1_server: a.l1Server, attached_at: a.attachedAt.toISOString() }));
+  };
 
   /** For a browser form, a failure shows the renderers page again with the message and the value entered. */
   const formAware = async (ctx: Context, handler: () => Promise<void>) => {
@@ -106,12 +106,10 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
     formAware(ctx, async () => {
       const session = await requireAuth(ctx, deps);
       const l1Server = l1ServerOf(ctx);
-      const { revoked } = await useCases.detachRenderer.execute({
-        username: session.claims.username,
-        l1Server,
-      });
+      const result = await useCases.detachRenderer.execute({ session, l1Server });
+      if (!result.ok) throw scopedTokenForbidden();
       if (isFormPost(ctx)) return seeOther(ctx, '/renderers');
-      ctx.body = { revoked };
+      ctx.body = { revoked: result.value.revoked };
     }),
   );
 }
