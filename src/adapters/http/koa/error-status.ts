@@ -12,12 +12,7 @@ export function tokenProblem(error: TokenVerdictError, extra: Record<string, unk
     case 'token_invalid':
       return new HttpProblem(401, error.type, 'The token is not valid.', extra);
     case 'token_expired':
-      return new HttpProblem(
-        401,
-        error.type,
-        `The token expired at ${error.expiredAt.toISOString()}.`,
-        extra,
-      );
+      return new HttpProblem(401, error.type, 'The token has expired.', extra);
     case 'token_revoked':
       return new HttpProblem(401, error.type, 'The token has been revoked.', extra);
     case 'token_scope_mismatch':

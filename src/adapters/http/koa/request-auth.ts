@@ -17,8 +17,11 @@ export function presentedToken(ctx: Context): PresentedToken | null {
   const header = ctx.get('Authorization');
   if (header) {
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match?.[1])
-      throw new HttpProblem(401, 'token_invalid', 'The Authorization header must be "Bearer <token>".');
+    if (!match?.[1]) {
+      throw new HttpProblem(401, 'token_invalid', 'The Authorization header must be "Bearer <token>".', {
+        headers: bearerChallenge,
+      });
+    }
     return { token: match[1], source: 'bearer' };
   }
   const cookie = readCookie(ctx, TOKEN_COOKIE);
