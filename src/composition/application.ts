@@ -5,8 +5,17 @@ import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
 import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
 import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
 import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
-import { GetCurrentUser } from '../application/use-cases/get-current-user.js';
+import { GetUser } from '../application/use-cases/get-user.js';
 import { GetStatistics } from '../application/use-cases/get-statistics.js';
+import { CountFollowers } from '../application/use-cases/count-followers.js';
+import { DeleteAsset } from '../application/use-cases/delete-asset.js';
+import { GetActivity } from '../application/use-cases/get-activity.js';
+import { GetAsset } from '../application/use-cases/get-asset.js';
+import { ListActivities } from '../application/use-cases/list-activities.js';
+import { ListRegistry } from '../application/use-cases/list-registry.js';
+import { ListUsers } from '../application/use-cases/list-users.js';
+import { RegisterAsset } from '../application/use-cases/register-asset.js';
+import { UpdateAsset } from '../application/use-cases/update-asset.js';
 import { IssueToken } from '../application/use-cases/issue-token.js';
 import { ListRenderers } from '../application/use-cases/list-renderers.js';
 import { RegisterUser } from '../application/use-cases/register-user.js';
@@ -51,6 +60,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,
     },
+    urls: c.resolve(TOKENS.Urls),
     logger,
     views: c.resolve(TOKENS.Views),
     csrf: c.resolve(TOKENS.CsrfGuard),
@@ -64,8 +74,17 @@ export function buildApplication(c: DependencyContainer): L2Application {
       attachRenderer: c.resolve(AttachRenderer),
       detachRenderer: c.resolve(DetachRenderer),
       listRenderers: c.resolve(ListRenderers),
-      getCurrentUser: c.resolve(GetCurrentUser),
+      getUser: c.resolve(GetUser),
       getStatistics: c.resolve(GetStatistics),
+      registerAsset: c.resolve(RegisterAsset),
+      updateAsset: c.resolve(UpdateAsset),
+      deleteAsset: c.resolve(DeleteAsset),
+      getAsset: c.resolve(GetAsset),
+      listRegistry: c.resolve(ListRegistry),
+      getActivity: c.resolve(GetActivity),
+      listActivities: c.resolve(ListActivities),
+      listUsers: c.resolve(ListUsers),
+      countFollowers: c.resolve(CountFollowers),
     },
   });
 

@@ -7,14 +7,28 @@ import {
   instancePerContainerCachingFactory as single,
   type DependencyContainer,
 } from 'tsyringe';
+import { ActivityPublisher } from '../application/activity-publisher.js';
+import type { AssetRepository } from '../application/ports/asset-repository.js';
 import type { Persistence } from '../application/ports/persistence.js';
+import type { UserRepository } from '../application/ports/user-repository.js';
+import { CountFollowers } from '../application/use-cases/count-followers.js';
+import { DeleteAsset } from '../application/use-cases/delete-asset.js';
+import { GetActivity } from '../application/use-cases/get-activity.js';
+import { GetAsset } from '../application/use-cases/get-asset.js';
+import { ListActivities } from '../application/use-cases/list-activities.js';
+import { ListRegistry } from '../application/use-cases/list-registry.js';
+import { ListUsers } from '../application/use-cases/list-users.js';
+import { RegisterAsset } from '../application/use-cases/register-asset.js';
+import { UpdateAsset } from '../application/use-cases/update-asset.js';
+import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
+import { Urls } from '../domain/activity-streams.js';
 import { TokenIssuer } from '../application/token-issuer.js';
 import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
 import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
 import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
 import { DeliverQueuedNotices } from '../application/use-cases/deliver-queued-notices.js';
 import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
-import { GetCurrentUser } from '../application/use-cases/get-current-user.js';
+import { GetUser } from '../application/use-cases/get-user.js';
 import { GetStatistics } from '../application/use-cases/get-statistics.js';
 import { IssueToken } from '../application/use-cases/issue-token.js';
 import { ListRenderers } from '../application/use-cases/list-renderers.js';
@@ -71,6 +85,10 @@ export function buildContainer(
   value(TOKENS.RendererAttachments, store.persistence.attachments);
   value(TOKENS.JobQueue, store.persistence.jobs);
   value(TOKENS.StoreHealth, store.persistence.health);
+  value(TOKENS.AssetRepository, store.persistence.assets);
+  value(TOKENS.ActivityLog, store.persistence.activities);
+  value(TOKENS.FollowerRepository, store.persistence.followers);
+  value(TOKENS.Urls, new Urls(config.publicUrl));
 
   factory(TOKENS.Clock, () => new SystemClock());
   factory(TOKENS.IdGenerator, () => new CryptoIdGenerator());
@@ -202,8 +220,46 @@ export function buildContainer(
       ),
   );
   factory(ListRenderers, (c) => new ListRenderers(c.resolve(TOKENS.RendererAttachments)));
-  factory(GetCurrentUser, (c) => new GetCurrentUser(c.resolve(TOKENS.UserRepository)));
-  factory(GetStatistics, (c) => new GetStatistics(c.resolve(TOKENS.UserRepository)));
+  factory(GetUser, (c) => new GetUser(c.resolve(TOKENS.UserRepository)));
+  factory(
+    GetStatistics,
+    (c) =>
+      new GetStatistics(
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.AssetRepository),
+        c.resolve(TOKENS.ActivityLog),
+      ),
+  );
+
+  // Registry and activity log
+  factory(TOKENS.ActivitySigner, () => new JsonLdActivitySigner());
+  factory(
+    TOKENS.ActivityPublisher,
+    (c) =>
+      new ActivityPublisher(
+        c.resolve(TOKENS.ActivityLog),
+        c.resolve(TOKENS.ActivitySigner),
+        c.resolve(TOKENS.Clock),
+        c.resolve(TOKENS.Urls),
+      ),
+  );
+  const assetWriter =
+    <T>(UseCase: new (a: AssetRepository, u: UserRepository, p: ActivityPublisher) => T) =>
+    (c: DependencyContainer) =>
+      new UseCase(
+        c.resolve(TOKENS.AssetRepository),
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.ActivityPublisher),
+      );
+  factory(RegisterAsset, assetWriter(RegisterAsset));
+  factory(UpdateAsset, assetWriter(UpdateAsset));
+  factory(DeleteAsset, assetWriter(DeleteAsset));
+  factory(GetAsset, (c) => new GetAsset(c.resolve(TOKENS.AssetRepository)));
+  factory(ListRegistry, (c) => new ListRegistry(c.resolve(TOKENS.AssetRepository)));
+  factory(GetActivity, (c) => new GetActivity(c.resolve(TOKENS.ActivityLog)));
+  factory(ListActivities, (c) => new ListActivities(c.resolve(TOKENS.ActivityLog)));
+  factory(ListUsers, (c) => new ListUsers(c.resolve(TOKENS.UserRepository)));
+  factory(CountFollowers, (c) => new CountFollowers(c.resolve(TOKENS.FollowerRepository)));
   factory(
     CleanupRevocations,
     (c) =>

@@ -1,13 +1,14 @@
+import type { Positioned } from '../../src/application/ports/positioned.js';
 import type { Persistence } from '../../src/application/ports/persistence.js';
 
 /** How a contract suite gets a store: a fresh, empty one per call, which the suite closes when done. */
-export interface PersistenceHarness {
-  open(): Promise<Persistence>;
+export interface PersistenceHarness<S extends Persistence = Persistence> {
+  open(): Promise<S>;
 }
 
 /** Opens a fresh store before each test and closes it after; the returned getter reads it inside a test. */
-export function useStore(harness: PersistenceHarness): () => Persistence {
-  let store: Persistence | undefined;
+export function useStore<S extends Persistence>(harness: PersistenceHarness<S>): () => S {
+  let store: S | undefined;
   beforeEach(async () => {
     store = await harness.open();
   });
@@ -20,3 +21,46 @@ export function useStore(harness: PersistenceHarness): () => Persistence {
     return store;
   };
 }
+
+/** One of the seeks of a cursor-paged list, with its filter applied. */
+export type OlderSeek<T> = (before: number | null, limit: number) => Promise<Positioned<T>[]>;
+export type NewerSeek<T> = (after: number, limit: number) => Promise<Positioned<T>[]>;
+
+/** Every entry, newest first, read `pageSize` at a time as a client following `next` cursors would. */
+export async function walkOlder<T>(older: OlderSeek<T>, pageSize: number): Promise<Positioned<T>[]> {
+  const seen: Positioned<T>[] = [];
+  let before: number | null = null;
+  for (;;) {
+    const page = await older(before, pageSize);
+    if (page.length > pageSize) throw new Error(`A page of ${page.length} for a limit of ${pageSize}.`);
+    seen.push(...page);
+    const last = page[page.length - 1];
+    if (page.length < pageSize || !last) return seen;
+    before = last.position;
+  }
+}
+
+/** Every entry above `after`, oldest first, read `pageSize` at a time as a client following `prev` cursors would. */
+export async function walkNewer<T>(
+  newer: NewerSeek<T>,
+  after: number,
+  pageSize: number,
+): Promise<Positioned<T>[]> {
+  const seen: Positioned<T>[] = [];
+  for (;;) {
+    const page = await newer(after, pageSize);
+    if (page.length > pageSize) throw new Error(`A page of ${page.length} for a limit of ${pageSize}.`);
+    seen.push(...page);
+    const last = page[page.length - 1];
+    if (page.length < pageSize || !last) return seen;
+    after = last.position;
+  }
+}
+
+/** Whether each position is strictly below the one before it. */
+export const strictlyDecreasing = (entries: readonly Positioned<unknown>[]): boolean =>
+  entries.every((entry, i) => i === 0 || entry.position < (entries[i - 1]?.position ?? -Infinity));
+
+/** Whether each position is strictly above the one before it. */
+export const strictlyIncreasing = (entries: readonly Positioned<unknown>[]): boolean =>
+  entries.every((entry, i) => i === 0 || entry.position > (entries[i - 1]?.position ?? Infinity));

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import { StoreUnavailableError } from '../../src/application/ports/errors.js';
 import type { Persistence } from '../../src/application/ports/persistence.js';
-import { anIssuedToken, anL1Server, aRevocation, aUser, aUsername, T0 } from '../support/builders.js';
+import {
+  anActivity,
+  anAsset,
+  anAssetName,
+  anIssuedToken,
+  anL1Server,
+  aRevocation,
+  aUser,
+  aUsername,
+  T0,
+} from '../support/builders.js';
 import { useStore, type PersistenceHarness } from './harness.js';
 
 async function rejection(call: () => Promise<unknown>): Promise<unknown> {
@@ -19,6 +29,8 @@ const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> =
   'users.create': () => store.users.create(aUser()),
   'users.findByUsername': () => store.users.findByUsername(aUsername('alice')),
   'users.count': () => store.users.count(),
+  'users.listOlder': () => store.users.listOlder(null, 10),
+  'users.listNewer': () => store.users.listNewer(0, 10),
   'issuedTokens.add': () => store.issuedTokens.add(anIssuedToken()),
   'issuedTokens.listActiveByUser': () => store.issuedTokens.listActiveByUser(aUsername('alice'), T0),
   'revocations.revoke': () => store.revocations.revoke([aRevocation()], T0),
@@ -30,6 +42,21 @@ const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> =
   'jobs.enqueue': () => store.jobs.enqueue([{ kind: 'k', payload: null }], T0),
   'jobs.claim': () => store.jobs.claim({ now: T0, leaseMs: 1000, limit: 1, leaseId: 'lease' }),
   'jobs.stats': () => store.jobs.stats(),
+  'assets.findByName': () => store.assets.findByName(anAssetName('sunset')),
+  'assets.listOlder': () => store.assets.listOlder({ owner: aUsername('alice'), namePrefix: 's' }, null, 10),
+  'assets.listNewer': () => store.assets.listNewer({}, 0, 10),
+  'assets.count': () => store.assets.count({}),
+  'assets.count(owner)': () => store.assets.count({ owner: aUsername('alice') }),
+  'activities.nextIdx': () => store.activities.nextIdx(),
+  'activities.get': () => store.activities.get(0),
+  'activities.append': () => {
+    const asset = anAsset();
+    return store.activities.append(anActivity({ object: asset.name }), { kind: 'create', asset });
+  },
+  'activities.listOlder': () => store.activities.listOlder({ actor: aUsername('alice') }, null, 10),
+  'activities.listNewer': () => store.activities.listNewer({}, 0, 10),
+  'activities.count': () => store.activities.count({}),
+  'followers.count': () => store.followers.count(aUsername('alice')),
 });
 
 export function storeHealthContract(name: string, harness: PersistenceHarness): void {

@@ -1,3 +1,5 @@
+import type { Activity, ActivityType } from '../../src/domain/activity.js';
+import { parseAssetName, type Asset, type AssetName } from '../../src/domain/asset.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../src/domain/l1-server.js';
 import { revocationOf, type IssuedToken, type Revocation } from '../../src/domain/revocation.js';
 import { normaliseUsername, type User, type Username } from '../../src/domain/user.js';
@@ -64,4 +66,71 @@ export function anIssuedToken(overrides: Partial<IssuedToken> = {}): IssuedToken
 /** The revocation of a token built by `anIssuedToken(overrides)`: with a notice exactly when it is scoped. */
 export function aRevocation(overrides: Partial<IssuedToken> = {}): Revocation {
   return revocationOf(anIssuedToken(overrides), L2_SERVER);
+}
+
+export function anAssetName(name: string): AssetName {
+  const result = parseAssetName(name);
+  if (!result.ok) throw new Error(`Not a valid asset name in test data: ${name}`);
+  return result.value;
+}
+
+/** A live asset of alice's with every field filled and unique per call. */
+export function anAsset(overrides: Partial<Asset> = {}): Asset {
+  const n = next();
+  return {
+    name: anAssetName(`asset-${n}`),
+    owner: aUsername('alice'),
+    contentHash: `sha256:${n.toString(16).padStart(64, '0')}`,
+    mediaType: 'image/png',
+    url: `https://cdn.example/assets/${n}.png`,
+    description: `Test asset ${n}: "quoted", ünïcödé and a\nnew line`,
+    tags: ['test', `n${n}`],
+    // Fresh dates, so that a test changing one cannot move T0 for the others.
+    createdAt: new Date(T0),
+    updatedAt: new Date(T0),
+    deletedAt: null,
+    ...overrides,
+  };
+}
+
+/**
+ * A Create by alice at idx 0 by default, whose document is a signed ActivityStreams-like object exercising every
+ * JSON type; `type`, `actor`, `object` and `idx` given in `overrides` are reflected in the document.
+ */
+export function anActivity(overrides: Partial<Activity> = {}): Activity {
+  const n = next();
+  const idx = overrides.idx ?? 0;
+  const type: ActivityType = overrides.type ?? 'Create';
+  const actor = overrides.actor ?? aUsername('alice');
+  const object = overrides.object ?? anAssetName(`asset-${n}`);
+  const published = overrides.published ?? new Date(T0);
+  return {
+    idx,
+    type,
+    actor,
+    object,
+    published,
+    document: {
+      '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
+      id: `${L2_SERVER}/activities/${idx}`,
+      type,
+      actor: `${L2_SERVER}/users/${actor}`,
+      object: { id: `${L2_SERVER}/assets/${object}`, type: 'Image', name: object, tags: ['a', 'b'] },
+      published: published.toISOString(),
+      to: ['https://www.w3.org/ns/activitystreams#Public'],
+      cc: [],
+      summary: 'Ünïcödé “quotes”, emoji 🎨, <html> & a\u0000 nul',
+      number: 1.5,
+      negative: -42,
+      flag: true,
+      nothing: null,
+      nested: { deeper: { deepest: [1, [2, [3]], { four: 4 }] } },
+      signature: {
+        type: 'RsaSignature2017',
+        creator: `${L2_SERVER}/users/${actor}#main-key`,
+        signatureValue: `sig-${n}`,
+      },
+    },
+    ...overrides,
+  };
 }

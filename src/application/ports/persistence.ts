@@ -1,3 +1,6 @@
+import type { ActivityLog } from './activity-log.js';
+import type { AssetRepository } from './asset-repository.js';
+import type { FollowerRepository } from './follower-repository.js';
 import type { IssuedTokenRegistry } from './issued-token-registry.js';
 import type { JobQueue } from './job-queue.js';
 import type { RendererAttachments } from './renderer-attachments.js';
@@ -12,6 +15,9 @@ export interface Persistence {
   readonly revocations: RevocationStore;
   readonly attachments: RendererAttachments;
   readonly jobs: JobQueue;
+  readonly assets: AssetRepository;
+  readonly activities: ActivityLog;
+  readonly followers: FollowerRepository;
   readonly health: StoreHealth;
   /** Releases the connection. */
   close(): Promise<void>;

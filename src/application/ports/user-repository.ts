@@ -1,4 +1,5 @@
 import type { User, Username } from '../../domain/user.js';
+import type { Positioned } from './positioned.js';
 
 export interface UserRepository {
   /**
@@ -10,4 +11,8 @@ export interface UserRepository {
   findByUsername(username: Username): Promise<User | null>;
   /** How many users are registered. */
   count(): Promise<number>;
+  /** Up to `limit` users registered before position `before` (or the newest, with null), newest first. */
+  listOlder(before: number | null, limit: number): Promise<Positioned<User>[]>;
+  /** Up to `limit` users registered after position `after`, OLDEST first. */
+  listNewer(after: number, limit: number): Promise<Positioned<User>[]>;
 }

@@ -1,4 +1,11 @@
-import { openMemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import {
+  openMemoryPersistence,
+  type MemoryPersistence,
+} from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import type { StoredFollower } from '../../../src/adapters/persistence/memory/memory-database.js';
+import { activityLogContract } from '../../contract/activity-log.contract.js';
+import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
+import { followerRepositoryContract } from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
 import { jobQueueContract } from '../../contract/job-queue.contract.js';
@@ -8,12 +15,19 @@ import { storeHealthContract } from '../../contract/store-health.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
 
 describe('in-memory persistence', () => {
-  const harness: PersistenceHarness = { open: async () => openMemoryPersistence() };
+  const harness: PersistenceHarness<MemoryPersistence> = { open: async () => openMemoryPersistence() };
 
   userRepositoryContract('memory', harness);
   issuedTokenRegistryContract('memory', harness);
   revocationStoreContract('memory', harness);
   rendererAttachmentsContract('memory', harness);
   jobQueueContract('memory', harness);
+  assetRepositoryContract('memory', harness);
+  activityLogContract('memory', harness);
+  followerRepositoryContract('memory', harness, ({ db }, { username, followedAt, ...follower }) => {
+    const followers = db.followers.get(username) ?? new Map<string, StoredFollower>();
+    followers.set(follower.actor, { ...follower, followedAt: followedAt.getTime() });
+    db.followers.set(username, followers);
+  });
   storeHealthContract('memory', harness);
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { appliedVersions, migrate, MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
@@ -8,8 +9,23 @@ import {
   openSqlitePersistence,
   type SqlitePersistence,
 } from '../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import {
+  activityCountQuery,
+  activitySeekQuery,
+  NEXT_IDX_SQL,
+} from '../../../src/adapters/persistence/sqlite/sqlite-activity-log.js';
+import {
+  assetCountQuery,
+  assetSeekQuery,
+} from '../../../src/adapters/persistence/sqlite/sqlite-asset-repository.js';
 import { storeCall } from '../../../src/adapters/persistence/sqlite/sqlite-errors.js';
+import { prefixSuccessor, type Query } from '../../../src/adapters/persistence/sqlite/sqlite-seeks.js';
+import type { AssetChange } from '../../../src/application/ports/activity-log.js';
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
+import type { AssetName } from '../../../src/domain/asset.js';
+import { activityLogContract } from '../../contract/activity-log.contract.js';
+import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
+import { followerRepositoryContract } from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
 import { jobQueueContract } from '../../contract/job-queue.contract.js';
@@ -17,8 +33,30 @@ import { rendererAttachmentsContract } from '../../contract/renderer-attachments
 import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
 import { storeHealthContract } from '../../contract/store-health.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
-import { aRevocation, aUser, aUsername, later, T0 } from '../../support/builders.js';
+import { activityFor, registerAssets } from '../../support/activity-writers.js';
+import {
+  anActivity,
+  anAsset,
+  anAssetName,
+  aRevocation,
+  aUser,
+  aUsername,
+  later,
+  MINUTE,
+  T0,
+} from '../../support/builders.js';
 import { runSqliteStoreWorkers } from '../../support/run-sqlite-store-workers.js';
+import { runWorkerProcesses } from '../../support/run-worker-processes.js';
+
+const APPEND_WORKER = fileURLToPath(new URL('../../support/sqlite-append-worker.ts', import.meta.url));
+
+/** The details of the query plan SQLite picks for `query`, one line per step. */
+function queryPlan(db: Database.Database, query: Query): string[] {
+  return db
+    .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`)
+    .all(...query.params)
+    .map((row) => row.detail);
+}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -41,13 +79,28 @@ describe('SQLite persistence', () => {
     for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  const harness: PersistenceHarness = { open: async () => openSqlitePersistence(freshDbPath()) };
+  const harness: PersistenceHarness<SqlitePersistence> = {
+    open: async () => openSqlitePersistence(freshDbPath()),
+  };
 
   userRepositoryContract('sqlite', harness);
   issuedTokenRegistryContract('sqlite', harness);
   revocationStoreContract('sqlite', harness);
   rendererAttachmentsContract('sqlite', harness);
   jobQueueContract('sqlite', harness);
+  assetRepositoryContract('sqlite', harness);
+  activityLogContract('sqlite', harness);
+  followerRepositoryContract('sqlite', harness, ({ db }, follower) => {
+    db.prepare(
+      'INSERT INTO followers (username, actor, inbox, shared_inbox, followed_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(
+      follower.username,
+      follower.actor,
+      follower.inbox,
+      follower.sharedInbox,
+      follower.followedAt.getTime(),
+    );
+  });
   storeHealthContract('sqlite', harness);
 
   describe('opening', () => {
@@ -79,6 +132,57 @@ describe('SQLite persistence', () => {
       expect(migrate(second.db)).to.deep.equal([]);
       expect(appliedVersions(second.db)).to.deep.equal(MIGRATIONS.map((m) => m.version));
       expect(await second.users.findByUsername(alice.username)).to.deep.equal(alice);
+    });
+
+    it('gives users registered before migration 2 positions in their registration order, and counts them', async () => {
+      const path = freshDbPath();
+      const old = new Database(path);
+      migrate(old, MIGRATIONS.slice(0, 1));
+      const insert = old.prepare(
+        `INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at)
+         VALUES (?, ?, ?, ?, ?)`,
+      );
+      const users = ['zed', 'amy', 'mia'].map((name, i) =>
+        aUser({ username: aUsername(name), createdAt: later((3 - i) * MINUTE) }),
+      );
+      for (const u of users)
+        insert.run(u.username, u.passwordHash, u.publicKeyPem, u.privateKeyPem, u.createdAt.getTime());
+      old.close();
+
+      const store = open(path);
+      const newcomer = aUser({ username: aUsername('bob') });
+      await store.users.create(newcomer);
+
+      const listed = await store.users.listOlder(null, 10);
+      expect(listed.map((e) => e.value)).to.deep.equal([newcomer, ...[...users].reverse()]);
+      expect(listed.map((e) => e.position)).to.deep.equal([4, 3, 2, 1]);
+      expect(await store.users.count()).to.equal(4);
+      expect(await store.users.findByUsername(aUsername('amy'))).to.deep.equal(users[1]);
+      expect(await store.users.create(aUser({ username: aUsername('mia') }))).to.equal('taken');
+    });
+
+    it('keeps the activity log, assets and counts across a reopen, and appends on at the next idx', async () => {
+      const path = freshDbPath();
+      const appendAt = (store: SqlitePersistence, idx: number, change: AssetChange): Promise<string> =>
+        store.activities.append(activityFor(change, idx), change);
+      const [kept, gone] = [anAsset(), anAsset()];
+      const first = open(path);
+      await registerAssets(first.activities, [kept, gone]);
+      await appendAt(first, 2, { kind: 'delete', name: gone.name, deletedAt: later(MINUTE) });
+      const appended = await Promise.all([0, 1, 2].map((idx) => first.activities.get(idx)));
+      await first.close();
+
+      const second = open(path);
+
+      expect(await second.activities.nextIdx()).to.equal(3);
+      expect(await Promise.all([0, 1, 2].map((idx) => second.activities.get(idx)))).to.deep.equal(appended);
+      expect(await second.assets.findByName(kept.name)).to.deep.equal(kept);
+      expect(await second.assets.findByName(gone.name)).to.deep.equal({ ...gone, deletedAt: later(MINUTE) });
+      expect(await second.assets.count({})).to.equal(1);
+      expect(await appendAt(second, 2, { kind: 'create', asset: anAsset() })).to.equal('idx_taken');
+      expect(await appendAt(second, 3, { kind: 'create', asset: anAsset() })).to.equal('appended');
+      expect(await second.activities.nextIdx()).to.equal(4);
+      expect(await second.assets.count({})).to.equal(2);
     });
 
     it('sets WAL, NORMAL sync, a 5 s busy timeout and foreign keys', () => {
@@ -148,6 +252,29 @@ describe('SQLite persistence', () => {
       }
     });
 
+    it('rejects an append with StoreUnavailableError while another connection holds the write lock, writing nothing', async () => {
+      const path = freshDbPath();
+      const store = openSqlitePersistence(path);
+      const other = new Database(path);
+      try {
+        store.db.pragma('busy_timeout = 0');
+        other.exec('BEGIN IMMEDIATE');
+        const asset = anAsset();
+
+        const error = await rejection(
+          store.activities.append(anActivity({ object: asset.name }), { kind: 'create', asset }),
+        );
+
+        expect(error).to.be.instanceOf(StoreUnavailableError);
+        other.exec('ROLLBACK');
+        expect(await store.activities.nextIdx()).to.equal(0);
+        expect(await store.assets.findByName(asset.name)).to.equal(null);
+      } finally {
+        other.close();
+        await store.close();
+      }
+    });
+
     it('classifies extended result codes such as SQLITE_BUSY_SNAPSHOT as unavailable', () => {
       expect(() =>
         storeCall(() => {
@@ -157,7 +284,194 @@ describe('SQLite persistence', () => {
     });
   });
 
+  describe('query plans: every list seeks an index, at any depth', () => {
+    let store: SqlitePersistence;
+    before(async () => {
+      store = openSqlitePersistence(':memory:');
+      const owners = [aUsername('alice'), aUsername('bob')];
+      await registerAssets(
+        store.activities,
+        Array.from({ length: 20 }, (_, i) => anAsset({ owner: owners[i % 2] ?? aUsername('alice') })),
+      );
+    });
+    after(async () => {
+      await store.close();
+    });
+
+    const alice = aUsername('alice');
+    const plans: [string, () => Query, RegExp][] = [
+      [
+        'live assets, older',
+        () => assetSeekQuery({}, 'older', 10, 5),
+        /SEARCH assets USING INDEX assets_live_by_seq/,
+      ],
+      [
+        'live assets, newest page',
+        () => assetSeekQuery({}, 'older', Number.MAX_SAFE_INTEGER, 5),
+        /SEARCH assets USING INDEX assets_live_by_seq/,
+      ],
+      [
+        'live assets, newer',
+        () => assetSeekQuery({}, 'newer', 10, 5),
+        /SEARCH assets USING INDEX assets_live_by_seq/,
+      ],
+      [
+        "an owner's live assets, older",
+        () => assetSeekQuery({ owner: alice }, 'older', 10, 5),
+        /SEARCH assets USING INDEX assets_live_by_owner \(owner=\? AND seq<\?\)/,
+      ],
+      [
+        "an owner's live assets, newer",
+        () => assetSeekQuery({ owner: alice }, 'newer', 10, 5),
+        /SEARCH assets USING INDEX assets_live_by_owner \(owner=\? AND seq>\?\)/,
+      ],
+      [
+        'live assets by name prefix',
+        () => assetSeekQuery({ namePrefix: 'asset-1' }, 'older', 10, 5),
+        /SEARCH assets USING INDEX assets_live_by_name/,
+      ],
+      ['count of live assets', () => assetCountQuery({}), /SEARCH counters/],
+      [
+        "count of an owner's live assets",
+        () => assetCountQuery({ owner: alice }),
+        /SEARCH assets USING COVERING INDEX assets_live_by_owner/,
+      ],
+      [
+        'count by name prefix',
+        () => assetCountQuery({ namePrefix: 'asset-1' }),
+        /SEARCH assets USING COVERING INDEX assets_live_by_name/,
+      ],
+      [
+        'activities, older',
+        () => activitySeekQuery({}, 'older', 10, 5),
+        /SEARCH activities USING INTEGER PRIMARY KEY \(rowid<\?\)/,
+      ],
+      [
+        'activities, newer',
+        () => activitySeekQuery({}, 'newer', 10, 5),
+        /SEARCH activities USING INTEGER PRIMARY KEY \(rowid>\?\)/,
+      ],
+      [
+        "an actor's activities, older",
+        () => activitySeekQuery({ actor: alice }, 'older', 10, 5),
+        /SEARCH activities USING INDEX activities_by_actor \(actor=\? AND idx<\?\)/,
+      ],
+      [
+        "an actor's activities, newer",
+        () => activitySeekQuery({ actor: alice }, 'newer', 10, 5),
+        /SEARCH activities USING INDEX activities_by_actor \(actor=\? AND idx>\?\)/,
+      ],
+      ['next idx', () => ({ sql: NEXT_IDX_SQL, params: [] }), /SEARCH activities/],
+      ['count of activities', () => activityCountQuery({}), /SEARCH activities/],
+      [
+        "count of an actor's activities",
+        () => activityCountQuery({ actor: alice }),
+        /SEARCH activities USING COVERING INDEX activities_by_actor/,
+      ],
+    ];
+    for (const [what, query, expected] of plans) {
+      it(`${what}: ${expected.source}`, () => {
+        const plan = queryPlan(store.db, query());
+
+        expect(plan.join('\n')).to.match(expected);
+        expect(
+          plan.filter((step) => /\bSCAN\b/.test(step)),
+          plan.join('\n'),
+        ).to.deep.equal([]);
+      });
+    }
+
+    it("counts a user's followers in the primary key index", () => {
+      const plan = queryPlan(store.db, {
+        sql: 'SELECT COUNT(*) AS n FROM followers WHERE username = ?',
+        params: ['alice'],
+      });
+
+      expect(plan.join('\n')).to.match(/SEARCH followers USING COVERING INDEX/);
+    });
+
+    it('runs the queries it plans: the adapters give the same answers', async () => {
+      expect(await store.assets.count({ owner: alice })).to.equal(10);
+      expect(await store.activities.count({ actor: alice })).to.equal(10);
+      expect(await store.activities.count({})).to.equal(20);
+    });
+  });
+
+  describe('name prefix bounds', () => {
+    it('bounds a prefix by the next string in code point order', () => {
+      expect(prefixSuccessor('cat')).to.equal('cau');
+      expect(prefixSuccessor('ca_')).to.equal('ca`');
+      expect(prefixSuccessor('Z')).to.equal('[');
+      expect(prefixSuccessor('caf\u00e9')).to.equal('caf\u00ea');
+      expect(prefixSuccessor('a\u{10FFFF}')).to.equal('b');
+      expect(prefixSuccessor('a\u{10FFFF}\u{10FFFF}')).to.equal('b');
+      expect(prefixSuccessor('\uD7FF')).to.equal('\uE000');
+      expect(prefixSuccessor('\uFFFF')).to.equal('\u{10000}');
+      expect(prefixSuccessor('\u{10FFFF}')).to.equal(null);
+    });
+
+    it('finds names above the Basic Multilingual Plane and right below the bound by their prefix only', async () => {
+      const store = openSqlitePersistence(':memory:');
+      try {
+        const names = ['a\u{1F3A8}x', 'a\u{1F3A8}', 'a\u{1F3A9}', 'a\uFFFF', 'a\u{10FFFF}z', 'b'];
+        await registerAssets(
+          store.activities,
+          names.map((name) => anAsset({ name: name as AssetName })),
+        );
+
+        const found = async (namePrefix: string): Promise<string[]> =>
+          (await store.assets.listNewer({ namePrefix }, -1, 100)).map((e) => e.value.name);
+
+        expect(await found('a\u{1F3A8}')).to.deep.equal(['a\u{1F3A8}x', 'a\u{1F3A8}']);
+        expect(await found('a\uFFFF')).to.deep.equal(['a\uFFFF']);
+        expect(await found('a\u{10FFFF}')).to.deep.equal(['a\u{10FFFF}z']);
+        expect(await found('a')).to.have.length(5);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
   describe('two processes on one file', () => {
+    it('gives 200 appends, 100 from each of two processes, the idx 0 to 199 exactly once', async function () {
+      this.timeout(60_000);
+      const path = freshDbPath();
+
+      const results = await runWorkerProcesses<{ indexes: number[]; retries: number }>(APPEND_WORKER, [
+        [path, 'first', '100'],
+        [path, 'second', '100'],
+      ]);
+
+      const indexes = results.flatMap((r) => r.indexes).sort((a, b) => a - b);
+      expect(indexes).to.deep.equal(Array.from({ length: 200 }, (_, i) => i));
+      const retries = results.reduce((sum, r) => sum + r.retries, 0);
+      expect(retries, 'appends that found their idx taken by the other process').to.be.greaterThan(0);
+      const store = openSqlitePersistence(path);
+      try {
+        expect(await store.activities.nextIdx()).to.equal(200);
+        expect(await store.assets.count({})).to.equal(200);
+        for (const [r, label] of [
+          [0, 'first'],
+          [1, 'second'],
+        ] as const) {
+          for (const [i, idx] of (results[r]?.indexes ?? []).entries()) {
+            const activity = await store.activities.get(idx);
+            expect(activity?.object).to.equal(`${label}-${i}`);
+            expect(await store.assets.findByName(anAssetName(`${label}-${i}`))).to.not.equal(null);
+          }
+        }
+        const next = anAsset();
+        expect(
+          await store.activities.append(activityFor({ kind: 'create', asset: next }, 200), {
+            kind: 'create',
+            asset: next,
+          }),
+        ).to.equal('appended');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('hands each of 40 due jobs to exactly one of two processes', async () => {
       const path = freshDbPath();
       const store = openSqlitePersistence(path);

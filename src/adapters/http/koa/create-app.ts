@@ -5,9 +5,11 @@ import { bodyMiddleware } from './body-middleware.js';
 import { errorMiddleware } from './error-middleware.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogger } from './request-logger.js';
+import { activityPubRoutes } from './routes/activitypub.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { pagesRoutes } from './routes/pages.routes.js';
+import { registryRoutes } from './routes/registry.routes.js';
 import { renderersRoutes } from './routes/renderers.routes.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -26,6 +28,8 @@ export function createApp(deps: HttpDependencies): Koa {
   authRoutes(router, deps);
   renderersRoutes(router, deps);
   pagesRoutes(router, deps);
+  registryRoutes(router, deps);
+  activityPubRoutes(router, deps);
 
   app.use(requestLogger(deps.logger));
   app.use(errorMiddleware(deps.logger, deps.views, (ctx) => deps.csrf.tokenFor(ctx)));

@@ -3,7 +3,17 @@ import type { StoreHealth } from '../../../application/ports/store-health.js';
 import type { AttachRenderer } from '../../../application/use-cases/attach-renderer.js';
 import type { AuthenticateToken } from '../../../application/use-cases/authenticate-token.js';
 import type { DetachRenderer } from '../../../application/use-cases/detach-renderer.js';
-import type { GetCurrentUser } from '../../../application/use-cases/get-current-user.js';
+import type { CountFollowers } from '../../../application/use-cases/count-followers.js';
+import type { DeleteAsset } from '../../../application/use-cases/delete-asset.js';
+import type { GetActivity } from '../../../application/use-cases/get-activity.js';
+import type { GetAsset } from '../../../application/use-cases/get-asset.js';
+import type { GetUser } from '../../../application/use-cases/get-user.js';
+import type { ListActivities } from '../../../application/use-cases/list-activities.js';
+import type { ListRegistry } from '../../../application/use-cases/list-registry.js';
+import type { ListUsers } from '../../../application/use-cases/list-users.js';
+import type { RegisterAsset } from '../../../application/use-cases/register-asset.js';
+import type { UpdateAsset } from '../../../application/use-cases/update-asset.js';
+import type { Urls } from '../../../domain/activity-streams.js';
 import type { GetStatistics } from '../../../application/use-cases/get-statistics.js';
 import type { IssueToken } from '../../../application/use-cases/issue-token.js';
 import type { ListRenderers } from '../../../application/use-cases/list-renderers.js';
@@ -28,6 +38,8 @@ export interface HttpSettings {
 /** Everything the HTTP adapter needs, handed over by the composition root. */
 export interface HttpDependencies {
   readonly settings: HttpSettings;
+  /** Every absolute URL the service emits, built from PUBLIC_URL. */
+  readonly urls: Urls;
   readonly logger: Logger;
   readonly views: NunjucksViews;
   readonly csrf: CsrfGuard;
@@ -41,7 +53,16 @@ export interface HttpDependencies {
     readonly attachRenderer: AttachRenderer;
     readonly detachRenderer: DetachRenderer;
     readonly listRenderers: ListRenderers;
-    readonly getCurrentUser: GetCurrentUser;
+    readonly getUser: GetUser;
     readonly getStatistics: GetStatistics;
+    readonly registerAsset: RegisterAsset;
+    readonly updateAsset: UpdateAsset;
+    readonly deleteAsset: DeleteAsset;
+    readonly getAsset: GetAsset;
+    readonly listRegistry: ListRegistry;
+    readonly getActivity: GetActivity;
+    readonly listActivities: ListActivities;
+    readonly listUsers: ListUsers;
+    readonly countFollowers: CountFollowers;
   };
 }

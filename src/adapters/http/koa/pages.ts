@@ -22,7 +22,7 @@ export async function renderPage(
 
 /** A form post is a browser: it gets 303 redirects and re-rendered forms instead of JSON. */
 export const isFormPost = (ctx: Context): boolean =>
-  ctx.request.is('application/x-www-form-urlencoded') !== false;
+  typeof ctx.request.is('application/x-www-form-urlencoded') === 'string';
 
 /** Answers 303 See Other with an empty body (Koa's default body would echo the URL into HTML). */
 export function seeOther(ctx: Context, location: string): void {

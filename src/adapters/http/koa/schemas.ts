@@ -146,3 +146,111 @@ export const Problem = z
   .openapi('Problem');
 
 export const HealthResponse = z.object({ status: z.string() }).openapi('Health');
+
+// ---- registry (API.md §3) ----
+
+const tagsField = z
+  .union([
+    z.array(z.string().max(200)).max(100),
+    z
+      .string()
+      .max(5000)
+      .transform((s) => s.split(',')),
+  ])
+  .openapi({
+    type: 'array',
+    items: { type: 'string' },
+    description: 'At most 20 tags of at most 50 characters; a form sends one comma-separated field.',
+  });
+const nullableUrl = z
+  .union([z.string().max(2048), z.null()])
+  .transform((v) => (v === '' ? null : v))
+  .openapi({ type: ['string', 'null'], format: 'uri', description: 'Absolute http(s) URL, or null.' });
+
+export const RegisterAssetRequest = z
+  .object({
+    name: z
+      .string()
+      .max(200)
+      .openapi({
+        example: 'sunset',
+        description: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, unique, case-sensitive',
+      }),
+    content_hash: z
+      .string()
+      .max(200)
+      .openapi({ example: `sha256:${'0'.repeat(64)}` }),
+    media_type: z.string().max(255).openapi({ example: 'image/png' }),
+    url: nullableUrl.optional(),
+    description: z.string().max(20000).optional().openapi({ description: 'At most 5000 characters.' }),
+    tags: tagsField.optional(),
+  })
+  .openapi('RegisterAssetRequest');
+
+export const UpdateAssetRequest = z
+  .object({
+    description: z.string().max(20000).optional(),
+    tags: tagsField.optional(),
+    url: nullableUrl.optional(),
+    media_type: z.string().max(255).optional(),
+    name: z.never({ message: 'The name cannot be changed.' }).optional(),
+    content_hash: z
+      .never({ message: 'The content hash cannot be changed: register new content as a new asset.' })
+      .optional(),
+    owner: z.never({ message: 'The owner cannot be changed.' }).optional(),
+  })
+  .openapi('UpdateAssetRequest');
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  before: z.coerce.number().int().min(0).optional(),
+  after: z.coerce.number().int().min(-1).optional(),
+});
+
+export const Asset = z
+  .object({
+    name: z.string(),
+    owner: z.string(),
+    content_hash: z.string(),
+    media_type: z.string(),
+    url: z.string().nullable(),
+    description: z.string(),
+    tags: z.array(z.string()),
+    created_at: isoTime,
+    updated_at: isoTime,
+    id: z.string().url(),
+  })
+  .openapi('Asset');
+
+export const Activity = z
+  .object({
+    idx: z.number().int(),
+    type: z.enum(['Create', 'Update', 'Delete']),
+    actor: z.string(),
+    object: z.string(),
+    published: isoTime,
+    id: z.string().url(),
+  })
+  .openapi('Activity');
+
+export const UserSummary = z
+  .object({ username: z.string(), actor: z.string().url(), created_at: isoTime })
+  .openapi('User');
+
+const list = (item: z.ZodType, name: string) =>
+  z
+    .object({
+      items: z.array(item),
+      total: z.number().int(),
+      next: z.string().url().nullable(),
+      prev: z.string().url().nullable(),
+    })
+    .openapi(name);
+
+export const AssetList = list(Asset, 'AssetList');
+export const ActivityList = list(Activity, 'ActivityList');
+export const UserList = list(UserSummary, 'UserList');
+export const AssetWithActivity = Asset.extend({
+  activity: z.object({ idx: z.number().int(), id: z.string().url() }),
+}).openapi('AssetWithActivity');
+export const DeletedAsset = z.object({ activity: Activity }).openapi('DeletedAsset');

@@ -1,5 +1,7 @@
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
+import type { Activity } from '../../../domain/activity.js';
+import type { Asset } from '../../../domain/asset.js';
 import type { IssuedToken } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 
@@ -17,6 +19,33 @@ export interface StoredJob {
   lastError: string | null;
 }
 
+/** A user with its registration position, 1, 2, 3, … like SQLite's AUTOINCREMENT. */
+export interface StoredUser {
+  readonly position: number;
+  readonly user: User;
+}
+
+/** An asset with its registration position; `asset` is replaced (never mutated) by an update or delete. */
+export interface StoredAsset {
+  readonly position: number;
+  asset: Asset;
+}
+
+/** An activity (position = idx) with its document held as JSON text, as SQLite holds it. */
+export interface StoredActivity {
+  readonly position: number;
+  readonly activity: Omit<Activity, 'document'>;
+  readonly document: string;
+}
+
+/** A remote actor following a local user. */
+export interface StoredFollower {
+  readonly actor: string;
+  readonly inbox: string;
+  readonly sharedInbox: string | null;
+  readonly followedAt: number;
+}
+
 export interface StoredRevocation {
   readonly tokenHash: string;
   readonly username: string;
@@ -29,12 +58,23 @@ export interface StoredRevocation {
  * runs synchronously between awaits, so each one is a transaction of its own.
  */
 export class MemoryDatabase {
-  readonly users = new Map<string, User>();
+  readonly users = new Map<string, StoredUser>();
+  /** The same users in registration order. */
+  readonly usersInOrder: StoredUser[] = [];
   readonly issuedTokens = new Map<string, IssuedToken>();
   readonly revocations = new Map<string, StoredRevocation>();
   /** Keyed by username, then L1 server; values are epoch milliseconds. */
   readonly attachments = new Map<string, Map<string, number>>();
   readonly jobs = new Map<number, StoredJob>();
+  /** Keyed by name, deleted assets included. */
+  readonly assets = new Map<string, StoredAsset>();
+  /** The same assets in registration order. */
+  readonly assetsInOrder: StoredAsset[] = [];
+  liveAssetCount = 0;
+  /** Indexed by idx. */
+  readonly activities: StoredActivity[] = [];
+  /** Keyed by local username, then by the follower's actor id. */
+  readonly followers = new Map<string, Map<string, StoredFollower>>();
   private lastJobId = 0;
   private open = true;
 
@@ -45,6 +85,19 @@ export class MemoryDatabase {
 
   close(): void {
     this.open = false;
+  }
+
+  insertUser(user: User): void {
+    const stored = { position: this.usersInOrder.length + 1, user };
+    this.users.set(user.username, stored);
+    this.usersInOrder.push(stored);
+  }
+
+  insertAsset(asset: Asset): void {
+    const stored = { position: this.assetsInOrder.length + 1, asset };
+    this.assets.set(asset.name, stored);
+    this.assetsInOrder.push(stored);
+    if (asset.deletedAt === null) this.liveAssetCount++;
   }
 
   insertJob(job: NewJob, now: Date): void {

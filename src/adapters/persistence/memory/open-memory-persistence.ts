@@ -1,4 +1,7 @@
 import type { Persistence } from '../../../application/ports/persistence.js';
+import { InMemoryActivityLog } from './in-memory-activity-log.js';
+import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
+import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
 import { InMemoryIssuedTokenRegistry } from './in-memory-issued-token-registry.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
 import { InMemoryRendererAttachments } from './in-memory-renderer-attachments.js';
@@ -7,14 +10,20 @@ import { InMemoryStoreHealth } from './in-memory-store-health.js';
 import { InMemoryUserRepository } from './in-memory-user-repository.js';
 import { MemoryDatabase } from './memory-database.js';
 
+export type MemoryPersistence = Persistence & { readonly db: MemoryDatabase };
+
 /** A fresh, empty store whose data lives as long as the process; every port shares one `MemoryDatabase`. */
-export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase()): Persistence {
+export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase()): MemoryPersistence {
   return {
+    db,
     users: new InMemoryUserRepository(db),
     issuedTokens: new InMemoryIssuedTokenRegistry(db),
     revocations: new InMemoryRevocationStore(db),
     attachments: new InMemoryRendererAttachments(db),
     jobs: new InMemoryJobQueue(db),
+    assets: new InMemoryAssetRepository(db),
+    activities: new InMemoryActivityLog(db),
+    followers: new InMemoryFollowerRepository(db),
     health: new InMemoryStoreHealth(db),
     close: async () => db.close(),
   };

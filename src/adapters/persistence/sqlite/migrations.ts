@@ -63,6 +63,73 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX jobs_by_state_run_at ON jobs (state, run_at);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- Counts that lists show on every page, kept up to date in the transaction of each write so that reading one
+      -- never scans a table.
+      CREATE TABLE counters (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+      );
+
+      -- Users get a registration position (a stable rowid alias, which VACUUM keeps) for cursor-paged listing. The
+      -- old table's rowid is registration order: users are never deleted and a new rowid is the highest plus one.
+      CREATE TABLE users_v2 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        username TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        public_key_pem TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      INSERT INTO users_v2 (seq, username, password_hash, public_key_pem, private_key_pem, created_at)
+        SELECT rowid, username, password_hash, public_key_pem, private_key_pem, created_at FROM users ORDER BY rowid;
+      DROP TABLE users;
+      ALTER TABLE users_v2 RENAME TO users;
+      INSERT INTO counters (name, value) SELECT 'users', COUNT(*) FROM users;
+
+      -- A deleted asset keeps its row, so that its name stays taken and it can answer 410.
+      CREATE TABLE assets (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE,
+        owner TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        media_type TEXT NOT NULL,
+        url TEXT,
+        description TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        deleted_at INTEGER
+      );
+      -- Lists show live assets only. The trailing deleted_at (always NULL here) makes the counts by owner and by
+      -- name prefix index-only.
+      CREATE INDEX assets_live_by_seq ON assets (seq) WHERE deleted_at IS NULL;
+      CREATE INDEX assets_live_by_owner ON assets (owner, seq, deleted_at) WHERE deleted_at IS NULL;
+      CREATE INDEX assets_live_by_name ON assets (name, deleted_at) WHERE deleted_at IS NULL;
+      INSERT INTO counters (name, value) VALUES ('live_assets', 0);
+
+      CREATE TABLE activities (
+        idx INTEGER PRIMARY KEY,
+        type TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        object TEXT NOT NULL,
+        published INTEGER NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE INDEX activities_by_actor ON activities (actor, idx);
+
+      CREATE TABLE followers (
+        username TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        shared_inbox TEXT,
+        followed_at INTEGER NOT NULL,
+        PRIMARY KEY (username, actor)
+      );
+    `,
+  },
 ];
 
 /**

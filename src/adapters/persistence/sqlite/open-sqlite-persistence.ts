@@ -3,7 +3,10 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { migrate } from './migrations.js';
+import { SqliteActivityLog } from './sqlite-activity-log.js';
+import { SqliteAssetRepository } from './sqlite-asset-repository.js';
 import { storeCall } from './sqlite-errors.js';
+import { SqliteFollowerRepository } from './sqlite-follower-repository.js';
 import { SqliteIssuedTokenRegistry } from './sqlite-issued-token-registry.js';
 import { SqliteJobQueue } from './sqlite-job-queue.js';
 import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
@@ -35,6 +38,9 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       revocations: new SqliteRevocationStore(db),
       attachments: new SqliteRendererAttachments(db),
       jobs: new SqliteJobQueue(db),
+      assets: new SqliteAssetRepository(db),
+      activities: new SqliteActivityLog(db),
+      followers: new SqliteFollowerRepository(db),
       health: new SqliteStoreHealth(db),
       close: async () => {
         if (db.open) db.close();

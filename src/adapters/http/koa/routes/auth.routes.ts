@@ -113,7 +113,7 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
 
   router.get('/auth/me', async (ctx) => {
     const { claims } = await requireAuth(ctx, deps);
-    const user = await useCases.getCurrentUser.execute(claims.username);
+    const user = await useCases.getUser.execute(claims.username);
     if (!user) throw tokenProblem({ type: 'token_invalid' });
     ctx.body = {
       username: user.username,

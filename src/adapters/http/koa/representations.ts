@@ -1,0 +1,47 @@
+import type { Activity, Page } from '../../../domain/activity.js';
+import type { Urls } from '../../../domain/activity-streams.js';
+import type { Asset } from '../../../domain/asset.js';
+import type { User } from '../../../domain/user.js';
+
+/** The plain JSON forms of API.md §3–4 (the ActivityStreams forms live in activitypub/). */
+export const assetJson = (asset: Asset, urls: Urls) => ({
+  name: asset.name,
+  owner: asset.owner,
+  content_hash: asset.contentHash,
+  media_type: asset.mediaType,
+  url: asset.url,
+  description: asset.description,
+  tags: [...asset.tags],
+  created_at: asset.createdAt.toISOString(),
+  updated_at: asset.updatedAt.toISOString(),
+  id: urls.asset(asset.name),
+});
+
+export const activityJson = (activity: Activity, urls: Urls) => ({
+  idx: activity.idx,
+  type: activity.type,
+  actor: activity.actor,
+  object: activity.object,
+  published: activity.published.toISOString(),
+  id: urls.activity(activity.idx),
+});
+
+export const userJson = (user: User, urls: Urls) => ({
+  username: user.username,
+  actor: urls.actor(user.username),
+  created_at: user.createdAt.toISOString(),
+});
+
+/** The shared list shape: items, total, and absolute next/prev links that keep the request's other parameters. */
+export function listJson<T, J>(
+  page: Page<T>,
+  toJson: (item: T) => J,
+  link: (cursor: Record<string, string>) => string,
+) {
+  return {
+    items: page.items.map(toJson),
+    total: page.total,
+    next: page.nextCursor === null ? null : link({ before: String(page.nextCursor) }),
+    prev: page.prevCursor === null ? null : link({ after: String(page.prevCursor) }),
+  };
+}

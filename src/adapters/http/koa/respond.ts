@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import { negotiate, type Representation } from './negotiate.js';
+import { HttpProblem } from './problem.js';
+
+export const AP_CONTENT_TYPE = 'application/activity+json; charset=utf-8';
+
+type Handlers = Partial<Record<Representation, () => unknown>>;
+
+/**
+ * Content negotiation for a (neg) route: picks a representation among those the route has, in the order given
+ * (ties go to the first), sets `Vary: Accept`, and answers 406 for anything else. JSON and ActivityStreams
+ * handlers return the body; the HTML handler renders into ctx itself.
+ */
+export async function respond(ctx: Context, handlers: Handlers): Promise<void> {
+  ctx.vary('Accept');
+  const offered = Object.keys(handlers) as Representation[];
+  const chosen = negotiate(ctx.get('Accept'), offered);
+  if (!chosen) {
+    throw new HttpProblem(
+      406,
+      'not_acceptable',
+      `This resource is available as ${offered.map(describe).join(', ')}.`,
+    );
+  }
+  const body = await handlers[chosen]!();
+  if (chosen === 'html') return;
+  ctx.body = body;
+  ctx.type = chosen === 'ap' ? AP_CONTENT_TYPE : 'application/json; charset=utf-8';
+}
+
+const describe = (r: Representation) =>
+  r === 'html' ? 'text/html' : r === 'json' ? 'application/json' : 'application/activity+json';

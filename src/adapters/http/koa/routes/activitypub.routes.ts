@@ -1,0 +1,148 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { User } from '../../../../domain/user.js';
+import { actorDocument } from '../activitypub/actor-document.js';
+import { countedCollection, orderedCollection, outboxPage } from '../activitypub/collections.js';
+import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
+import type { HttpDependencies } from '../dependencies.js';
+import { cursorRequest, pageLink } from '../listing.js';
+import { renderPage } from '../pages.js';
+import { HttpProblem } from '../problem.js';
+import { activityJson, assetJson, listJson, userJson } from '../representations.js';
+import { respond } from '../respond.js';
+
+const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
+
+export function activityPubRoutes(router: Router, deps: HttpDependencies): void {
+  const { useCases, settings, urls } = deps;
+
+  const userOr404 = async (ctx: Context): Promise<User> => {
+    const user = await useCases.getUser.execute(String(ctx.params.username));
+    if (!user) throw new HttpProblem(404, 'not_found', 'There is no such user.');
+    return user;
+  };
+
+  router.get('/users', async (ctx) => {
+    const request = cursorRequest(ctx);
+    const page = await useCases.listUsers.execute(request);
+    const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
+    await respond(ctx, {
+      html: () => renderPage(ctx, deps, 'users', { title: 'Users', list: json() }),
+      json,
+    });
+  });
+
+  router.get('/users/:username', async (ctx) => {
+    const user = await userOr404(ctx);
+    await respond(ctx, {
+      html: async () => {
+        const [assets, activities] = await Promise.all([
+          useCases.listRegistry.execute({ owner: user.username }, { limit: 20 }),
+          useCases.listActivities.execute({ actor: user.username }, { limit: 20 }),
+        ]);
+        await renderPage(ctx, deps, 'user', {
+          title: user.username,
+          user: userJson(user, urls),
+          handle: `@${user.username}@${settings.webfingerDomain}`,
+          assets: listJson(
+            assets,
+            (a) => assetJson(a, urls),
+            (c) => `/registry?owner=${user.username}&${new URLSearchParams(c)}`,
+          ),
+          activities: listJson(
+            activities,
+            (a) => activityJson(a, urls),
+            () => `/users/${user.username}/outbox`,
+          ),
+        });
+      },
+      json: () => userJson(user, urls),
+      ap: () => actorDocument(user, urls),
+    });
+  });
+
+  router.get('/users/:username/outbox', async (ctx) => {
+    const user = await userOr404(ctx);
+    const id = urls.outbox(user.username);
+    const body = async () => {
+      if (ctx.query.page === undefined) {
+        return orderedCollection(
+          id,
+          (await useCases.listActivities.execute({ actor: user.username }, { limit: 1 })).total,
+        );
+      }
+      const request = cursorRequest(ctx);
+      const page = await useCases.listActivities.execute({ actor: user.username }, request);
+      const link = pageLink(ctx, settings.publicUrl);
+      const pageId = `${settings.publicUrl}${ctx.path}?${new URLSearchParams(ctx.querystring)}`;
+      return outboxPage({ collectionId: id, pageId, page, link });
+    };
+    await respond(ctx, { json: body, ap: body });
+  });
+
+  router.get('/users/:username/followers', async (ctx) => {
+    const user = await userOr404(ctx);
+    const body = async () =>
+      countedCollection(urls.followers(user.username), await useCases.countFollowers.execute(user.username));
+    await respond(ctx, { json: body, ap: body });
+  });
+
+  router.get('/users/:username/following', async (ctx) => {
+    const user = await userOr404(ctx);
+    // L2 users follow no one: the collection exists because the actor links to it.
+    const body = () => countedCollection(urls.following(user.username), 0);
+    await respond(ctx, { json: body, ap: body });
+  });
+
+  router.get('/.well-known/webfinger', async (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    const resource = ctx.query.resource;
+    if (typeof resource !== 'string' || resource === '') {
+      throw new HttpProblem(400, 'invalid_request', 'resource: give acct:<user>@<domain> or an actor URL.');
+    }
+    const named = usernameFromResource(resource, {
+      domain: settings.webfingerDomain,
+      actorUrlPrefix: settings.publicUrl,
+    });
+    if (named === 'malformed')
+      throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
+    const user = named === null ? null : await useCases.getUser.execute(named);
+    if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
+    const actor = urls.actor(user.username);
+    ctx.type = 'application/jrd+json; charset=utf-8';
+    ctx.body = {
+      subject: `acct:${user.username}@${settings.webfingerDomain}`,
+      aliases: [actor],
+      links: [
+        { rel: 'self', type: 'application/activity+json', href: actor },
+        { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
+      ],
+    };
+  });
+
+  router.get('/.well-known/host-meta', (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.type = 'application/xrd+xml; charset=utf-8';
+    ctx.body = hostMetaXml(settings.publicUrl);
+  });
+
+  router.get('/.well-known/nodeinfo', (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = { links: [{ rel: NODEINFO_21, href: `${settings.publicUrl}/nodeinfo/2.1` }] };
+  });
+
+  router.get('/nodeinfo/2.1', async (ctx) => {
+    const stats = await useCases.getStatistics.execute();
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.type = `application/json; profile="${NODEINFO_21}#"`;
+    ctx.body = {
+      version: '2.1',
+      software: { name: 'l2', version: settings.version },
+      protocols: ['activitypub'],
+      services: { inbound: [], outbound: [] },
+      openRegistrations: true,
+      usage: { users: { total: stats.users }, localPosts: stats.activities },
+      metadata: {},
+    };
+  });
+}

@@ -1,0 +1,190 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AssetError } from '../../../../application/use-cases/asset-errors.js';
+import type { Activity } from '../../../../domain/activity.js';
+import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
+import type { Asset } from '../../../../domain/asset.js';
+import { assertNever } from '../../../../domain/result.js';
+import { normaliseUsername } from '../../../../domain/user.js';
+import type { HttpDependencies } from '../dependencies.js';
+import { cursorRequest, pageLink } from '../listing.js';
+import { isFormPost, renderPage, seeOther } from '../pages.js';
+import { HttpProblem } from '../problem.js';
+import { activityJson, assetJson, listJson } from '../representations.js';
+import { requireAuth } from '../request-auth.js';
+import { respond } from '../respond.js';
+import { RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
+import { validateBody } from '../validate.js';
+
+function assetProblem(error: AssetError, name: string): HttpProblem {
+  switch (error.type) {
+    case 'invalid_request':
+      return new HttpProblem(400, 'invalid_request', `${error.path}: ${error.message}`, {
+        errors: [{ path: error.path, message: error.message }],
+      });
+    case 'asset_exists':
+      return new HttpProblem(409, 'asset_exists', `The asset name '${error.name}' is already taken.`);
+    case 'not_found':
+      return new HttpProblem(404, 'not_found', `There is no asset named '${name}'.`);
+    case 'gone':
+      return new HttpProblem(410, 'gone', `The asset '${name}' has been deleted.`);
+    case 'forbidden':
+      return new HttpProblem(403, 'forbidden', 'Only the owner can change this asset.');
+    default:
+      return assertNever(error);
+  }
+}
+
+export function registryRoutes(router: Router, deps: HttpDependencies): void {
+  const { useCases, settings, urls } = deps;
+  const withActivity = (asset: Asset, activity: Activity) => ({
+    ...assetJson(asset, urls),
+    activity: { idx: activity.idx, id: urls.activity(activity.idx) },
+  });
+
+  router.post('/assets', async (ctx) => {
+    const session = await requireAuth(ctx, deps);
+    const input = validateBody(ctx, RegisterAssetRequest);
+    const result = await useCases.registerAsset.execute({
+      owner: session.claims.username,
+      name: input.name,
+      fields: {
+        contentHash: input.content_hash,
+        mediaType: input.media_type,
+        url: input.url ?? null,
+        description: input.description ?? '',
+        tags: input.tags ?? [],
+      },
+    });
+    if (!result.ok) throw assetProblem(result.error, input.name);
+    const { asset, activity } = result.value;
+    if (isFormPost(ctx)) return seeOther(ctx, `/assets/${encodeURIComponent(asset.name)}`);
+    ctx.status = 201;
+    ctx.set('Location', urls.asset(asset.name));
+    ctx.body = withActivity(asset, activity);
+  });
+
+  const update = async (ctx: Context) => {
+    const session = await requireAuth(ctx, deps);
+    const input = validateBody(ctx, UpdateAssetRequest);
+    const name = String(ctx.params.name);
+    const result = await useCases.updateAsset.execute({
+      actor: session.claims.username,
+      name,
+      changes: {
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.tags !== undefined ? { tags: input.tags } : {}),
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(input.media_type !== undefined ? { mediaType: input.media_type } : {}),
+      },
+    });
+    if (!result.ok) throw assetProblem(result.error, name);
+    if (isFormPost(ctx)) return seeOther(ctx, `/assets/${encodeURIComponent(name)}`);
+    ctx.body = withActivity(result.value.asset, result.value.activity);
+  };
+
+  const remove = async (ctx: Context) => {
+    const session = await requireAuth(ctx, deps);
+    const name = String(ctx.params.name);
+    const result = await useCases.deleteAsset.execute({ actor: session.claims.username, name });
+    if (!result.ok) throw assetProblem(result.error, name);
+    if (isFormPost(ctx)) return seeOther(ctx, '/registry');
+    ctx.body = { activity: activityJson(result.value.activity, urls) };
+  };
+
+  router.patch('/assets/:name', update);
+  router.delete('/assets/:name', remove);
+  // HTML forms cannot send PATCH or DELETE: they post with a hidden _method.
+  router.post('/assets/:name', async (ctx) => {
+    const method = (ctx.request.body as Record<string, unknown> | undefined)?._method;
+    if (method === 'PATCH') return update(ctx);
+    if (method === 'DELETE') return remove(ctx);
+    throw new HttpProblem(400, 'invalid_request', '_method: use PATCH or DELETE.', {
+      errors: [{ path: '_method', message: 'Use PATCH or DELETE.' }],
+    });
+  });
+
+  router.get('/assets/:name', async (ctx) => {
+    const name = String(ctx.params.name);
+    const asset = await useCases.getAsset.execute(name);
+    if (!asset) throw assetProblem({ type: 'not_found' }, name);
+    if (asset.deletedAt) {
+      const deletedAt = asset.deletedAt;
+      await respond(ctx, {
+        html: () => renderPage(ctx, deps, 'gone', { title: `${name} was deleted`, name }, 410),
+        json: () => {
+          throw assetProblem({ type: 'gone' }, name);
+        },
+        ap: () => {
+          ctx.status = 410;
+          return { '@context': ACTIVITY_CONTEXT[0], ...tombstoneObject(asset, urls, deletedAt) };
+        },
+      });
+      return;
+    }
+    await respond(ctx, {
+      html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
+      json: () => assetJson(asset, urls),
+      ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetObject(asset, urls) }),
+    });
+  });
+
+  router.get('/registry', async (ctx) => {
+    const request = cursorRequest(ctx);
+    const owner =
+      typeof ctx.query.owner === 'string' && ctx.query.owner !== ''
+        ? normaliseUsername(ctx.query.owner)
+        : null;
+    if (owner && !owner.ok) throw new HttpProblem(400, 'invalid_request', 'owner: not a valid username.');
+    const q = typeof ctx.query.q === 'string' && ctx.query.q !== '' ? ctx.query.q : undefined;
+    const page = await useCases.listRegistry.execute(
+      { ...(owner?.ok ? { owner: owner.value } : {}), ...(q ? { namePrefix: q } : {}) },
+      request,
+    );
+    const json = () => listJson(page, (a) => assetJson(a, urls), pageLink(ctx, settings.publicUrl));
+    await respond(ctx, {
+      html: () =>
+        renderPage(ctx, deps, 'registry', {
+          title: 'Registry',
+          list: json(),
+          owner: owner?.ok ? owner.value : '',
+          q: q ?? '',
+        }),
+      json,
+    });
+  });
+
+  router.get('/activities', async (ctx) => {
+    const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
+    const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
+    await respond(ctx, {
+      html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
+      json,
+    });
+  });
+
+  router.get('/activities/:idx', async (ctx) => {
+    const raw = String(ctx.params.idx);
+    if (!/^\d{1,15}$/.test(raw))
+      throw new HttpProblem(400, 'invalid_request', 'idx: use a non-negative integer.');
+    const activity = await useCases.getActivity.execute(Number(raw));
+    if (!activity) throw new HttpProblem(404, 'not_found', `There is no activity ${raw}.`);
+    await respond(ctx, {
+      html: () =>
+        renderPage(ctx, deps, 'activity', {
+          title: `Activity ${activity.idx}`,
+          activity: activityJson(activity, urls),
+          document: JSON.stringify(activity.document, null, 2),
+        }),
+      json: () => activityJson(activity, urls),
+      ap: () => activity.document,
+    });
+  });
+
+  router.get('/activity/:idx', (ctx) => {
+    ctx.status = 301;
+    ctx.set('Location', `/activities/${encodeURIComponent(String(ctx.params.idx))}${ctx.search}`);
+    ctx.body = '';
+    ctx.remove('Content-Type');
+  });
+}

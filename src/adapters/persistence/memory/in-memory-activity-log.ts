@@ -1,0 +1,129 @@
+import type {
+  ActivityFilter,
+  ActivityLog,
+  AppendOutcome,
+  AssetChange,
+} from '../../../application/ports/activity-log.js';
+import type { Positioned } from '../../../application/ports/positioned.js';
+import type { Activity } from '../../../domain/activity.js';
+import type { Asset } from '../../../domain/asset.js';
+import { copyOfAsset } from './in-memory-asset-repository.js';
+import { MemoryDatabase, type StoredActivity, type StoredAsset } from './memory-database.js';
+import { seekNewer, seekOlder } from './seek.js';
+
+const activityOf = ({ activity, document }: StoredActivity): Activity => ({
+  idx: activity.idx,
+  type: activity.type,
+  actor: activity.actor,
+  object: activity.object,
+  published: new Date(activity.published),
+  document: JSON.parse(document) as Record<string, unknown>,
+});
+
+const byActor =
+  (filter: ActivityFilter) =>
+  ({ activity }: StoredActivity): boolean =>
+    filter.actor === undefined || activity.actor === filter.actor;
+
+/** The JSON text of a document; throws for what JSON cannot hold, as the SQLite store does. */
+function serialise(document: Record<string, unknown>): string {
+  const text: unknown = JSON.stringify(document);
+  if (typeof text !== 'string') throw new TypeError('An activity document must serialise to JSON text.');
+  return text;
+}
+
+/** The write an accepted change makes, prepared before anything changes. */
+type AssetWrite =
+  | { readonly kind: 'insert'; readonly asset: Asset }
+  | { readonly kind: 'replace'; readonly stored: StoredAsset; readonly asset: Asset };
+
+/**
+ * The global activity log (position = idx = index in `db.activities`) and the only writer of assets. An append
+ * runs without an await, so it is one transaction; it checks and copies everything before its first change, so a
+ * throw leaves the store as it was.
+ */
+export class InMemoryActivityLog implements ActivityLog {
+  constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
+
+  async nextIdx(): Promise<number> {
+    this.db.assertOpen();
+    return this.db.activities.length;
+  }
+
+  async get(idx: number): Promise<Activity | null> {
+    this.db.assertOpen();
+    const stored = Number.isInteger(idx) ? this.db.activities[idx] : undefined;
+    return stored ? activityOf(stored) : null;
+  }
+
+  async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
+    this.db.assertOpen();
+    if (activity.idx !== this.db.activities.length) return 'idx_taken';
+    const write = this.writeFor(change);
+    if (write === 'asset_exists' || write === 'asset_gone') return write;
+    const stored: StoredActivity = {
+      position: activity.idx,
+      activity: {
+        idx: activity.idx,
+        type: activity.type,
+        actor: activity.actor,
+        object: activity.object,
+        published: new Date(activity.published),
+      },
+      document: serialise(activity.document),
+    };
+
+    if (write.kind === 'insert') {
+      this.db.insertAsset(write.asset);
+    } else {
+      if (write.stored.asset.deletedAt === null && write.asset.deletedAt !== null) this.db.liveAssetCount--;
+      write.stored.asset = write.asset;
+    }
+    this.db.activities.push(stored);
+    return 'appended';
+  }
+
+  async listOlder(
+    filter: ActivityFilter,
+    before: number | null,
+    limit: number,
+  ): Promise<Positioned<Activity>[]> {
+    this.db.assertOpen();
+    return seekOlder(this.db.activities, before, limit, byActor(filter), activityOf);
+  }
+
+  async listNewer(filter: ActivityFilter, after: number, limit: number): Promise<Positioned<Activity>[]> {
+    this.db.assertOpen();
+    return seekNewer(this.db.activities, after, limit, byActor(filter), activityOf);
+  }
+
+  async count(filter: ActivityFilter): Promise<number> {
+    this.db.assertOpen();
+    if (filter.actor === undefined) return this.db.activities.length;
+    return this.db.activities.filter(byActor(filter)).length;
+  }
+
+  private writeFor(change: AssetChange): AssetWrite | 'asset_exists' | 'asset_gone' {
+    if (change.kind === 'create') {
+      return this.db.assets.has(change.asset.name)
+        ? 'asset_exists'
+        : { kind: 'insert', asset: copyOfAsset(change.asset) };
+    }
+    const name = change.kind === 'update' ? change.asset.name : change.name;
+    const stored = this.db.assets.get(name);
+    if (!stored || stored.asset.deletedAt !== null) return 'asset_gone';
+    // Name, owner, content hash and creation time are fixed at registration; an update replaces the rest.
+    const asset: Asset =
+      change.kind === 'update'
+        ? {
+            ...stored.asset,
+            mediaType: change.asset.mediaType,
+            url: change.asset.url,
+            description: change.asset.description,
+            tags: [...change.asset.tags],
+            updatedAt: new Date(change.asset.updatedAt),
+          }
+        : { ...stored.asset, deletedAt: new Date(change.deletedAt) };
+    return { kind: 'replace', stored, asset };
+  }
+}

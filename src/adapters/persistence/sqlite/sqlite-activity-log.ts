@@ -1,0 +1,200 @@
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type {
+  ActivityFilter,
+  ActivityLog,
+  AppendOutcome,
+  AssetChange,
+} from '../../../application/ports/activity-log.js';
+import type { Positioned } from '../../../application/ports/positioned.js';
+import type { Activity, ActivityType } from '../../../domain/activity.js';
+import type { Asset, AssetName } from '../../../domain/asset.js';
+import type { Username } from '../../../domain/user.js';
+import { storeCall } from './sqlite-errors.js';
+import { NO_POSITION_BOUND, PreparedQueries, type Query } from './sqlite-seeks.js';
+
+interface ActivityRow {
+  idx: number;
+  type: string;
+  actor: string;
+  object: string;
+  published: number;
+  /** The document as JSON text. */
+  document: string;
+}
+
+const COLUMNS = 'idx, type, actor, object, published, document';
+
+const fromRow = (row: ActivityRow): Activity => ({
+  idx: row.idx,
+  type: row.type as ActivityType,
+  actor: row.actor as Username,
+  object: row.object as AssetName,
+  published: new Date(row.published),
+  document: JSON.parse(row.document) as Record<string, unknown>,
+});
+
+/** The highest idx plus one: SQLite reads MAX of the rowid alias off the end of the table's b-tree, no scan. */
+export const NEXT_IDX_SQL = 'SELECT COALESCE(MAX(idx), -1) + 1 AS n FROM activities';
+
+/** Up to `limit` activities by idx: `older` newest first below `idx`, `newer` oldest first above it. */
+export function activitySeekQuery(
+  filter: ActivityFilter,
+  direction: 'older' | 'newer',
+  idx: number,
+  limit: number,
+): Query {
+  const [comparison, order] = direction === 'older' ? ['<', 'DESC'] : ['>', 'ASC'];
+  return filter.actor === undefined
+    ? {
+        sql: `SELECT ${COLUMNS} FROM activities WHERE idx ${comparison} ? ORDER BY idx ${order} LIMIT ?`,
+        params: [idx, limit],
+      }
+    : {
+        sql: `SELECT ${COLUMNS} FROM activities WHERE actor = ? AND idx ${comparison} ? ORDER BY idx ${order} LIMIT ?`,
+        params: [filter.actor, idx, limit],
+      };
+}
+
+/** How many activities match: the next idx when unfiltered (the log has no gap), else an index-only count. */
+export function activityCountQuery(filter: ActivityFilter): Query {
+  return filter.actor === undefined
+    ? { sql: NEXT_IDX_SQL, params: [] }
+    : { sql: 'SELECT COUNT(*) AS n FROM activities WHERE actor = ?', params: [filter.actor] };
+}
+
+/** An asset's columns but `seq` and `deleted_at`, as named parameters. */
+interface AssetValues {
+  name: string;
+  owner: string;
+  content_hash: string;
+  media_type: string;
+  url: string | null;
+  description: string;
+  tags: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const valuesOf = (asset: Asset): AssetValues => ({
+  name: asset.name,
+  owner: asset.owner,
+  content_hash: asset.contentHash,
+  media_type: asset.mediaType,
+  url: asset.url,
+  description: asset.description,
+  tags: JSON.stringify(asset.tags),
+  created_at: asset.createdAt.getTime(),
+  updated_at: asset.updatedAt.getTime(),
+});
+
+/** The JSON text of a document; throws (rolling back the transaction it runs in) for what JSON cannot hold. */
+function serialise(document: Record<string, unknown>): string {
+  const text: unknown = JSON.stringify(document);
+  if (typeof text !== 'string') throw new TypeError('An activity document must serialise to JSON text.');
+  return text;
+}
+
+/**
+ * The global activity log, and the only writer of assets: every append applies its asset change in the same
+ * IMMEDIATE transaction, which also serialises the appends of every process on the file and so keeps idx gap-free.
+ */
+export class SqliteActivityLog implements ActivityLog {
+  private readonly selectNextIdx: Statement<[], { n: number }>;
+  private readonly selectOne: Statement<[number], ActivityRow>;
+  private readonly queries: PreparedQueries;
+  private readonly appendTransaction: Transaction<(activity: Activity, change: AssetChange) => AppendOutcome>;
+
+  constructor(db: Database) {
+    this.selectNextIdx = db.prepare(NEXT_IDX_SQL);
+    this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM activities WHERE idx = ?`);
+    this.queries = new PreparedQueries(db);
+
+    const insertAsset = db.prepare<[AssetValues & { deleted_at: number | null }]>(`
+      INSERT INTO assets (name, owner, content_hash, media_type, url, description, tags, created_at, updated_at, deleted_at)
+      VALUES (@name, @owner, @content_hash, @media_type, @url, @description, @tags, @created_at, @updated_at, @deleted_at)
+      ON CONFLICT (name) DO NOTHING`);
+    // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
+    const updateLiveAsset = db.prepare<[AssetValues]>(`
+      UPDATE assets SET media_type = @media_type, url = @url, description = @description, tags = @tags,
+        updated_at = @updated_at
+      WHERE name = @name AND deleted_at IS NULL`);
+    const deleteLiveAsset = db.prepare<[number, string]>(
+      'UPDATE assets SET deleted_at = ? WHERE name = ? AND deleted_at IS NULL',
+    );
+    const countLiveAssets = db.prepare<[number]>(
+      "UPDATE counters SET value = value + ? WHERE name = 'live_assets'",
+    );
+    const insertActivity = db.prepare<[ActivityRow]>(`
+      INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
+
+    /** Applies the change; false when it cannot be, having then written nothing. */
+    const apply = (change: AssetChange): boolean => {
+      switch (change.kind) {
+        case 'create': {
+          const { asset } = change;
+          const deletedAt = asset.deletedAt?.getTime() ?? null;
+          if (insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt }).changes !== 1) return false;
+          if (deletedAt === null) countLiveAssets.run(1);
+          return true;
+        }
+        case 'update':
+          return updateLiveAsset.run(valuesOf(change.asset)).changes === 1;
+        case 'delete':
+          if (deleteLiveAsset.run(change.deletedAt.getTime(), change.name).changes !== 1) return false;
+          countLiveAssets.run(-1);
+          return true;
+      }
+    };
+
+    this.appendTransaction = db.transaction((activity: Activity, change: AssetChange): AppendOutcome => {
+      if (activity.idx !== this.selectNextIdx.get()?.n) return 'idx_taken';
+      if (!apply(change)) return change.kind === 'create' ? 'asset_exists' : 'asset_gone';
+      // Serialised after the asset write on purpose: if it throws, the transaction rolls the asset back too.
+      insertActivity.run({
+        idx: activity.idx,
+        type: activity.type,
+        actor: activity.actor,
+        object: activity.object,
+        published: activity.published.getTime(),
+        document: serialise(activity.document),
+      });
+      return 'appended';
+    });
+  }
+
+  async nextIdx(): Promise<number> {
+    return storeCall(() => this.selectNextIdx.get())?.n ?? 0;
+  }
+
+  async get(idx: number): Promise<Activity | null> {
+    const row = storeCall(() => this.selectOne.get(idx));
+    return row ? fromRow(row) : null;
+  }
+
+  async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
+    return storeCall(() => this.appendTransaction.immediate(activity, change));
+  }
+
+  async listOlder(
+    filter: ActivityFilter,
+    before: number | null,
+    limit: number,
+  ): Promise<Positioned<Activity>[]> {
+    // SQLite reads a negative LIMIT as "no limit".
+    if (limit <= 0) return [];
+    return this.seek(activitySeekQuery(filter, 'older', before ?? NO_POSITION_BOUND, limit));
+  }
+
+  async listNewer(filter: ActivityFilter, after: number, limit: number): Promise<Positioned<Activity>[]> {
+    if (limit <= 0) return [];
+    return this.seek(activitySeekQuery(filter, 'newer', after, limit));
+  }
+
+  async count(filter: ActivityFilter): Promise<number> {
+    return this.queries.get<{ n: number }>(activityCountQuery(filter))?.n ?? 0;
+  }
+
+  private seek(query: Query): Positioned<Activity>[] {
+    return this.queries.all<ActivityRow>(query).map((row) => ({ position: row.idx, value: fromRow(row) }));
+  }
+}

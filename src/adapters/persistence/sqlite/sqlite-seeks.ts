@@ -1,0 +1,59 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { storeCall } from './sqlite-errors.js';
+
+/**
+ * Stands for "no upper bound" in a `position < ?` seek, so that the newest page runs the same indexed SEARCH as
+ * every other page. Above every AUTOINCREMENT value and idx this store will ever hand out.
+ */
+export const NO_POSITION_BOUND = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The least string above every string that starts with `prefix`, in Unicode code point order — the order of
+ * SQLite's BINARY collation on UTF-8 text — or null when there is none (a prefix of only U+10FFFF). With it a
+ * case-sensitive prefix match is the index range `name >= prefix AND name < successor`; LIKE would ignore case
+ * and read `_` and `%` as wildcards.
+ */
+export function prefixSuccessor(prefix: string): string | null {
+  const codePoints = Array.from(prefix, (char) => char.codePointAt(0) ?? 0);
+  while (codePoints.length > 0) {
+    const last = codePoints.pop() ?? 0;
+    if (last < 0x10ffff) {
+      // Surrogate code points are not characters: the one after U+D7FF is U+E000.
+      return String.fromCodePoint(...codePoints, last === 0xd7ff ? 0xe000 : last + 1);
+    }
+  }
+  return null;
+}
+
+/** A statement's text and its positional parameters, built per filter; exported builders let tests EXPLAIN them. */
+export interface Query {
+  readonly sql: string;
+  readonly params: readonly (string | number)[];
+}
+
+/**
+ * Runs queries whose text depends on a filter, preparing each text once. There are only a handful of texts (one
+ * per filter shape and direction), since values are always parameters.
+ */
+export class PreparedQueries {
+  private readonly statements = new Map<string, Statement<unknown[], unknown>>();
+
+  constructor(private readonly db: Database) {}
+
+  all<Row>(query: Query): Row[] {
+    return storeCall(() => this.statement(query.sql).all(...query.params) as Row[]);
+  }
+
+  get<Row>(query: Query): Row | undefined {
+    return storeCall(() => this.statement(query.sql).get(...query.params) as Row | undefined);
+  }
+
+  private statement(sql: string): Statement<unknown[], unknown> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], unknown>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

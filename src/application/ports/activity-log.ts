@@ -1,0 +1,41 @@
+import type { Activity } from '../../domain/activity.js';
+import type { Asset, AssetName } from '../../domain/asset.js';
+import type { Username } from '../../domain/user.js';
+import type { SeekableList } from './positioned.js';
+
+export interface ActivityFilter {
+  /** Only this user's activities (an outbox). */
+  readonly actor?: Username;
+}
+
+/** The asset change an activity records; applied in the same transaction as the append. */
+export type AssetChange =
+  | { readonly kind: 'create'; readonly asset: Asset }
+  /** Stores the asset's mutable fields (media type, url, description, tags) and `updatedAt`; the rest is fixed. */
+  | { readonly kind: 'update'; readonly asset: Asset }
+  | { readonly kind: 'delete'; readonly name: AssetName; readonly deletedAt: Date };
+
+export type AppendOutcome =
+  | 'appended'
+  /** Another writer appended at this idx first: rebuild the activity at the new next idx and try again. */
+  | 'idx_taken'
+  /** create: the name is registered (live or deleted). */
+  | 'asset_exists'
+  /** update/delete: the asset is no longer live (deleted meanwhile) or does not exist. */
+  | 'asset_gone';
+
+/**
+ * The global activity log: positions are `idx`, 0, 1, 2, … with no gap and no repeat, across processes and
+ * restarts. Appending and the asset change it records are one transaction: neither exists without the other.
+ */
+export interface ActivityLog extends SeekableList<Activity, ActivityFilter> {
+  /** The idx the next append must use (one more than the highest, 0 for an empty log). */
+  nextIdx(): Promise<number>;
+  /** The activity at `idx`, or null. */
+  get(idx: number): Promise<Activity | null>;
+  /**
+   * Appends `activity` (whose idx must equal the current next idx) and applies `change`, atomically. Nothing is
+   * written unless the outcome is `'appended'`.
+   */
+  append(activity: Activity, change: AssetChange): Promise<AppendOutcome>;
+}

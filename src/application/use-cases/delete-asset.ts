@@ -1,0 +1,34 @@
+// Rule: only the owner deletes a live asset; it disappears from every list, its name stays taken, and the
+// deletion and its signed Delete activity are written together.
+import type { Activity } from '../../domain/activity.js';
+import { err, ok, type Result } from '../../domain/result.js';
+import type { Username } from '../../domain/user.js';
+import type { ActivityPublisher } from '../activity-publisher.js';
+import type { AssetRepository } from '../ports/asset-repository.js';
+import type { UserRepository } from '../ports/user-repository.js';
+import type { AssetError } from './asset-errors.js';
+import { ownedLiveAsset } from './update-asset.js';
+
+export class DeleteAsset {
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly users: UserRepository,
+    private readonly publisher: ActivityPublisher,
+  ) {}
+
+  async execute(input: {
+    actor: Username;
+    name: string;
+  }): Promise<Result<{ activity: Activity }, AssetError>> {
+    const found = await ownedLiveAsset(this.assets, input.name, input.actor);
+    if (!found.ok) return found;
+    const asset = found.value;
+    const owner = await this.users.findByUsername(input.actor);
+    if (!owner) return err({ type: 'forbidden' });
+    const published = await this.publisher.publish('Delete', owner, (now) => ({
+      asset,
+      change: { kind: 'delete', name: asset.name, deletedAt: now },
+    }));
+    return published.ok ? ok({ activity: published.value }) : err({ type: 'gone' });
+  }
+}

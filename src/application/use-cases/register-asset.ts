@@ -1,0 +1,47 @@
+// Rule: a signed-in user registers an asset under a free name; the asset and its signed Create activity are
+// written together.
+import type { Activity } from '../../domain/activity.js';
+import { parseAssetName, type Asset, type AssetFields } from '../../domain/asset.js';
+import { err, ok, type Result } from '../../domain/result.js';
+import type { Username } from '../../domain/user.js';
+import type { ActivityPublisher } from '../activity-publisher.js';
+import type { AssetRepository } from '../ports/asset-repository.js';
+import type { UserRepository } from '../ports/user-repository.js';
+import { checkFields, type AssetError } from './asset-errors.js';
+
+export class RegisterAsset {
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly users: UserRepository,
+    private readonly publisher: ActivityPublisher,
+  ) {}
+
+  async execute(input: {
+    owner: Username;
+    name: string;
+    fields: AssetFields;
+  }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
+    const name = parseAssetName(input.name);
+    if (!name.ok) return err({ type: 'invalid_request', ...name.error });
+    const fields = checkFields(input.fields);
+    if (!fields.ok) return fields;
+    if (await this.assets.findByName(name.value)) return err({ type: 'asset_exists', name: name.value });
+    const owner = await this.users.findByUsername(input.owner);
+    if (!owner) return err({ type: 'forbidden' });
+
+    let asset: Asset | null = null;
+    const published = await this.publisher.publish('Create', owner, (now) => {
+      asset = {
+        name: name.value,
+        owner: owner.username,
+        ...fields.value,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      };
+      return { asset, change: { kind: 'create', asset } };
+    });
+    if (!published.ok) return err({ type: 'asset_exists', name: name.value });
+    return ok({ asset: asset!, activity: published.value });
+  }
+}

@@ -1,0 +1,56 @@
+// Rule: only the owner changes a live asset's description, tags, url or media type; the change and its signed
+// Update activity are written together.
+import type { Activity } from '../../domain/activity.js';
+import { parseAssetName, type Asset, type AssetFields } from '../../domain/asset.js';
+import { err, ok, type Result } from '../../domain/result.js';
+import type { Username } from '../../domain/user.js';
+import type { ActivityPublisher } from '../activity-publisher.js';
+import type { AssetRepository } from '../ports/asset-repository.js';
+import type { UserRepository } from '../ports/user-repository.js';
+import { checkFields, type AssetError } from './asset-errors.js';
+
+export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
+
+/** Finds a live asset the actor owns, or says why not. */
+export async function ownedLiveAsset(
+  assets: AssetRepository,
+  name: string,
+  actor: Username,
+): Promise<Result<Asset, AssetError>> {
+  const parsed = parseAssetName(name);
+  const asset = parsed.ok ? await assets.findByName(parsed.value) : null;
+  if (!asset) return err({ type: 'not_found' });
+  if (asset.deletedAt) return err({ type: 'gone' });
+  if (asset.owner !== actor) return err({ type: 'forbidden' });
+  return ok(asset);
+}
+
+export class UpdateAsset {
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly users: UserRepository,
+    private readonly publisher: ActivityPublisher,
+  ) {}
+
+  async execute(input: {
+    actor: Username;
+    name: string;
+    changes: AssetChanges;
+  }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
+    const found = await ownedLiveAsset(this.assets, input.name, input.actor);
+    if (!found.ok) return found;
+    const current = found.value;
+    const fields = checkFields({ ...current, ...input.changes });
+    if (!fields.ok) return fields;
+    const owner = await this.users.findByUsername(input.actor);
+    if (!owner) return err({ type: 'forbidden' });
+
+    let asset: Asset = current;
+    const published = await this.publisher.publish('Update', owner, (now) => {
+      asset = { ...current, ...fields.value, updatedAt: now };
+      return { asset, change: { kind: 'update', asset } };
+    });
+    if (!published.ok) return err({ type: 'gone' });
+    return ok({ asset, activity: published.value });
+  }
+}

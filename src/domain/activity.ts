@@ -1,0 +1,35 @@
+import type { AssetName } from './asset.js';
+import type { Username } from './user.js';
+
+export type ActivityType = 'Create' | 'Update' | 'Delete';
+
+/** One entry of the global, append-only, gap-free activity log. */
+export interface Activity {
+  /** Position in the log: 0, 1, 2, … with no gap and no repeat. */
+  readonly idx: number;
+  readonly type: ActivityType;
+  readonly actor: Username;
+  readonly object: AssetName;
+  readonly published: Date;
+  /** The ActivityStreams document exactly as signed when the activity was created; served as-is. */
+  readonly document: Record<string, unknown>;
+}
+
+/** A page of a list that is ordered newest first and sought by position, never by offset. */
+export interface PageRequest {
+  readonly limit: number;
+  /** Only entries older than this cursor (the `next` direction). */
+  readonly before?: number;
+  /** Only entries newer than this cursor (the `prev` direction). */
+  readonly after?: number;
+}
+
+export interface Page<T> {
+  /** Newest first. */
+  readonly items: T[];
+  readonly total: number;
+  /** Cursor for the next (older) page, or null on the last page. */
+  readonly nextCursor: number | null;
+  /** Cursor for the previous (newer) page, or null on the first page. */
+  readonly prevCursor: number | null;
+}

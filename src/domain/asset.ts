@@ -1,0 +1,84 @@
+import { err, ok, type Result } from './result.js';
+import type { Username } from './user.js';
+
+export type AssetName = string & { readonly __brand: 'AssetName' };
+
+export const ASSET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const CONTENT_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/** type/subtype with RFC 6838 characters, optional parameters not allowed (they belong to no stored asset). */
+export const MEDIA_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+export const DESCRIPTION_MAX_CHARACTERS = 5000;
+export const TAGS_MAX = 20;
+export const TAG_MAX_CHARACTERS = 50;
+/** A tag is one word: no whitespace, no comma (the form separates tags with commas), no leading '#'. */
+export const TAG_PATTERN = /^[^\s,#\p{Cc}][^\s,\p{Cc}]*$/u;
+
+/**
+ * Tabs become spaces and other control characters (but line breaks) are dropped: JSON-LD libraries escape them
+ * differently in canonical form, so a description holding them would sign in a way some peers cannot verify.
+ */
+export function normaliseDescription(text: string): string {
+  return text.replace(/\t/g, ' ').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+}
+
+export interface Asset {
+  readonly name: AssetName;
+  readonly owner: Username;
+  readonly contentHash: string;
+  readonly mediaType: string;
+  readonly url: string | null;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  /** Set once the asset is deleted: it then appears in no list, and its name stays taken. */
+  readonly deletedAt: Date | null;
+}
+
+/** The fields an owner may set; `content_hash` is fixed at registration (new content is a new asset). */
+export interface AssetFields {
+  readonly contentHash: string;
+  readonly mediaType: string;
+  readonly url: string | null;
+  readonly description: string;
+  readonly tags: readonly string[];
+}
+
+export type AssetFieldError = { readonly path: string; readonly message: string };
+
+export function parseAssetName(input: string): Result<AssetName, AssetFieldError> {
+  return ASSET_NAME_PATTERN.test(input)
+    ? ok(input as AssetName)
+    : err({
+        path: 'name',
+        message: 'Use 1–128 characters of A–Z, a–z, 0–9, ., _ and -, starting with a letter or digit.',
+      });
+}
+
+/** Trims tags, drops a leading '#', removes duplicates (keeping the first) and checks each. */
+export function normaliseTags(tags: readonly string[]): Result<string[], AssetFieldError> {
+  const cleaned = [...new Set(tags.map((t) => t.trim().replace(/^#/, '')).filter((t) => t !== ''))];
+  if (cleaned.length > TAGS_MAX) return err({ path: 'tags', message: `At most ${TAGS_MAX} tags.` });
+  for (const tag of cleaned) {
+    if ([...tag].length > TAG_MAX_CHARACTERS || !TAG_PATTERN.test(tag)) {
+      return err({
+        path: 'tags',
+        message: `Each tag is one word of at most ${TAG_MAX_CHARACTERS} characters, without spaces or commas.`,
+      });
+    }
+  }
+  return ok(cleaned);
+}
+
+/** The URL in its WHATWG serialisation (spaces and brackets escaped), or null if it is no absolute http(s) URL. */
+export function normaliseAssetUrl(value: string): string | null {
+  if (!URL.canParse(value)) return null;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url.href : null;
+}
+
+/** ActivityStreams object type for a media type: Image, Video or Audio by its top-level type, else Document. */
+export function objectTypeFor(mediaType: string): 'Image' | 'Video' | 'Audio' | 'Document' {
+  const top = mediaType.split('/')[0];
+  return top === 'image' ? 'Image' : top === 'video' ? 'Video' : top === 'audio' ? 'Audio' : 'Document';
+}
