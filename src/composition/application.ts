@@ -27,6 +27,9 @@ import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
 import type { Config } from './config.js';
 import { isHttps, persistenceOf } from './container.js';
+import { loadReadme } from '../adapters/views/readme-renderer.js';
+import { loadStaticFiles } from '../adapters/views/static-files.js';
+import { VERSION } from './version.js';
 import { TOKENS } from './tokens.js';
 
 /** The running pieces of one L2 process: the HTTP app and its background work. */
@@ -56,13 +59,15 @@ export function buildApplication(c: DependencyContainer): L2Application {
     settings: {
       publicUrl: config.publicUrl,
       webfingerDomain: port ? host : host.replace(/:\d+$/, ''),
-      version: '0.1.0',
+      version: VERSION,
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,
     },
     urls: c.resolve(TOKENS.Urls),
     logger,
     views: c.resolve(TOKENS.Views),
+    readmeHtml: loadReadme(),
+    staticFiles: loadStaticFiles(),
     csrf: c.resolve(TOKENS.CsrfGuard),
     health: c.resolve(TOKENS.StoreHealth),
     useCases: {

@@ -49,6 +49,7 @@ import { RateLimiterLoginThrottle } from '../adapters/throttle/rate-limiter-logi
 import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/delivery-policy.js';
 import type { Config } from './config.js';
+import { VERSION } from './version.js';
 import { openStore } from './persistence.js';
 import { TOKENS } from './tokens.js';
 
@@ -107,7 +108,7 @@ export function buildContainer(
       store.limiter('login_addr', maxFailuresPerAddress, windowSeconds),
     );
   });
-  factory(TOKENS.Views, () => new NunjucksViews({ cache: config.production }));
+  factory(TOKENS.Views, () => new NunjucksViews({ cache: config.production, version: VERSION }));
   factory(
     TOKENS.CsrfGuard,
     () => new CsrfGuard(deriveKey(config.jwtSecret, 'csrf'), { secure: isHttps(config) }),

@@ -11,7 +11,9 @@ import { opsRoutes } from './routes/ops.routes.js';
 import { pagesRoutes } from './routes/pages.routes.js';
 import { registryRoutes } from './routes/registry.routes.js';
 import { renderersRoutes } from './routes/renderers.routes.js';
+import { viewer } from './request-auth.js';
 import { securityHeaders } from './security-headers.js';
+import { staticFiles } from './static-middleware.js';
 
 /** The whole middleware stack, in order. */
 export function createApp(deps: HttpDependencies): Koa {
@@ -32,7 +34,15 @@ export function createApp(deps: HttpDependencies): Koa {
   activityPubRoutes(router, deps);
 
   app.use(requestLogger(deps.logger));
-  app.use(errorMiddleware(deps.logger, deps.views, (ctx) => deps.csrf.tokenFor(ctx)));
+  app.use(
+    errorMiddleware(
+      deps.logger,
+      deps.views,
+      (ctx) => deps.csrf.tokenFor(ctx),
+      async (ctx) => (await viewer(ctx, deps))?.claims.username ?? null,
+    ),
+  );
+  app.use(staticFiles(deps.staticFiles));
   app.use(securityHeaders);
   app.use(bodyMiddleware());
   app.use(router.routes());

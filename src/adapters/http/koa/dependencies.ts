@@ -21,6 +21,7 @@ import type { RegisterUser } from '../../../application/use-cases/register-user.
 import type { RevokeToken } from '../../../application/use-cases/revoke-token.js';
 import type { VerifyToken } from '../../../application/use-cases/verify-token.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
+import type { StaticFile } from '../../views/static-files.js';
 import type { CsrfGuard } from './csrf.js';
 import type { CookiePolicy } from './session-cookies.js';
 
@@ -42,6 +43,10 @@ export interface HttpDependencies {
   readonly urls: Urls;
   readonly logger: Logger;
   readonly views: NunjucksViews;
+  /** The README rendered for the home page. */
+  readonly readmeHtml: string;
+  /** Stylesheet, favicon, screenshots: path → file. */
+  readonly staticFiles: ReadonlyMap<string, StaticFile>;
   readonly csrf: CsrfGuard;
   readonly health: StoreHealth;
   readonly useCases: {

@@ -37,6 +37,7 @@ export function errorMiddleware(
   logger: Logger,
   views: NunjucksViews,
   csrfTokenFor: (ctx: Context) => string,
+  viewerOf: (ctx: Context) => Promise<string | null>,
 ) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
@@ -55,7 +56,12 @@ export function errorMiddleware(
         ctx.type = 'text/html; charset=utf-8';
         ctx.body = views.render(
           'error',
-          { currentUser: null, csrfToken: csrfTokenFor(ctx) },
+          {
+            // A failing store must not fail the error page too.
+            currentUser: problem.status === 503 ? null : await viewerOf(ctx).catch(() => null),
+            csrfToken: csrfTokenFor(ctx),
+            path: ctx.path,
+          },
           { title: `${problem.status} ${statusTitle(problem.status)}`, detail: problem.detail },
         );
       } else {

@@ -169,13 +169,10 @@ const nullableUrl = z
 
 export const RegisterAssetRequest = z
   .object({
-    name: z
-      .string()
-      .max(200)
-      .openapi({
-        example: 'sunset',
-        description: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, unique, case-sensitive',
-      }),
+    name: z.string().max(200).openapi({
+      example: 'sunset',
+      description: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, unique, case-sensitive',
+    }),
     content_hash: z
       .string()
       .max(200)

@@ -3,17 +3,25 @@ import nunjucks from 'nunjucks';
 
 const TEMPLATES = fileURLToPath(new URL('./templates/', import.meta.url));
 
-/** What every page needs from the request: who is signed in and the CSRF token for its forms. */
+/** What every page needs from the request: who is signed in, the CSRF token for its forms, where it is. */
 export interface PageContext {
   readonly currentUser: string | null;
   readonly csrfToken: string;
+  /** The request path, to mark the current navigation link. */
+  readonly path: string;
 }
+
+/** "2026-11-22T10:00:00.000Z" → "2026-11-22 10:00 UTC": readable, unambiguous, no client-side script needed. */
+const readableDate = (iso: unknown): string =>
+  typeof iso === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso)
+    ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+    : String(iso ?? '');
 
 /** Server-side templates. Autoescaping is on: nothing in a view model is trusted as HTML. */
 export class NunjucksViews {
   private readonly env: nunjucks.Environment;
 
-  constructor(options: { cache: boolean }) {
+  constructor(options: { cache: boolean; version: string }) {
     this.env = new nunjucks.Environment(
       new nunjucks.FileSystemLoader(TEMPLATES, { noCache: !options.cache }),
       {
@@ -23,9 +31,14 @@ export class NunjucksViews {
         lstripBlocks: true,
       },
     );
+    this.env.addFilter('date', readableDate);
+    this.env.addGlobal('version', options.version);
   }
 
   render(template: string, page: PageContext, model: Record<string, unknown> = {}): string {
-    return this.env.render(`${template}.njk`, { ...model, page });
+    return this.env.render(`${template}.njk`, {
+      ...model,
+      page: { ...page, version: this.env.getGlobal('version') },
+    });
   }
 }

@@ -27,7 +27,8 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     const page = await useCases.listUsers.execute(request);
     const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
     await respond(ctx, {
-      html: () => renderPage(ctx, deps, 'users', { title: 'Users', list: json() }),
+      html: () =>
+        renderPage(ctx, deps, 'users', { title: 'Users', list: json(), domain: settings.webfingerDomain }),
       json,
     });
   });

@@ -12,7 +12,9 @@ export function pagesRoutes(router: Router, deps: HttpDependencies): void {
     if (!representation)
       throw new HttpProblem(406, 'not_acceptable', 'This resource is available as HTML or JSON.');
     const stats = await deps.useCases.getStatistics.execute();
-    if (representation === 'html') return renderPage(ctx, deps, 'home', { title: 'L2', stats });
+    if (representation === 'html') {
+      return renderPage(ctx, deps, 'home', { title: 'L2', stats, readme: deps.readmeHtml });
+    }
     ctx.body = { name: 'l2', version: deps.settings.version, l2_server: deps.settings.publicUrl, stats };
   });
 

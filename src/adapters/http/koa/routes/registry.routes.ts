@@ -11,7 +11,8 @@ import { cursorRequest, pageLink } from '../listing.js';
 import { isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
-import { requireAuth } from '../request-auth.js';
+import { negotiate } from '../negotiate.js';
+import { requireAuth, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
 import { validateBody } from '../validate.js';
@@ -35,14 +36,100 @@ function assetProblem(error: AssetError, name: string): HttpProblem {
   }
 }
 
+/** The asset form's fields as the person typed them, to show again after an error. */
+function formValues(body: unknown, asset?: Asset): Record<string, string> {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const text = (key: string, fallback = '') => (typeof b[key] === 'string' ? (b[key] as string) : fallback);
+  return {
+    name: asset?.name ?? text('name'),
+    content_hash: asset?.contentHash ?? text('content_hash'),
+    media_type: text('media_type', asset?.mediaType ?? ''),
+    url: text('url', asset?.url ?? ''),
+    description: text('description', asset?.description ?? ''),
+    tags: text('tags', asset?.tags.join(', ') ?? ''),
+  };
+}
+
 export function registryRoutes(router: Router, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
+
+  /** A browser form that fails shows the form again with the message and what was typed. */
+  const formAware = async (ctx: Context, editing: Asset | null, handler: () => Promise<void>) => {
+    try {
+      await handler();
+    } catch (error) {
+      if (
+        !isFormPost(ctx) ||
+        !(error instanceof HttpProblem) ||
+        ['csrf_failed', 'unauthenticated'].includes(error.code)
+      ) {
+        throw error;
+      }
+      if (error.code.startsWith('token_') || error.status === 404 || error.status === 410) throw error;
+      await renderAssetForm(
+        ctx,
+        editing,
+        formValues(ctx.request.body, editing ?? undefined),
+        error.detail,
+        error.status,
+      );
+    }
+  };
+
+  const renderAssetForm = (
+    ctx: Context,
+    editing: Asset | null,
+    form: Record<string, string>,
+    error?: string,
+    status = 200,
+  ) =>
+    renderPage(
+      ctx,
+      deps,
+      'asset-form',
+      {
+        title: editing ? `Edit ${editing.name}` : 'Register an asset',
+        editing: editing !== null,
+        action: editing ? `/assets/${encodeURIComponent(editing.name)}` : '/assets',
+        form,
+        ...(error ? { error } : {}),
+      },
+      status,
+    );
+
+  /** Pages that need a signed-in user send a signed-out browser to the login form, and back afterwards. */
+  const signedInOrLogin = async (ctx: Context) => {
+    const signedIn = await viewer(ctx, deps);
+    if (!signedIn) seeOther(ctx, `/login?next=${encodeURIComponent(ctx.path)}`);
+    return signedIn;
+  };
+
+  router.get('/assets/new', async (ctx, next) => {
+    // An asset may be called "new": only a browser asking for a page gets the form.
+    if (negotiate(ctx.get('Accept'), ['html', 'json', 'ap']) !== 'html') return next();
+    ctx.vary('Accept');
+    if (!(await signedInOrLogin(ctx))) return;
+    await renderAssetForm(ctx, null, formValues({}));
+  });
+
+  router.get('/assets/:name/edit', async (ctx) => {
+    const signedIn = await signedInOrLogin(ctx);
+    if (!signedIn) return;
+    const name = String(ctx.params.name);
+    const asset = await useCases.getAsset.execute(name);
+    if (!asset) throw assetProblem({ type: 'not_found' }, name);
+    if (asset.deletedAt) throw assetProblem({ type: 'gone' }, name);
+    if (asset.owner !== signedIn.claims.username) throw assetProblem({ type: 'forbidden' }, name);
+    await renderAssetForm(ctx, asset, formValues({}, asset));
+  });
   const withActivity = (asset: Asset, activity: Activity) => ({
     ...assetJson(asset, urls),
     activity: { idx: activity.idx, id: urls.activity(activity.idx) },
   });
 
-  router.post('/assets', async (ctx) => {
+  router.post('/assets', (ctx) => formAware(ctx, null, () => registerAsset(ctx)));
+
+  const registerAsset = async (ctx: Context) => {
     const session = await requireAuth(ctx, deps);
     const input = validateBody(ctx, RegisterAssetRequest);
     const result = await useCases.registerAsset.execute({
@@ -62,7 +149,7 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     ctx.status = 201;
     ctx.set('Location', urls.asset(asset.name));
     ctx.body = withActivity(asset, activity);
-  });
+  };
 
   const update = async (ctx: Context) => {
     const session = await requireAuth(ctx, deps);
@@ -97,7 +184,10 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
   // HTML forms cannot send PATCH or DELETE: they post with a hidden _method.
   router.post('/assets/:name', async (ctx) => {
     const method = (ctx.request.body as Record<string, unknown> | undefined)?._method;
-    if (method === 'PATCH') return update(ctx);
+    if (method === 'PATCH') {
+      const current = await useCases.getAsset.execute(String(ctx.params.name));
+      return formAware(ctx, current, () => update(ctx));
+    }
     if (method === 'DELETE') return remove(ctx);
     throw new HttpProblem(400, 'invalid_request', '_method: use PATCH or DELETE.', {
       errors: [{ path: '_method', message: 'Use PATCH or DELETE.' }],
