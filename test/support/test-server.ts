@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { DependencyContainer } from 'tsyringe';
 import { buildApplication, type L2Application } from '../../src/composition/application.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
@@ -33,18 +33,25 @@ export interface TestServerOptions {
   readonly background?: boolean;
   /** Reuse a directory (to restart on the same SQLite file). */
   readonly dir?: string;
+  /** Make PUBLIC_URL the server's real address (for a browser that follows absolute links). */
+  readonly publicUrlIsServer?: boolean;
 }
 
 /** Starts a real L2 server on an ephemeral port, with a test secret and bcrypt cost 4. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'l2-test-'));
+  // Listen first, so PUBLIC_URL can be the real address when a browser must follow absolute links.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   writeFileSync(join(dir, 'jwt_secret'), `${TEST_SECRET}\n`);
   const config = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: dir,
     STORE: options.store === 'sqlite' ? `sqlite:${join(dir, 'l2.sqlite')}` : 'memory:',
     BCRYPT_COST: '4',
-    PUBLIC_URL: TEST_PUBLIC_URL,
+    PUBLIC_URL: options.publicUrlIsServer ? url : TEST_PUBLIC_URL,
     LOG_LEVEL: 'silent',
     QUEUE_POLL_INTERVAL_MS: '50',
     NOTICE_RETRY_FIRST_DELAY_MS: '50',
@@ -53,13 +60,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const container = buildContainer(config, options.override);
   const l2 = buildApplication(container);
   if (options.background !== false) await l2.startBackground();
-  const server: Server = await new Promise((resolve) => {
-    const s = l2.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
+  server.on('request', l2.app.callback());
   let closed = false;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     config,
     container,
     l2,

@@ -17,6 +17,11 @@ export function renderReadme(markdown: string): string {
         const level = Math.min(depth + 1, 6);
         return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
       },
+      // Links to files of the repository (docs/…) mean nothing on the site: show their text only.
+      link({ href, tokens }) {
+        const text = this.parser.parseInline(tokens);
+        return /^(https?:|mailto:|\/|#)/.test(href) ? false : text;
+      },
     },
     walkTokens(token) {
       if (token.type === 'image' && token.href.startsWith('docs/screenshots/')) {

@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { join } from 'node:path';
+import { FakeL1Server } from '../support/fake-l1-server.js';
+import { chromiumAvailable, launchChromium, SCREENSHOT_DIR } from '../support/chromium.js';
+import { client } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const PASSWORD = 'correct horse battery';
+/** Runs in the page (as a string: the test's own TypeScript has no DOM types). */
+const AUDIT_SCRIPT = `(() => {
+  const visibleInputs = [...document.querySelectorAll('input, textarea, select')].filter((el) => el.type !== 'hidden');
+  return {
+    h1: document.querySelectorAll('h1').length,
+    main: document.querySelectorAll('main').length,
+    nav: document.querySelectorAll('nav').length,
+    unlabelled: visibleInputs.filter((el) => !el.labels || el.labels.length === 0).map((el) => el.id || el.name),
+    lang: document.documentElement.lang,
+  };
+})()`;
+const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } } as const;
+
+describe('web UI in a real browser (Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let l2: TestServer;
+  let l1: FakeL1Server;
+  let context: BrowserContext;
+  let page: Page;
+  /** Every HTML body the browser received, to scan for tokens. */
+  const htmlSeen: { url: string; body: string }[] = [];
+  const dialogs: string[] = [];
+
+  before(async function () {
+    if (!chromiumAvailable()) return this.skip();
+    browser = await launchChromium();
+    l2 = await startTestServer({ store: 'sqlite', publicUrlIsServer: true });
+    l1 = await new FakeL1Server().start();
+  });
+  after(async () => {
+    await browser?.close();
+    await l2?.close();
+    await l1?.stop();
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on('response', async (response) => {
+      if ((response.headers()['content-type'] ?? '').includes('text/html')) {
+        htmlSeen.push({ url: response.url(), body: await response.text().catch(() => '') });
+      }
+    });
+  });
+  afterEach(async () => context?.close());
+
+  const go = (path: string) => page.goto(`${l2.url}${path}`);
+  const navText = () => page.locator('header nav').innerText();
+
+  async function register(username: string): Promise<void> {
+    await go('/register');
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL(`${l2.url}/`);
+  }
+
+  it('registers a person and shows them signed in on the home page', async () => {
+    await register('alice');
+    expect(await navText()).to.contain('Signed in as alice');
+    expect(await page.locator('main h1').count()).to.equal(1);
+    expect(await page.locator('.stats').innerText()).to.match(/1\s+users/);
+  });
+
+  it('logs out with the navigation button and shows the person signed out', async () => {
+    await register('bob');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(`${l2.url}/`);
+    expect(await navText()).to.contain('Log in');
+    expect(await navText()).not.to.contain('Signed in');
+  });
+
+  it('shows the error and keeps the username after a wrong password, never the password', async () => {
+    await register('carol');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await go('/login');
+    await page.getByLabel('Username').fill('carol');
+    await page.getByLabel('Password').fill('wrong password here');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('alert')).to.be.ok;
+    expect(await page.getByRole('alert').innerText()).to.contain('username or password is wrong');
+    expect(await page.getByLabel('Username').inputValue()).to.equal('carol');
+    expect(await page.getByLabel('Password').inputValue()).to.equal('');
+    expect(await page.content()).not.to.contain('wrong password here');
+  });
+
+  it('logs in and goes back to the page that asked for it', async () => {
+    await register('dave');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await go('/renderers');
+    expect(page.url()).to.equal(`${l2.url}/login?next=%2Frenderers`);
+    await page.getByLabel('Username').fill('dave');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${l2.url}/renderers`);
+    expect(await page.locator('h1').innerText()).to.equal('Renderers');
+  });
+
+  it('registers an asset through the form; it appears in the registry and the activities, its script shown as text', async () => {
+    await register('erin');
+    await go('/registry');
+    await page.getByRole('link', { name: 'Register an asset' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('sunset');
+    await page.getByLabel('Content hash').fill(`sha256:${'ab'.repeat(32)}`);
+    await page.getByLabel('Media type').fill('image/png');
+    await page.getByLabel('Description (optional)').fill('<script>alert("xss")</script> red sky');
+    await page.getByLabel('Tags (optional)').fill('art, sky');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL(`${l2.url}/assets/sunset`);
+    expect(await page.locator('.description').innerText()).to.equal('<script>alert("xss")</script> red sky');
+
+    await go('/registry');
+    expect(await page.getByRole('link', { name: 'sunset' }).count()).to.equal(1);
+    await go('/activities');
+    const row = page.locator('tbody tr').first();
+    expect(await row.innerText()).to.match(/Create\s+erin\s+sunset/);
+    expect(dialogs).to.deep.equal([]);
+  });
+
+  it('re-renders the asset form with the message and the values typed when a field is wrong', async () => {
+    await register('frank');
+    await go('/assets/new');
+    await page.getByLabel('Name', { exact: true }).fill('broken');
+    await page.getByLabel('Content hash').fill('not-a-hash');
+    await page.getByLabel('Media type').fill('image/png');
+    await page.getByRole('button', { name: 'Register' }).click();
+    expect(await page.getByRole('alert').innerText()).to.contain('content_hash');
+    expect(await page.getByLabel('Content hash').inputValue()).to.equal('not-a-hash');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).to.equal('broken');
+  });
+
+  it('attaches a renderer: the browser lands on the L1 callback with a token that verifies for that L1, and no page holds a token', async () => {
+    await register('grace');
+    const sessionToken = (await context.cookies()).find((c) => c.name === 'l2_token')!.value;
+    await go('/renderers');
+    await page.getByLabel('L1 server URL').fill(l1.url);
+    await page.getByRole('button', { name: 'Attach' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/callback');
+
+    const token = new URL(page.url()).searchParams.get('token')!;
+    expect(l1.callbacks.at(-1)!.searchParams.get('token')).to.equal(token);
+    const verdict = await client(l2.url).post('/auth/verify', { token, l1_server: l1.url });
+    expect(verdict.status).to.equal(200);
+    expect(verdict.json).to.include({ valid: true, username: 'grace', l1_server: l1.url });
+
+    await go('/renderers');
+    expect(await page.locator('.renderers').innerText()).to.contain(l1.url);
+    for (const { url, body } of htmlSeen) {
+      expect(body, url).not.to.contain(token);
+      expect(body, url).not.to.contain(sessionToken);
+    }
+  });
+
+  it('detaches a renderer from its button', async () => {
+    await register('heidi');
+    await go('/renderers');
+    await page.getByLabel('L1 server URL').fill(l1.url);
+    await page.getByRole('button', { name: 'Attach' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/callback');
+    await go('/renderers');
+    await page.getByRole('button', { name: `Detach ${l1.url}` }).click();
+    await page.waitForURL(`${l2.url}/renderers`);
+    expect(await page.locator('main').innerText()).to.contain('No renderer is attached.');
+  });
+
+  it('gives every page one h1, a main, a nav and a label for every visible input', async () => {
+    await register('ivan');
+    const paths = [
+      '/',
+      '/registry',
+      '/activities',
+      '/users',
+      '/users/ivan',
+      '/renderers',
+      '/assets/new',
+      '/nowhere',
+    ];
+    for (const path of paths) {
+      await go(path);
+      const audit = (await page.evaluate(AUDIT_SCRIPT)) as {
+        h1: number;
+        main: number;
+        nav: number;
+        unlabelled: string[];
+        lang: string;
+      };
+      expect(audit.h1, path).to.equal(1);
+      expect(audit.main, path).to.equal(1);
+      expect(audit.nav, path).to.be.at.least(1);
+      expect(audit.unlabelled, path).to.deep.equal([]);
+      expect(audit.lang, path).to.equal('en');
+    }
+  });
+
+  it('takes a screenshot of every page at desktop and phone width', async () => {
+    await register('judy');
+    await go('/assets/new');
+    await page.getByLabel('Name', { exact: true }).fill('aurora');
+    await page.getByLabel('Content hash').fill(`sha256:${'cd'.repeat(32)}`);
+    await page.getByLabel('Media type').fill('image/jpeg');
+    await page.getByLabel('Description (optional)').fill('Northern lights over the fjord.');
+    await page.getByLabel('Tags (optional)').fill('sky, night');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL(`${l2.url}/assets/aurora`);
+
+    const pages: [string, string][] = [
+      ['home', '/'],
+      ['registry', '/registry'],
+      ['asset', '/assets/aurora'],
+      ['asset-new', '/assets/new'],
+      ['asset-edit', '/assets/aurora/edit'],
+      ['activities', '/activities'],
+      ['activity', '/activities/0'],
+      ['users', '/users'],
+      ['user', '/users/judy'],
+      ['renderers', '/renderers'],
+      ['not-found', '/nowhere'],
+    ];
+    const anonymous = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const anonymousPage = await anonymous.newPage();
+    const shots: string[] = [];
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await anonymousPage.setViewportSize(viewport);
+      for (const [name, path] of pages) {
+        await go(path);
+        const file = join(SCREENSHOT_DIR, `${name}-${size}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        shots.push(file);
+      }
+      for (const [name, path] of [
+        ['login', '/login'],
+        ['register', '/register'],
+      ] as const) {
+        await anonymousPage.goto(`${l2.url}${path}`);
+        const file = join(SCREENSHOT_DIR, `${name}-${size}.png`);
+        await anonymousPage.screenshot({ path: file, fullPage: true });
+        shots.push(file);
+      }
+      // Nothing may overflow the viewport sideways except inside the scrollable table wrappers.
+      await go('/registry');
+      const overflow = (await page.evaluate(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      )) as number;
+      expect(overflow, `horizontal overflow at ${size}`).to.be.at.most(0);
+    }
+    await anonymous.close();
+    expect(shots).to.have.length(2 * (pages.length + 2));
+  });
+});
