@@ -18,7 +18,8 @@ export const TAG_PATTERN = /^[^\s,#\p{Cc}][^\s,\p{Cc}]*$/u;
  * differently in canonical form, so a description holding them would sign in a way some peers cannot verify.
  */
 export function normaliseDescription(text: string): string {
-  return text.replace(/\t/g, ' ').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  // \p{Cc} is every control character; line feed and carriage return are kept.
+  return text.replace(/\t/g, ' ').replace(/(?![\n\r])\p{Cc}/gu, '');
 }
 
 export interface Asset {

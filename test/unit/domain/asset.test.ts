@@ -31,18 +31,23 @@ describe('asset rules', () => {
     it(`accepts the name ${good.slice(0, 20)}`, () => expect(parseAssetName(good).ok).to.equal(true));
   }
   for (const bad of ['', '-lead', '.hidden', 'has space', 'slash/name', `a${'b'.repeat(128)}`, 'ünïcode']) {
-    it(`refuses the name ${JSON.stringify(bad.slice(0, 20))}`, () => expect(parseAssetName(bad).ok).to.equal(false));
+    it(`refuses the name ${JSON.stringify(bad.slice(0, 20))}`, () =>
+      expect(parseAssetName(bad).ok).to.equal(false));
   }
 
   it('cleans tags: trims, drops a leading #, removes duplicates and empties', () => {
-    expect(normaliseTags([' art ', '#art', 'sky', '', 'Sky'])).to.deep.equal({ ok: true, value: ['art', 'sky', 'Sky'] });
+    expect(normaliseTags([' art ', '#art', 'sky', '', 'Sky'])).to.deep.equal({
+      ok: true,
+      value: ['art', 'sky', 'Sky'],
+    });
   });
 
   it('refuses more than 20 tags, long tags and tags with spaces, commas or control characters', () => {
     expect(normaliseTags(Array.from({ length: 21 }, (_, i) => `t${i}`)).ok).to.equal(false);
     expect(normaliseTags(['x'.repeat(51)]).ok).to.equal(false);
     expect(normaliseTags(['x'.repeat(50)]).ok).to.equal(true);
-    for (const bad of ['two words', 'a,b', 'bell\u0007']) expect(normaliseTags([bad]).ok, bad).to.equal(false);
+    for (const bad of ['two words', 'a,b', 'bell\u0007'])
+      expect(normaliseTags([bad]).ok, bad).to.equal(false);
   });
 
   it('keeps line breaks in a description but turns tabs into spaces and drops other control characters', () => {
@@ -57,13 +62,9 @@ describe('asset rules', () => {
   });
 
   it('maps media types to ActivityStreams object types', () => {
-    expect(['image/png', 'video/mp4', 'audio/ogg', 'model/gltf+json', 'application/pdf'].map(objectTypeFor)).to.deep.equal([
-      'Image',
-      'Video',
-      'Audio',
-      'Document',
-      'Document',
-    ]);
+    expect(
+      ['image/png', 'video/mp4', 'audio/ogg', 'model/gltf+json', 'application/pdf'].map(objectTypeFor),
+    ).to.deep.equal(['Image', 'Video', 'Audio', 'Document', 'Document']);
   });
 });
 
@@ -71,7 +72,11 @@ describe('activity documents', () => {
   it('builds the Create of API.md §4 with escaped content and hashtags', () => {
     const doc = activityDocument({ idx: 7, type: 'Create', asset: asset(), published: T, urls });
     expect(doc).to.deep.equal({
-      '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1', { Hashtag: 'as:Hashtag' }],
+      '@context': [
+        'https://www.w3.org/ns/activitystreams',
+        'https://w3id.org/security/v1',
+        { Hashtag: 'as:Hashtag' },
+      ],
       id: 'https://l2.example/activities/7',
       type: 'Create',
       actor: 'https://l2.example/users/alice',
@@ -97,7 +102,13 @@ describe('activity documents', () => {
 
   it('marks an updated object with its update time and omits a missing url', () => {
     const later = new Date(T.getTime() + 60_000);
-    const doc = activityDocument({ idx: 8, type: 'Update', asset: asset({ updatedAt: later, url: null }), published: later, urls });
+    const doc = activityDocument({
+      idx: 8,
+      type: 'Update',
+      asset: asset({ updatedAt: later, url: null }),
+      published: later,
+      urls,
+    });
     const object = doc.object as Record<string, unknown>;
     expect(object.updated).to.equal(later.toISOString());
     expect(object).not.to.have.property('url');
@@ -105,10 +116,16 @@ describe('activity documents', () => {
 
   it('carries a Tombstone in a Delete', () => {
     const doc = activityDocument({ idx: 9, type: 'Delete', asset: asset(), published: T, urls });
-    expect(doc.object).to.deep.equal({ id: 'https://l2.example/assets/sunset', type: 'Tombstone', deleted: T.toISOString() });
+    expect(doc.object).to.deep.equal({
+      id: 'https://l2.example/assets/sunset',
+      type: 'Tombstone',
+      deleted: T.toISOString(),
+    });
   });
 
   it('escapes every HTML-significant character', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).to.equal('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x">'&'</a>`)).to.equal(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
+    );
   });
 });

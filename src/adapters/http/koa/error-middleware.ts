@@ -52,6 +52,8 @@ export function errorMiddleware(
       const problem = toProblem(error, logger, ctx);
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.extra.headers ?? {})) ctx.set(name, value);
+      // The error body (page or problem+json) depends on Accept, so caches must key on it too.
+      ctx.vary('Accept');
       if (prefersHtml(ctx.get('Accept'))) {
         ctx.type = 'text/html; charset=utf-8';
         ctx.body = views.render(

@@ -22,6 +22,16 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     return user;
   };
 
+  // Usernames are case-insensitive, but an actor's id must equal the URL it is fetched from: send other spellings
+  // to the canonical lower-case URL.
+  router.get(/^\/users\/([^/]*[A-Z][^/]*)(\/.*)?$/, (ctx) => {
+    const path = ctx.path.replace(/^\/users\/[^/]+/, (segment) => segment.toLowerCase());
+    ctx.status = 301;
+    ctx.set('Location', `${path}${ctx.search}`);
+    ctx.body = '';
+    ctx.remove('Content-Type');
+  });
+
   router.get('/users', async (ctx) => {
     const request = cursorRequest(ctx);
     const page = await useCases.listUsers.execute(request);
@@ -38,8 +48,8 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     await respond(ctx, {
       html: async () => {
         const [assets, activities] = await Promise.all([
-          useCases.listRegistry.execute({ owner: user.username }, { limit: 20 }),
-          useCases.listActivities.execute({ actor: user.username }, { limit: 20 }),
+          useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
+          useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
         ]);
         await renderPage(ctx, deps, 'user', {
           title: user.username,
@@ -50,11 +60,8 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
             (a) => assetJson(a, urls),
             (c) => `/registry?owner=${user.username}&${new URLSearchParams(c)}`,
           ),
-          activities: listJson(
-            activities,
-            (a) => activityJson(a, urls),
-            () => `/users/${user.username}/outbox`,
-          ),
+          // The profile pages through the user's activities itself (?before= / ?after=).
+          activities: listJson(activities, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl)),
         });
       },
       json: () => userJson(user, urls),

@@ -155,6 +155,13 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     const session = await requireAuth(ctx, deps);
     const input = validateBody(ctx, UpdateAssetRequest);
     const name = String(ctx.params.name);
+    if ([input.description, input.tags, input.url, input.media_type].every((v) => v === undefined)) {
+      throw new HttpProblem(
+        400,
+        'invalid_request',
+        'Give at least one of description, tags, url, media_type.',
+      );
+    }
     const result = await useCases.updateAsset.execute({
       actor: session.claims.username,
       name,
@@ -255,9 +262,9 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
 
   router.get('/activities/:idx', async (ctx) => {
     const raw = String(ctx.params.idx);
-    if (!/^\d{1,15}$/.test(raw))
-      throw new HttpProblem(400, 'invalid_request', 'idx: use a non-negative integer.');
-    const activity = await useCases.getActivity.execute(Number(raw));
+    if (!/^\d+$/.test(raw)) throw new HttpProblem(400, 'invalid_request', 'idx: use a non-negative integer.');
+    const idx = Number(raw);
+    const activity = Number.isSafeInteger(idx) ? await useCases.getActivity.execute(idx) : null;
     if (!activity) throw new HttpProblem(404, 'not_found', `There is no activity ${raw}.`);
     await respond(ctx, {
       html: () =>
