@@ -1,5 +1,6 @@
 // `l2 <command>`: operator commands that run against the configured store without starting the server.
 import { CleanupRevocations } from './application/use-cases/cleanup-revocations.js';
+import { StoreUnavailableError } from './application/ports/errors.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
 
@@ -12,6 +13,7 @@ async function run(args: string[]): Promise<number> {
   }
   const container = buildContainer(loadConfig());
   try {
+    await persistenceOf(container).ready();
     const removed = await container.resolve(CleanupRevocations).execute();
     process.stdout.write(
       `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records\n`,
@@ -25,7 +27,8 @@ async function run(args: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof ConfigError ? `l2: ${error.message}` : error);
+    const oneLine = error instanceof ConfigError || error instanceof StoreUnavailableError;
+    console.error(oneLine ? `l2: ${(error as Error).message}` : error);
     process.exit(1);
   },
 );

@@ -1,12 +1,16 @@
 // Entry point: loadConfig() → buildContainer() → listen → graceful shutdown.
 import { once } from 'node:events';
 import { buildApplication } from './composition/application.js';
+import { StoreUnavailableError } from './application/ports/errors.js';
 import { ConfigError, loadConfig } from './composition/config.js';
-import { buildContainer } from './composition/container.js';
+import { buildContainer, persistenceOf } from './composition/container.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const l2 = buildApplication(buildContainer(config));
+  const container = buildContainer(config);
+  // Connect, migrate, create indexes — before taking any request; a store that cannot be reached stops start-up.
+  await persistenceOf(container).ready();
+  const l2 = buildApplication(container);
   await l2.startBackground();
   const server = l2.app.listen(config.port, config.host);
   await once(server, 'listening');
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // One line, no stack, for what the operator must fix; a stack for anything else.
-  console.error(error instanceof ConfigError ? `l2: ${error.message}` : error);
+  const oneLine = error instanceof ConfigError || error instanceof StoreUnavailableError;
+  console.error(oneLine ? `l2: ${(error as Error).message}` : error);
   process.exit(1);
 });

@@ -16,6 +16,8 @@ export interface ReceivedNotice {
 export class FakeL1Server {
   readonly notices: ReceivedNotice[] = [];
   readonly callbacks: URL[] = [];
+  /** How long to hold each notice before answering (a slow L1: overlapping deliveries would show up). */
+  noticeDelayMs = 0;
   /** Statuses to answer notices with, in order; when empty, 200. */
   noticeStatuses: number[] = [];
   /** Called while a notice is handled, before answering — e.g. to ask L2 whether the token is revoked yet. */
@@ -66,6 +68,7 @@ export class FakeL1Server {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
     const verdict = this.onNotice ? await this.onNotice(body) : undefined;
+    if (this.noticeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.noticeDelayMs));
     const status = this.noticeStatuses.shift() ?? 200;
     this.notices.push({
       body,

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { DependencyContainer } from 'tsyringe';
 import { buildApplication, type L2Application } from '../../src/composition/application.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
-import { buildContainer } from '../../src/composition/container.js';
+import { buildContainer, persistenceOf } from '../../src/composition/container.js';
 
 /** The JWT secret every test server uses, so tests can forge and mint tokens with it. */
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -58,6 +58,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const container = buildContainer(config, options.override);
+  await persistenceOf(container).ready();
   const l2 = buildApplication(container);
   if (options.background !== false) await l2.startBackground();
   server.on('request', l2.app.callback());

@@ -19,6 +19,11 @@ export interface Persistence {
   readonly activities: ActivityLog;
   readonly followers: FollowerRepository;
   readonly health: StoreHealth;
+  /**
+   * Resolves once the store is usable: connected, schema and indexes in place (idempotent). Rejects with a
+   * StoreUnavailableError whose message says why, so start-up can stop with one line.
+   */
+  ready(): Promise<void>;
   /** Releases the connection. */
   close(): Promise<void>;
 }

@@ -25,6 +25,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     activities: new InMemoryActivityLog(db),
     followers: new InMemoryFollowerRepository(db),
     health: new InMemoryStoreHealth(db),
+    ready: async () => {},
     close: async () => db.close(),
   };
 }

@@ -42,6 +42,8 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       activities: new SqliteActivityLog(db),
       followers: new SqliteFollowerRepository(db),
       health: new SqliteStoreHealth(db),
+      // Opening already migrated the schema (synchronously), so there is nothing left to wait for.
+      ready: async () => {},
       close: async () => {
         if (db.open) db.close();
       },

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { FakeL1Server } from '../support/fake-l1-server.js';
+import { client, registerUser } from '../support/http.js';
+import { startL2Process, type L2Process } from '../support/l2-process.js';
+import { TEST_SECRET } from '../support/test-server.js';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** Two L2 processes on one SQLite file (WAL), as two instances behind a load balancer would share a store. */
+describe('two L2 instances on one SQLite file', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let a: L2Process;
+  let b: L2Process;
+  let l1: FakeL1Server;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'l2-two-'));
+    writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    l1 = await new FakeL1Server().start();
+    const env = {
+      STORE: `sqlite:${join(dir, 'l2.sqlite')}`,
+      SECRETS_DIR: dir,
+      BCRYPT_COST: '4',
+      PUBLIC_URL: 'http://l2.test',
+      QUEUE_POLL_INTERVAL_MS: '20',
+      NOTICE_RETRY_FIRST_DELAY_MS: '50',
+    };
+    [a, b] = await Promise.all([startL2Process(env), startL2Process(env)]);
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await l1?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails verification at instance B at once for a token revoked through instance A', async () => {
+    const session = await registerUser(a.url, 'alice');
+    expect((await client(b.url).post('/auth/verify', { token: session })).status).to.equal(200);
+    expect((await client(a.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({ revoked: 1 });
+    const atB = await client(b.url).post('/auth/verify', { token: session });
+    expect(atB.status).to.equal(401);
+    expect(atB.json.code).to.equal('token_revoked');
+  });
+
+  it('gives 100 assets published alternately through A and B gap-free, unique activity indices', async () => {
+    const token = await registerUser(b.url, 'bob');
+    const before = (await client(a.url).get('/activities?limit=1', { headers: { accept: 'application/json' } })).json
+      .total as number;
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        client(i % 2 === 0 ? a.url : b.url).post(
+          '/assets',
+          { name: `asset-${i}`, content_hash: `sha256:${sha256(String(i))}`, media_type: 'image/png' },
+          { token },
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status)).to.deep.equal(Array(100).fill(201));
+    const indices = results.map((r) => r.json.activity.idx as number).sort((x, y) => x - y);
+    expect(indices).to.deep.equal(Array.from({ length: 100 }, (_, i) => before + i));
+    const listed = await client(b.url).get('/activities?limit=100', { headers: { accept: 'application/json' } });
+    expect(listed.json.total).to.equal(before + 100);
+  });
+
+  it('sends a notice queued by A exactly once, with both instances working the queue', async () => {
+    l1.noticeDelayMs = 300; // a slow L1: a second worker holding the same job would deliver it meanwhile
+    const session = await registerUser(a.url, 'carol');
+    const scoped: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const attached = await client(i % 2 === 0 ? a.url : b.url).post(
+        '/renderers/attach',
+        { l1_server: l1.url },
+        { token: session },
+      );
+      scoped.push(attached.json.access_token as string);
+    }
+    const already = l1.notices.length;
+    expect((await client(a.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({
+      revoked: 11,
+    });
+    await l1.waitForNotices(already + 10);
+
+    // Wait until the queue is empty: once a job is completed and gone, no worker can send it again.
+    const db = new Database(join(dir, 'l2.sqlite'), { readonly: true });
+    try {
+      const pending = () => (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'pending'").get() as { n: number }).n;
+      for (let i = 0; i < 5000 && pending() > 0; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(pending()).to.equal(0);
+    } finally {
+      db.close();
+    }
+    const received = l1.notices.slice(already).map((n) => n.body.token_hash);
+    expect(received).to.have.length(10);
+    expect([...received].sort()).to.deep.equal(scoped.map(sha256).sort());
+  });
+});
