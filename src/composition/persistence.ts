@@ -1,8 +1,13 @@
 import type { Persistence } from '../application/ports/persistence.js';
 import { openMemoryPersistence } from '../adapters/persistence/memory/open-memory-persistence.js';
 import { openSqlitePersistence } from '../adapters/persistence/sqlite/open-sqlite-persistence.js';
-import { RateLimiterMemory, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ConfigError } from './config-error.js';
+import {
+  RateLimiterMemory,
+  RateLimiterMongo,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { openMongoPersistence } from '../adapters/persistence/mongodb/open-mongo-persistence.js';
 import type { Config } from './config.js';
 
 export interface OpenedStore {
@@ -50,9 +55,23 @@ export function openStore(config: Config): OpenedStore {
         },
       };
     }
-    case 'mongodb':
-      throw new ConfigError(
-        'STORE: the MongoDB store is not available in this version; use sqlite: or memory:',
-      );
+    case 'mongodb': {
+      const store = openMongoPersistence(config.store.url);
+      return {
+        persistence: store,
+        // Called only once the store is ready (the limiters are built on first use, after start-up).
+        limiter: (keyPrefix, points, duration) =>
+          new RateLimiterMongo({
+            storeClient: store.client,
+            dbName: store.db.databaseName,
+            tableName: 'login_failures',
+            keyPrefix,
+            points,
+            duration,
+          }),
+        // RateLimiterMongo keeps its own TTL index on the counters.
+        purgeExpiredLimits: async () => {},
+      };
+    }
   }
 }

@@ -1,0 +1,182 @@
+import type { ClientSession, Filter, MongoClient } from 'mongodb';
+import type {
+  ActivityFilter,
+  ActivityLog,
+  AppendOutcome,
+  AssetChange,
+} from '../../../application/ports/activity-log.js';
+import type { Positioned } from '../../../application/ports/positioned.js';
+import type { Activity, ActivityType } from '../../../domain/activity.js';
+import type { AssetName } from '../../../domain/asset.js';
+import type { Username } from '../../../domain/user.js';
+import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import type { ActivityDocument, MongoCollections } from './mongo-schema.js';
+import { seek, type Seek } from './mongo-seeks.js';
+import { addToCounter, readCounter, transaction, type Refuse } from './mongo-transactions.js';
+
+const fromDocument = (doc: ActivityDocument): Activity => ({
+  idx: doc._id,
+  type: doc.type as ActivityType,
+  actor: doc.actor as Username,
+  object: doc.object as AssetName,
+  published: doc.published,
+  document: JSON.parse(doc.document) as Record<string, unknown>,
+});
+
+const byActor = (filter: ActivityFilter): Filter<ActivityDocument> =>
+  filter.actor === undefined ? {} : { actor: filter.actor };
+
+/** The JSON text of a document; throws for what JSON cannot hold, before any transaction starts. */
+function serialise(document: Record<string, unknown>): string {
+  const text: unknown = JSON.stringify(document);
+  if (typeof text !== 'string') throw new TypeError('An activity document must serialise to JSON text.');
+  return text;
+}
+
+/**
+ * The global activity log (`_id` = idx) and the only writer of assets. The `activities` counter holds the next
+ * idx; an append moves it on with an update that matches only while it still holds the activity's idx, and inserts
+ * the activity and applies its asset change in the same transaction. So idx are handed out with no gap and no
+ * repeat across processes: two appends at one idx conflict on the counter document (one commits, the other is
+ * retried and finds the idx taken), and a writer that dies mid-append leaves an uncommitted transaction, which the
+ * server discards whole.
+ */
+export class MongoActivityLog implements ActivityLog {
+  constructor(
+    private readonly client: MongoClient,
+    private readonly collections: MongoCollections,
+  ) {}
+
+  async nextIdx(): Promise<number> {
+    return storeCall(() => readCounter(this.collections.counters, 'activities'));
+  }
+
+  async get(idx: number): Promise<Activity | null> {
+    const doc = await storeCall(() => this.collections.activities.findOne({ _id: idx }));
+    return doc ? fromDocument(doc) : null;
+  }
+
+  async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
+    const document = serialise(activity.document);
+    const { counters, activities } = this.collections;
+    return storeCall(() =>
+      transaction<AppendOutcome>(this.client, async (session, refuse) => {
+        const claimed = await counters.updateOne(
+          { _id: 'activities', value: activity.idx },
+          { $inc: { value: 1 } },
+          { session },
+        );
+        if (claimed.matchedCount !== 1) refuse('idx_taken');
+        await this.apply(change, session, refuse);
+        await activities.insertOne(
+          {
+            _id: activity.idx,
+            type: activity.type,
+            actor: activity.actor,
+            object: activity.object,
+            published: activity.published,
+            document,
+          },
+          { session },
+        );
+        return 'appended';
+      }),
+    );
+  }
+
+  async listOlder(
+    filter: ActivityFilter,
+    before: number | null,
+    limit: number,
+  ): Promise<Positioned<Activity>[]> {
+    return this.seek(filter, { direction: 'older', position: before, limit });
+  }
+
+  async listNewer(filter: ActivityFilter, after: number, limit: number): Promise<Positioned<Activity>[]> {
+    return this.seek(filter, { direction: 'newer', position: after, limit });
+  }
+
+  /** Unfiltered: the next idx (the log has no gap); by actor: a count in `activities_by_actor`. */
+  async count(filter: ActivityFilter): Promise<number> {
+    const { activities, counters } = this.collections;
+    return storeCall(() =>
+      filter.actor === undefined
+        ? readCounter(counters, 'activities')
+        : activities.countDocuments(byActor(filter)),
+    );
+  }
+
+  /** Applies the change inside the append's transaction, or refuses the append (which writes nothing). */
+  private async apply(
+    change: AssetChange,
+    session: ClientSession,
+    refuse: Refuse<AppendOutcome>,
+  ): Promise<void> {
+    const { assets, counters } = this.collections;
+    switch (change.kind) {
+      case 'create': {
+        const { asset } = change;
+        if (await assets.findOne({ _id: asset.name }, { session, projection: { _id: 1 } }))
+          refuse('asset_exists');
+        const seq = await addToCounter(counters, 'asset_seq', 1, session);
+        try {
+          await assets.insertOne(
+            {
+              _id: asset.name,
+              seq,
+              owner: asset.owner,
+              contentHash: asset.contentHash,
+              mediaType: asset.mediaType,
+              url: asset.url,
+              description: asset.description,
+              tags: [...asset.tags],
+              createdAt: asset.createdAt,
+              updatedAt: asset.updatedAt,
+              deletedAt: asset.deletedAt,
+            },
+            { session },
+          );
+        } catch (error) {
+          if (isDuplicateKey(error)) refuse('asset_exists');
+          throw error;
+        }
+        if (asset.deletedAt === null) await addToCounter(counters, 'live_assets', 1, session);
+        return;
+      }
+      case 'update': {
+        // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
+        const { asset } = change;
+        const updated = await assets.updateOne(
+          { _id: asset.name, deletedAt: null },
+          {
+            $set: {
+              mediaType: asset.mediaType,
+              url: asset.url,
+              description: asset.description,
+              tags: [...asset.tags],
+              updatedAt: asset.updatedAt,
+            },
+          },
+          { session },
+        );
+        if (updated.matchedCount !== 1) refuse('asset_gone');
+        return;
+      }
+      case 'delete': {
+        const deleted = await assets.updateOne(
+          { _id: change.name, deletedAt: null },
+          { $set: { deletedAt: change.deletedAt } },
+          { session },
+        );
+        if (deleted.matchedCount !== 1) refuse('asset_gone');
+        await addToCounter(counters, 'live_assets', -1, session);
+        return;
+      }
+    }
+  }
+
+  private async seek(filter: ActivityFilter, how: Seek): Promise<Positioned<Activity>[]> {
+    const docs = await storeCall(() => seek(this.collections.activities, byActor(filter), '_id', how));
+    return docs.map((doc) => ({ position: doc._id, value: fromDocument(doc) }));
+  }
+}

@@ -1,0 +1,113 @@
+import { ObjectId, type Filter, type UpdateFilter } from 'mongodb';
+import type { Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import { storeCall } from './mongo-errors.js';
+import { jobDocument } from './mongo-job-document.js';
+import type { JobDocument, MongoCollections } from './mongo-schema.js';
+
+interface ClaimInput {
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  leaseId: string;
+}
+
+const toJob = (doc: JobDocument, leaseId: string): Job => ({
+  id: doc._id.toHexString(),
+  kind: doc.kind,
+  payload: JSON.parse(doc.payload) as unknown,
+  attempts: doc.attempts,
+  queuedAt: doc.queuedAt,
+  leaseId,
+});
+
+/** Pending jobs due at `now` whose lease, if any, has run out; claimed in `CLAIM_ORDER` (index `jobs_by_state_run_at`). */
+export const dueJobs = (now: Date): Filter<JobDocument> => ({
+  state: 'pending',
+  runAt: { $lte: now },
+  $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
+});
+
+/** Oldest due first, then queue order. */
+export const CLAIM_ORDER = { runAt: 1, _id: 1 } as const;
+
+/** The document id of a job this queue handed out, or null for an id it never could have. */
+function idOf(job: Job): ObjectId | null {
+  return /^[0-9a-f]{24}$/i.test(job.id) ? ObjectId.createFromHexString(job.id) : null;
+}
+
+/**
+ * The durable queue shared by every process on the database. A claim leases jobs one at a time with
+ * `findOneAndUpdate`, which is atomic per document: of two processes reaching for one job, one sets its lease and
+ * the other's filter no longer matches it, so it takes the next. Completing, rescheduling and abandoning match the
+ * job's lease id, so a worker whose lease was taken over can no longer touch the job.
+ */
+export class MongoJobQueue implements JobQueue {
+  constructor(private readonly collections: MongoCollections) {}
+
+  async enqueue(jobs: readonly NewJob[], now: Date): Promise<void> {
+    if (jobs.length === 0) return;
+    const docs = jobs.map((job) => jobDocument(job, now));
+    await storeCall(() => this.collections.jobs.insertMany(docs, { ordered: true }));
+  }
+
+  async claim({ now, leaseMs, limit, leaseId }: ClaimInput): Promise<Job[]> {
+    if (limit <= 0) return [];
+    const due = dueJobs(now);
+    const lease: UpdateFilter<JobDocument> = {
+      $set: { leaseId, leaseUntil: new Date(now.getTime() + leaseMs) },
+    };
+    const claimed: Job[] = [];
+    await storeCall(async () => {
+      while (claimed.length < limit) {
+        const doc = await this.collections.jobs.findOneAndUpdate(due, lease, {
+          sort: CLAIM_ORDER,
+          returnDocument: 'after',
+        });
+        if (doc === null) return;
+        claimed.push(toJob(doc, leaseId));
+      }
+    });
+    return claimed;
+  }
+
+  async complete(job: Job): Promise<boolean> {
+    const filter = this.leased(job);
+    if (!filter) return false;
+    const result = await storeCall(() => this.collections.jobs.deleteOne(filter));
+    return result.deletedCount === 1;
+  }
+
+  async reschedule(job: Job, runAt: Date, error: string): Promise<boolean> {
+    return this.updateLeased(job, {
+      $set: { runAt, leaseId: null, leaseUntil: null, lastError: error },
+      $inc: { attempts: 1 },
+    });
+  }
+
+  async abandon(job: Job, error: string): Promise<boolean> {
+    return this.updateLeased(job, {
+      $set: { state: 'abandoned', leaseId: null, leaseUntil: null, lastError: error },
+    });
+  }
+
+  async stats(): Promise<{ pending: number; abandoned: number }> {
+    const { jobs } = this.collections;
+    const [pending, abandoned] = await storeCall(() =>
+      Promise.all([jobs.countDocuments({ state: 'pending' }), jobs.countDocuments({ state: 'abandoned' })]),
+    );
+    return { pending, abandoned };
+  }
+
+  /** Matches the job while `job`'s lease still holds it (or ran out with nobody taking it over). */
+  private leased(job: Job): Filter<JobDocument> | null {
+    const id = idOf(job);
+    return id === null ? null : { _id: id, leaseId: job.leaseId, state: 'pending' };
+  }
+
+  private async updateLeased(job: Job, update: UpdateFilter<JobDocument>): Promise<boolean> {
+    const filter = this.leased(job);
+    if (!filter) return false;
+    const result = await storeCall(() => this.collections.jobs.updateOne(filter, update));
+    return result.matchedCount === 1;
+  }
+}

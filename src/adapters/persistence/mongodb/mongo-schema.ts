@@ -1,0 +1,192 @@
+import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
+import { isDuplicateKey } from './mongo-errors.js';
+
+/** A user; `seq` is its registration position, 1, 2, 3, … from the `users` counter. */
+export interface UserDocument {
+  _id: string;
+  seq: number;
+  passwordHash: string;
+  publicKeyPem: string;
+  privateKeyPem: string;
+  createdAt: Date;
+}
+
+/** An issued token, keyed by the SHA-256 hex of the token (never the token). */
+export interface IssuedTokenDocument {
+  _id: string;
+  jti: string;
+  username: string;
+  sessionJti: string | null;
+  l1Server: string | null;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** A revoked token's hash; the TTL index removes it some time after `expiresAt`. */
+export interface RevocationDocument {
+  _id: string;
+  username: string;
+  expiresAt: Date;
+  revokedAt: Date;
+}
+
+export interface AttachmentDocument {
+  _id?: ObjectId;
+  username: string;
+  l1Server: string;
+  attachedAt: Date;
+}
+
+export interface JobDocument {
+  _id: ObjectId;
+  kind: string;
+  /** JSON text, so that the payload comes back exactly as the other stores give it back. */
+  payload: string;
+  attempts: number;
+  queuedAt: Date;
+  runAt: Date;
+  state: 'pending' | 'abandoned';
+  leaseId: string | null;
+  leaseUntil: Date | null;
+  lastError: string | null;
+}
+
+/** An asset, keyed by its case-sensitive name; `seq` is its registration position from the `asset_seq` counter. */
+export interface AssetDocument {
+  _id: string;
+  seq: number;
+  owner: string;
+  contentHash: string;
+  mediaType: string;
+  url: string | null;
+  description: string;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  /** Null while live; a deleted asset keeps its document, so that its name stays taken. */
+  deletedAt: Date | null;
+}
+
+/** An activity, keyed by its idx; the document is JSON text so that it comes back as it went in. */
+export interface ActivityDocument {
+  _id: number;
+  type: string;
+  actor: string;
+  object: string;
+  published: Date;
+  document: string;
+}
+
+export interface FollowerDocument {
+  _id?: ObjectId;
+  username: string;
+  actor: string;
+  inbox: string;
+  sharedInbox: string | null;
+  followedAt: Date;
+}
+
+/** A counter, changed only inside the transaction of the write it counts. */
+export interface CounterDocument {
+  _id: CounterName;
+  value: number;
+}
+
+/**
+ * `users`: the highest user position handed out, which is also how many users there are (users are never
+ * deleted). `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
+ * `activities`: the next idx of the activity log, which is also how many activities there are.
+ */
+export type CounterName = 'users' | 'asset_seq' | 'live_assets' | 'activities';
+
+export const COUNTERS: readonly CounterName[] = ['users', 'asset_seq', 'live_assets', 'activities'];
+
+/** The collections of one L2 database, typed. */
+export interface MongoCollections {
+  readonly users: Collection<UserDocument>;
+  readonly issuedTokens: Collection<IssuedTokenDocument>;
+  readonly revocations: Collection<RevocationDocument>;
+  readonly attachments: Collection<AttachmentDocument>;
+  readonly jobs: Collection<JobDocument>;
+  readonly assets: Collection<AssetDocument>;
+  readonly activities: Collection<ActivityDocument>;
+  readonly followers: Collection<FollowerDocument>;
+  readonly counters: Collection<CounterDocument>;
+}
+
+export const COLLECTION_NAMES = {
+  users: 'users',
+  issuedTokens: 'issued_tokens',
+  revocations: 'revocations',
+  attachments: 'renderer_attachments',
+  jobs: 'jobs',
+  assets: 'assets',
+  activities: 'activities',
+  followers: 'followers',
+  counters: 'counters',
+} as const satisfies Record<keyof MongoCollections, string>;
+
+export function collectionsOf(db: Db): MongoCollections {
+  return {
+    users: db.collection<UserDocument>(COLLECTION_NAMES.users),
+    issuedTokens: db.collection<IssuedTokenDocument>(COLLECTION_NAMES.issuedTokens),
+    revocations: db.collection<RevocationDocument>(COLLECTION_NAMES.revocations),
+    attachments: db.collection<AttachmentDocument>(COLLECTION_NAMES.attachments),
+    jobs: db.collection<JobDocument>(COLLECTION_NAMES.jobs),
+    assets: db.collection<AssetDocument>(COLLECTION_NAMES.assets),
+    activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
+    followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
+    counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
+  };
+}
+
+/**
+ * Every secondary index, by collection. `_id` is the unique key of users (username), issued tokens and revocations
+ * (token hash), assets (name, compared byte for byte, so case-sensitively) and activities (idx). Names are fixed,
+ * so creating them again is a no-op; changing one later means a new name and dropping the old.
+ */
+export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDescription[]>> = {
+  users: [{ key: { seq: 1 }, name: 'users_by_seq', unique: true }],
+  issuedTokens: [
+    { key: { sessionJti: 1, expiresAt: 1 }, name: 'issued_tokens_by_session' },
+    { key: { username: 1, expiresAt: 1 }, name: 'issued_tokens_by_user' },
+    { key: { username: 1, l1Server: 1, expiresAt: 1 }, name: 'issued_tokens_by_user_server' },
+    { key: { expiresAt: 1 }, name: 'issued_tokens_by_expiry' },
+  ],
+  // expireAfterSeconds 0: the TTL monitor (a pass about every 60 s) removes a record once `expiresAt` has passed.
+  revocations: [{ key: { expiresAt: 1 }, name: 'revocations_ttl', expireAfterSeconds: 0 }],
+  attachments: [{ key: { username: 1, l1Server: 1 }, name: 'attachments_by_user_server', unique: true }],
+  jobs: [{ key: { state: 1, runAt: 1, _id: 1 }, name: 'jobs_by_state_run_at' }],
+  assets: [
+    { key: { seq: 1 }, name: 'assets_by_seq', unique: true },
+    // Lists show live assets (deletedAt of type null) in seq order: one value of deletedAt, then a range on seq.
+    { key: { deletedAt: 1, seq: 1 }, name: 'assets_live_by_seq' },
+    { key: { owner: 1, deletedAt: 1, seq: 1 }, name: 'assets_live_by_owner' },
+  ],
+  activities: [{ key: { actor: 1, _id: 1 }, name: 'activities_by_actor' }],
+  followers: [{ key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true }],
+  counters: [],
+};
+
+/**
+ * Creates every collection's indexes and the counter documents that are missing. Idempotent, and safe when several
+ * processes start on one database at once: an index that exists with the same definition is left alone, and of two
+ * concurrent inserts of a counter one wins and the other finds it there.
+ */
+export async function ensureSchema(collections: MongoCollections): Promise<void> {
+  await Promise.all(
+    (Object.keys(INDEXES) as (keyof MongoCollections)[]).map(async (name) => {
+      const indexes = INDEXES[name];
+      if (indexes.length > 0) await collections[name].createIndexes([...indexes]);
+    }),
+  );
+  await Promise.all(
+    COUNTERS.map(async (name) => {
+      try {
+        await collections.counters.updateOne({ _id: name }, { $setOnInsert: { value: 0 } }, { upsert: true });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }),
+  );
+}

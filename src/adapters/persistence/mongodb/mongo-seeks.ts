@@ -1,0 +1,63 @@
+import type { Collection, Document, Filter, FindCursor, Sort, WithId } from 'mongodb';
+
+/**
+ * The least string above every string that starts with `prefix`, in Unicode code point order — the order in which
+ * MongoDB compares strings without a collation (byte order of UTF-8) — or null when there is none (a prefix of only
+ * U+10FFFF). With it a case-sensitive prefix match is the index range `{$gte: prefix, $lt: successor}`, in which
+ * `_`, `%` and regular-expression characters are plain characters.
+ */
+export function prefixSuccessor(prefix: string): string | null {
+  const codePoints = Array.from(prefix, (char) => char.codePointAt(0) ?? 0);
+  while (codePoints.length > 0) {
+    const last = codePoints.pop() ?? 0;
+    if (last < 0x10ffff) {
+      // Surrogate code points are not characters: the one after U+D7FF is U+E000.
+      return String.fromCodePoint(...codePoints, last === 0xd7ff ? 0xe000 : last + 1);
+    }
+  }
+  return null;
+}
+
+/** The range of strings starting with `prefix`, as a filter on one field. */
+export function prefixRange(prefix: string): { $gte: string; $lt?: string } {
+  const successor = prefixSuccessor(prefix);
+  return successor === null ? { $gte: prefix } : { $gte: prefix, $lt: successor };
+}
+
+/** One seek of a cursor-paged list: the bound on the position field and the order to read in. */
+export interface Seek {
+  /** Entries below `position` (or every entry, with null), newest first; or entries above it, oldest first. */
+  readonly direction: 'older' | 'newer';
+  readonly position: number | null;
+  readonly limit: number;
+}
+
+/**
+ * A seek as an index range scan on `field`: a bound, a sort on the same field and a limit, never a skip, so a deep
+ * page costs what the first does. Exported so that tests can explain the plan of exactly what {@link seek} runs.
+ */
+export function seekCursor<D extends Document>(
+  collection: Collection<D>,
+  filter: Filter<D>,
+  field: string,
+  { direction, position, limit }: Seek,
+): FindCursor<WithId<D>> {
+  const bound =
+    position === null ? {} : { [field]: direction === 'older' ? { $lt: position } : { $gt: position } };
+  const sort: Sort = { [field]: direction === 'older' ? -1 : 1 };
+  return collection
+    .find({ ...filter, ...bound } as Filter<D>)
+    .sort(sort)
+    .limit(limit);
+}
+
+/** Runs a seek; a limit of 0 or less reads nothing (MongoDB would read 0 as "no limit", a negative as one batch). */
+export async function seek<D extends Document>(
+  collection: Collection<D>,
+  filter: Filter<D>,
+  field: string,
+  how: Seek,
+): Promise<WithId<D>[]> {
+  if (how.limit <= 0) return [];
+  return seekCursor(collection, filter, field, how).toArray();
+}

@@ -1,0 +1,77 @@
+import type { ClientSession, Collection, MongoClient, TransactionOptions } from 'mongodb';
+import type { CounterDocument, CounterName } from './mongo-schema.js';
+
+/**
+ * Snapshot reads and majority-acknowledged commits: every read of the transaction sees one point in time, and a
+ * document another transaction changed since then makes ours fail with a WriteConflict (retried as a whole).
+ */
+const TRANSACTION_OPTIONS: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+
+/** Thrown inside a transaction to end it with nothing written and answer an outcome; never a MongoError. */
+class Refusal extends Error {
+  constructor(
+    readonly outcome: unknown,
+    readonly owner: object,
+  ) {
+    super('The transaction was refused on purpose.');
+    this.name = 'Refusal';
+  }
+}
+
+/** Ends the transaction it is called in, writing nothing, and makes {@link transaction} resolve to `outcome`. */
+export type Refuse<T> = (outcome: T) => never;
+
+/**
+ * Runs `work` in one transaction (`withTransaction`, which retries it whole on a TransientTransactionError such as
+ * a WriteConflict, and retries a commit whose result is unknown) and resolves to what it returns. `work` calls
+ * `refuse(outcome)` to stop with nothing written: the driver aborts the transaction on any error that is not a
+ * MongoError, and the refusal is then caught here and answered. `work` must await every operation it starts and
+ * must not swallow a MongoError, or the driver cannot tell whether the server aborted the transaction.
+ */
+export async function transaction<T>(
+  client: MongoClient,
+  work: (session: ClientSession, refuse: Refuse<T>) => Promise<T>,
+): Promise<T> {
+  const owner = {};
+  const refuse: Refuse<T> = (outcome) => {
+    throw new Refusal(outcome, owner);
+  };
+  try {
+    return await client.withSession((session) =>
+      session.withTransaction((s) => work(s, refuse), TRANSACTION_OPTIONS),
+    );
+  } catch (error) {
+    if (error instanceof Refusal && error.owner === owner) return error.outcome as T;
+    throw error;
+  }
+}
+
+/** The counter's value (0 for one not created yet). */
+export async function readCounter(
+  counters: Collection<CounterDocument>,
+  name: CounterName,
+  session?: ClientSession,
+): Promise<number> {
+  const found = await counters.findOne({ _id: name }, session ? { session } : {});
+  return found?.value ?? 0;
+}
+
+/** Adds `by` to the counter inside `session`'s transaction and returns the new value. */
+export async function addToCounter(
+  counters: Collection<CounterDocument>,
+  name: CounterName,
+  by: number,
+  session: ClientSession,
+): Promise<number> {
+  const updated = await counters.findOneAndUpdate(
+    { _id: name },
+    { $inc: { value: by } },
+    { session, upsert: true, returnDocument: 'after' },
+  );
+  if (updated === null) throw new Error(`The ${name} counter vanished while it was being increased.`);
+  return updated.value;
+}

@@ -1,0 +1,162 @@
+import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
+import { StoreUnavailableError } from '../../../application/ports/errors.js';
+import type { Persistence } from '../../../application/ports/persistence.js';
+import { MongoActivityLog } from './mongo-activity-log.js';
+import { MongoAssetRepository } from './mongo-asset-repository.js';
+import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
+import { MongoFollowerRepository } from './mongo-follower-repository.js';
+import { MongoIssuedTokenRegistry } from './mongo-issued-token-registry.js';
+import { MongoJobQueue } from './mongo-job-queue.js';
+import { MongoRendererAttachments } from './mongo-renderer-attachments.js';
+import { MongoRevocationStore } from './mongo-revocation-store.js';
+import { collectionsOf, ensureSchema, type MongoCollections } from './mongo-schema.js';
+import { MongoStoreHealth } from './mongo-store-health.js';
+import { MongoUserRepository } from './mongo-user-repository.js';
+
+/** The database used when the URL names none. */
+export const DEFAULT_DATABASE_NAME = 'l2';
+/** How long an operation waits for a usable server (at start-up and later) before the store counts as unavailable. */
+export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
+
+export interface MongoPersistenceOptions {
+  /** Overrides the database named in the URL's path. */
+  readonly dbName?: string;
+  /** Overrides `serverSelectionTimeoutMS` of the URL, whose default here is 5 s (the driver's is 30 s). */
+  readonly serverSelectionTimeoutMS?: number;
+}
+
+/** Every persistence port on one MongoDB database, with the client and database for others to share. */
+export interface MongoPersistence extends Persistence {
+  readonly client: MongoClient;
+  readonly db: Db;
+}
+
+/** The database named by the path of a `mongodb://` or `mongodb+srv://` URL, or null when it names none. */
+export function databaseNameIn(url: string): string | null {
+  const afterScheme = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const beforeQuery = afterScheme.split(/[?#]/, 1)[0] ?? '';
+  const slash = beforeQuery.indexOf('/');
+  if (slash === -1) return null;
+  const name = decodeURIComponent(beforeQuery.slice(slash + 1));
+  return name === '' ? null : name;
+}
+
+/**
+ * A store on the MongoDB deployment at `url`, not connected yet: `ready()` connects, checks that the deployment
+ * can run transactions and creates the indexes and counters. The deployment must be a replica set (a single-node
+ * one will do) or a sharded cluster. Throws a StoreUnavailableError for a URL the driver cannot parse.
+ */
+export function openMongoPersistence(url: string, options: MongoPersistenceOptions = {}): MongoPersistence {
+  let client: MongoClient;
+  let databaseName: string;
+  try {
+    const urlSetsTimeout = /[?&]serverSelectionTimeoutMS=/i.test(url);
+    client = new MongoClient(url, {
+      serverSelectionTimeoutMS:
+        options.serverSelectionTimeoutMS ??
+        (urlSetsTimeout ? undefined : DEFAULT_SERVER_SELECTION_TIMEOUT_MS),
+    });
+    databaseName = options.dbName ?? databaseNameIn(url) ?? DEFAULT_DATABASE_NAME;
+  } catch (error) {
+    throw new StoreUnavailableError(`invalid MongoDB URL: ${oneLine(error)}`, { cause: error });
+  }
+  const db = client.db(databaseName);
+  const collections = collectionsOf(db);
+  let closed = false;
+  return {
+    client,
+    db,
+    users: new MongoUserRepository(client, collections),
+    issuedTokens: new MongoIssuedTokenRegistry(collections),
+    revocations: new MongoRevocationStore(client, collections),
+    attachments: new MongoRendererAttachments(collections),
+    jobs: new MongoJobQueue(collections),
+    assets: new MongoAssetRepository(collections),
+    activities: new MongoActivityLog(client, collections),
+    followers: new MongoFollowerRepository(collections),
+    health: new MongoStoreHealth(db),
+    ready: async () => {
+      if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);
+      await prepare(client, db, collections);
+    },
+    close: async () => {
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+/** Connects, checks for transactions, and creates indexes and counters; every failure is one line naming it. */
+async function prepare(client: MongoClient, db: Db, collections: MongoCollections): Promise<void> {
+  const where = whereIs(client);
+  let hello: Document;
+  try {
+    await client.connect();
+    hello = await helloOf(client);
+  } catch (error) {
+    throw startFailure(error, where);
+  }
+  if (typeof hello.setName !== 'string' && hello.msg !== 'isdbgrid') {
+    throw new StoreUnavailableError(
+      `MongoDB at ${where} is not a replica set: transactions need one ` +
+        '(start mongod with --replSet and run rs.initiate() once, or connect to a mongos)',
+    );
+  }
+  try {
+    await ensureSchemaRacing(collections);
+  } catch (error) {
+    if (meansStoreUnavailable(error)) throw startFailure(error, where);
+    throw new StoreUnavailableError(
+      `cannot create the indexes of MongoDB database "${db.databaseName}" at ${where}: ${oneLine(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Server codes another process starting on the same new database at the same moment can cause (its collection or
+ * index created in between): trying once more finds what it made and leaves it alone.
+ */
+const LOST_SCHEMA_RACE = new Set([
+  48 /* NamespaceExists */, 112 /* WriteConflict */, 276 /* IndexBuildAlreadyInProgress */,
+]);
+
+async function ensureSchemaRacing(collections: MongoCollections): Promise<void> {
+  try {
+    await ensureSchema(collections);
+  } catch (error) {
+    if (!(error instanceof MongoServerError && LOST_SCHEMA_RACE.has(error.code as number))) throw error;
+    await ensureSchema(collections);
+  }
+}
+
+/** The handshake reply; `isMaster` for servers older than `hello` (code 59: CommandNotFound). */
+async function helloOf(client: MongoClient): Promise<Document> {
+  const admin = client.db('admin');
+  try {
+    return await admin.command({ hello: 1 });
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === 59) return admin.command({ isMaster: 1 });
+    throw error;
+  }
+}
+
+function startFailure(error: unknown, where: string): StoreUnavailableError {
+  if (error instanceof StoreUnavailableError) return error;
+  const reason = oneLine(error);
+  if (meansStoreUnavailable(error)) {
+    return new StoreUnavailableError(`cannot reach MongoDB at ${where}: ${reason}`, { cause: error });
+  }
+  if (error instanceof MongoServerError && (error.code === 18 || error.code === 13)) {
+    return new StoreUnavailableError(`MongoDB at ${where} refused the credentials: ${reason}`, {
+      cause: error,
+    });
+  }
+  return new StoreUnavailableError(`cannot connect to MongoDB at ${where}: ${reason}`, { cause: error });
+}
+
+/** The hosts of the URL (or its SRV name), without credentials: what start-up messages name. */
+function whereIs(client: MongoClient): string {
+  const { srvHost, hosts } = client.options;
+  return srvHost ?? hosts.map((host) => host.toString()).join(',');
+}
