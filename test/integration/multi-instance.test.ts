@@ -42,7 +42,9 @@ describe('two L2 instances on one SQLite file', function () {
   it('fails verification at instance B at once for a token revoked through instance A', async () => {
     const session = await registerUser(a.url, 'alice');
     expect((await client(b.url).post('/auth/verify', { token: session })).status).to.equal(200);
-    expect((await client(a.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({ revoked: 1 });
+    expect((await client(a.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({
+      revoked: 1,
+    });
     const atB = await client(b.url).post('/auth/verify', { token: session });
     expect(atB.status).to.equal(401);
     expect(atB.json.code).to.equal('token_revoked');
@@ -50,8 +52,9 @@ describe('two L2 instances on one SQLite file', function () {
 
   it('gives 100 assets published alternately through A and B gap-free, unique activity indices', async () => {
     const token = await registerUser(b.url, 'bob');
-    const before = (await client(a.url).get('/activities?limit=1', { headers: { accept: 'application/json' } })).json
-      .total as number;
+    const before = (
+      await client(a.url).get('/activities?limit=1', { headers: { accept: 'application/json' } })
+    ).json.total as number;
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         client(i % 2 === 0 ? a.url : b.url).post(
@@ -64,7 +67,9 @@ describe('two L2 instances on one SQLite file', function () {
     expect(results.map((r) => r.status)).to.deep.equal(Array(100).fill(201));
     const indices = results.map((r) => r.json.activity.idx as number).sort((x, y) => x - y);
     expect(indices).to.deep.equal(Array.from({ length: 100 }, (_, i) => before + i));
-    const listed = await client(b.url).get('/activities?limit=100', { headers: { accept: 'application/json' } });
+    const listed = await client(b.url).get('/activities?limit=100', {
+      headers: { accept: 'application/json' },
+    });
     expect(listed.json.total).to.equal(before + 100);
   });
 
@@ -89,7 +94,8 @@ describe('two L2 instances on one SQLite file', function () {
     // Wait until the queue is empty: once a job is completed and gone, no worker can send it again.
     const db = new Database(join(dir, 'l2.sqlite'), { readonly: true });
     try {
-      const pending = () => (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'pending'").get() as { n: number }).n;
+      const pending = () =>
+        (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'pending'").get() as { n: number }).n;
       for (let i = 0; i < 5000 && pending() > 0; i++) await new Promise((resolve) => setImmediate(resolve));
       expect(pending()).to.equal(0);
     } finally {
