@@ -1,8 +1,8 @@
 // `l2 <command>`: operator commands that run against the configured store without starting the server.
-import { CleanupRevocations } from './application/use-cases/cleanup-revocations.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
+import { runMaintenance } from './composition/maintenance.js';
 
 const USAGE = 'usage: l2 revocations cleanup';
 
@@ -14,7 +14,7 @@ async function run(args: string[]): Promise<number> {
   const container = buildContainer(loadConfig());
   try {
     await persistenceOf(container).ready();
-    const removed = await container.resolve(CleanupRevocations).execute();
+    const removed = await runMaintenance(container);
     process.stdout.write(
       `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records\n`,
     );

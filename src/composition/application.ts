@@ -3,7 +3,6 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
 import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
-import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
 import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
 import { GetUser } from '../application/use-cases/get-user.js';
 import { GetStatistics } from '../application/use-cases/get-statistics.js';
@@ -27,6 +26,7 @@ import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
 import type { Config } from './config.js';
 import { isHttps, persistenceOf } from './container.js';
+import { runMaintenance } from './maintenance.js';
 import { loadReadme } from '../adapters/views/readme-renderer.js';
 import { loadStaticFiles } from '../adapters/views/static-files.js';
 import { VERSION } from './version.js';
@@ -46,10 +46,9 @@ export function buildApplication(c: DependencyContainer): L2Application {
   const config = c.resolve<Config>(TOKENS.Config);
   const logger = c.resolve<Logger>(TOKENS.Logger);
   const worker = c.resolve<QueueWorker>(TOKENS.QueueWorker);
-  const cleanupRevocations = c.resolve(CleanupRevocations);
   const cleanup = new IntervalTask(
     'revocation cleanup',
-    () => cleanupRevocations.execute(),
+    () => runMaintenance(c),
     config.revocationCleanupIntervalMs,
     logger,
   );

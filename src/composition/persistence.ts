@@ -1,5 +1,9 @@
 import type { Persistence } from '../application/ports/persistence.js';
 import { openMemoryPersistence } from '../adapters/persistence/memory/open-memory-persistence.js';
+import {
+  LOGIN_FAILURES_TABLE,
+  purgeExpiredLoginFailures,
+} from '../adapters/persistence/sqlite/login-failures.js';
 import { openSqlitePersistence } from '../adapters/persistence/sqlite/open-sqlite-persistence.js';
 import {
   RateLimiterMemory,
@@ -29,28 +33,22 @@ export function openStore(config: Config): OpenedStore {
       };
     case 'sqlite': {
       const store = openSqlitePersistence(config.store.path);
-      const limiters: RateLimiterSQLite[] = [];
       return {
         persistence: store,
         purgeExpiredLimits: async () => {
-          // clearExpired exists at run time (v11) but is missing from the library's type declarations.
-          for (const limiter of limiters)
-            await (limiter as unknown as { clearExpired(ms: number): Promise<void> }).clearExpired(
-              Date.now(),
-            );
+          purgeExpiredLoginFailures(store.db, new Date());
         },
         limiter: (keyPrefix, points, duration) => {
           const limiter = new RateLimiterSQLite({
             storeClient: store.db,
             storeType: 'better-sqlite3',
-            tableName: 'login_failures',
+            tableName: LOGIN_FAILURES_TABLE,
             keyPrefix,
             points,
             duration,
-            // Its own timer would crash the process once the store is closed; the hourly cleanup purges instead.
+            // Its own timer would crash the process once the store is closed; the hourly clean-up purges instead.
             clearExpiredByTimeout: false,
           });
-          limiters.push(limiter);
           return limiter;
         },
       };

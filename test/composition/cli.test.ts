@@ -50,6 +50,27 @@ describe('the l2 command', () => {
     }
   });
 
+  it('`revocations cleanup` also forgets failed-login counters whose window is over', async () => {
+    const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
+    store.db.exec(
+      'CREATE TABLE login_failures (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)',
+    );
+    const insert = store.db.prepare('INSERT INTO login_failures (key, points, expire) VALUES (?, ?, ?)');
+    insert.run('login_user:old', 3, Date.now() - 60_000);
+    insert.run('login_user:live', 2, Date.now() + 600_000);
+    await store.close();
+
+    await run(process.execPath, ['--import', 'tsx', CLI, 'revocations', 'cleanup'], { env });
+
+    const reopened = openSqlitePersistence(join(dir, 'l2.sqlite'));
+    try {
+      const keys = reopened.db.prepare('SELECT key FROM login_failures').all() as { key: string }[];
+      expect(keys.map((k) => k.key)).to.deep.equal(['login_user:live']);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('prints its usage and exits 2 for an unknown command', async () => {
     const failure = await run(process.execPath, ['--import', 'tsx', CLI, 'frobnicate'], { env }).catch(
       (e) => e,

@@ -1,20 +1,33 @@
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { StoreUnavailableError } from '../../application/ports/errors.js';
 import type { LoginThrottle, ThrottleVerdict } from '../../application/ports/login-throttle.js';
 
-/** The counters live in the store: when it cannot answer, say so (503) rather than fail open or crash (500). */
-async function storeCall<T>(operation: () => Promise<T>): Promise<T> {
+/**
+ * Consumes one point, answering how long to wait when the allowance is used up. rate-limiter-flexible rejects
+ * with a RateLimiterRes for "limited" and with an Error when its store fails: that one must become a 503.
+ */
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<number> {
   try {
-    return await operation();
+    await limiter.consume(key, 1);
+    return 0;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
+    throw new StoreUnavailableError('login attempt counters could not be written', { cause: rejection });
+  }
+}
+
+async function storeCall(operation: () => Promise<unknown>): Promise<void> {
+  try {
+    await operation();
   } catch (cause) {
-    throw new StoreUnavailableError('login failure counters could not be read or written', { cause });
+    throw new StoreUnavailableError('login attempt counters could not be written', { cause });
   }
 }
 
 /**
- * Failed-login counters from rate-limiter-flexible: one limiter keyed by username, one by client address, each
- * allowing `points` failures per window. Backed by memory, or by the SQLite file so that every process sharing
- * the store shares the counts.
+ * Attempt counters from rate-limiter-flexible: one limiter keyed by username, one by client address, each
+ * allowing `points` attempts per window. Backed by memory, SQLite or MongoDB, so every process sharing the store
+ * shares the counts, and a consume is atomic in each store.
  */
 export class RateLimiterLoginThrottle implements LoginThrottle {
   constructor(
@@ -22,27 +35,18 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
     private readonly byAddress: RateLimiterAbstract,
   ) {}
 
-  async check(username: string, clientAddress: string): Promise<ThrottleVerdict> {
-    const [user, address] = await storeCall(() =>
-      Promise.all([this.byUsername.get(username), this.byAddress.get(clientAddress)]),
-    );
-    const waits = [
-      user && user.consumedPoints >= this.byUsername.points ? user.msBeforeNext : 0,
-      address && address.consumedPoints >= this.byAddress.points ? address.msBeforeNext : 0,
-    ];
+  async attempt(username: string, clientAddress: string): Promise<ThrottleVerdict> {
+    const waits = await Promise.all([
+      consume(this.byUsername, username),
+      consume(this.byAddress, clientAddress),
+    ]);
     const waitMs = Math.max(...waits);
-    return waitMs > 0
-      ? { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
-      : { limited: false };
+    return waitMs > 0 ? { limited: true, retryAfterSeconds: Math.ceil(waitMs / 1000) } : { limited: false };
   }
 
-  async recordFailure(username: string, clientAddress: string): Promise<void> {
+  async succeeded(username: string, clientAddress: string): Promise<void> {
     await storeCall(() =>
-      Promise.all([this.byUsername.penalty(username, 1), this.byAddress.penalty(clientAddress, 1)]),
+      Promise.all([this.byUsername.delete(username), this.byAddress.reward(clientAddress, 1)]),
     );
-  }
-
-  async recordSuccess(username: string): Promise<void> {
-    await storeCall(() => this.byUsername.delete(username));
   }
 }

@@ -1,12 +1,14 @@
 export type ThrottleVerdict =
   { readonly limited: false } | { readonly limited: true; readonly retryAfterSeconds: number };
 
-/** Counts failed logins per normalised username and per client address. */
+/**
+ * Counts login attempts per normalised username and per client address. An attempt is counted BEFORE its password
+ * is checked, so parallel guesses cannot all slip through while the first ones are still hashing; a successful
+ * login then takes its attempt back.
+ */
 export interface LoginThrottle {
-  /** Whether another attempt for this username or from this address must be refused now. Does not count. */
-  check(username: string, clientAddress: string): Promise<ThrottleVerdict>;
-  /** Counts one failed attempt against both the username and the address. */
-  recordFailure(username: string, clientAddress: string): Promise<void>;
-  /** Forgets the username's failures after a successful login; the address count stays. */
-  recordSuccess(username: string): Promise<void>;
+  /** Counts one attempt against both keys; `limited` when either has no attempt left in its window. */
+  attempt(username: string, clientAddress: string): Promise<ThrottleVerdict>;
+  /** After a successful login: forgets the username's count and gives the address its attempt back. */
+  succeeded(username: string, clientAddress: string): Promise<void>;
 }

@@ -1,5 +1,6 @@
 // Rule: valid credentials get a 30-day session token. An unknown user and a wrong password get the same answer
-// after the same bcrypt work; repeated failures per username or per address are refused before bcrypt runs.
+// after the same bcrypt work; once a username or an address has used up its attempts, a login is refused before
+// bcrypt runs.
 import { passwordBytesForHashing } from '../../domain/password.js';
 import { err, ok, type Result } from '../../domain/result.js';
 import { normaliseUsername } from '../../domain/user.js';
@@ -29,7 +30,8 @@ export class IssueToken {
   async execute(input: IssueTokenInput): Promise<Result<IssuedTokenView, IssueTokenError>> {
     // The throttle keys on the normalised name, so `Alice` and `alice` share one budget.
     const throttleKey = input.username.toLowerCase();
-    const verdict = await this.throttle.check(throttleKey, input.clientAddress);
+    // Counted before the password is checked, so parallel guesses cannot all pass while the first are hashing.
+    const verdict = await this.throttle.attempt(throttleKey, input.clientAddress);
     if (verdict.limited) return err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds });
 
     const username = normaliseUsername(input.username);
@@ -38,11 +40,8 @@ export class IssueToken {
       passwordBytesForHashing(input.password),
       user?.passwordHash ?? null,
     );
-    if (!user || !matches) {
-      await this.throttle.recordFailure(throttleKey, input.clientAddress);
-      return err({ type: 'invalid_credentials' });
-    }
-    await this.throttle.recordSuccess(throttleKey);
+    if (!user || !matches) return err({ type: 'invalid_credentials' });
+    await this.throttle.succeeded(throttleKey, input.clientAddress);
     return ok(await this.issuer.issueSession(user.username));
   }
 }

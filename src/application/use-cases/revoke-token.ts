@@ -41,9 +41,16 @@ export class RevokeToken {
       issuedAt: fromSeconds(claims.iat),
       expiresAt: fromSeconds(claims.exp),
     };
-    const children = await this.issuedTokens.listActiveBySession(claims.jti, now);
-    const everything = input.everywhere ? await this.issuedTokens.listActiveByUser(claims.username, now) : [];
+    const dependants = () =>
+      input.everywhere
+        ? this.issuedTokens.listActiveByUser(claims.username, now)
+        : this.issuedTokens.listActiveBySession(claims.jti, now);
 
-    return ok({ revoked: await this.writer.revoke([self, ...children, ...everything]) });
+    let revoked = await this.writer.revoke([self, ...(await dependants())]);
+    // An attach may have recorded a scoped token after that list was read but before our revocation committed;
+    // looking once more catches it. One attach later than this sees the revoked session itself (AttachRenderer
+    // re-checks after recording), so between the two no scoped token outlives its session.
+    revoked += await this.writer.revoke(await dependants());
+    return ok({ revoked });
   }
 }

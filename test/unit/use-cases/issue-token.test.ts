@@ -46,6 +46,17 @@ describe('IssueToken (login)', () => {
     expect(hasher.compared[2]).to.match(/^\$2b\$04\$/);
   });
 
+  it('lets only the allowance of 30 parallel guesses reach bcrypt', async () => {
+    const { hasher, login } = await build();
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        login.execute({ username: 'alice', password: 'guess', clientAddress: `a${i}` }),
+      ),
+    );
+    expect(hasher.compared).to.have.length(2);
+    expect(results.filter((r) => !r.ok && r.error.type === 'rate_limited')).to.have.length(28);
+  });
+
   it('compares no password at all once the username is limited', async () => {
     const { hasher, login } = await build();
     await login.execute({ username: 'alice', password: 'x', clientAddress: 'a' });

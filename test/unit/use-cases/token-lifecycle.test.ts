@@ -106,6 +106,25 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
     expect(await kit.store.revocations.isRevoked(scoped[0]!.tokenHash)).to.equal(true);
   });
 
+  it('revokes a scoped token that an attach recorded while the logout was being written', async () => {
+    const kit = useCaseKit();
+    const session = await signedIn(kit);
+    const revoke = kit.store.revocations.revoke.bind(kit.store.revocations);
+    let raced: string | null = null;
+    kit.store.revocations.revoke = async (revocations, now) => {
+      if (raced === null) {
+        // The attach runs entirely between the logout's listing and its commit, and sees the session still valid.
+        const attached = await kit.attach.execute({ session, l1Server: l1('https://a.example') });
+        raced = attached.ok ? attached.value.token : 'attach failed';
+      }
+      return revoke(revocations, now);
+    };
+    const result = await kit.logout.execute({ token: session.token, everywhere: false });
+    expect(result).to.deep.equal({ ok: true, value: { revoked: 2 } });
+    const verdict = await kit.verify.execute({ token: raced!, l1Server: l1('https://a.example') });
+    expect(!verdict.ok && verdict.error.type).to.equal('token_revoked');
+  });
+
   it('lets a token scoped to one L1 server neither detach nor list renderers nor log out everywhere', async () => {
     const kit = useCaseKit();
     const session = await signedIn(kit);
