@@ -3,12 +3,21 @@ import type { CursorRequest } from '../../../application/pagination.js';
 import { HttpProblem } from './problem.js';
 import { ListQuery } from './schemas.js';
 
+/** The one value of a query parameter; a repeated parameter (`?q=a&q=b`, `?q[]=a`) is a 400, never ignored. */
+export function singleQuery(ctx: Context, name: string): string | undefined {
+  const value = ctx.query[name];
+  if (ctx.query[`${name}[]`] === undefined && (value === undefined || typeof value === 'string')) return value;
+  throw new HttpProblem(400, 'invalid_request', `${name}: give it once.`, {
+    errors: [{ path: name, message: 'Give it once.' }],
+  });
+}
+
 /** `?limit=` (1–100, default 20) and one of `?before=` / `?after=`; anything else is a 400. */
 export function cursorRequest(ctx: Context): CursorRequest {
   const parsed = ListQuery.safeParse({
-    limit: ctx.query.limit,
-    before: ctx.query.before,
-    after: ctx.query.after,
+    limit: singleQuery(ctx, 'limit'),
+    before: singleQuery(ctx, 'before'),
+    after: singleQuery(ctx, 'after'),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -35,5 +35,10 @@ export function seeOther(ctx: Context, location: string): void {
 
 /** Only local paths are accepted as a post-login destination, so the login form is no open redirect. */
 export function safeNextPath(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) && !/[\r\n]/.test(next) ? next : '/';
+  if (typeof next !== 'string' || !next.startsWith('/')) return '/';
+  // Parse as a browser would (it drops tabs and newlines, so "/\t/evil" means "//evil") and keep only a
+  // same-origin path, re-serialised: percent-encoded, no way to smuggle a host or a header break.
+  const base = 'http://l2.invalid';
+  const url = URL.canParse(next, base) ? new URL(next, base) : null;
+  return url && url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
 }

@@ -7,8 +7,8 @@ export const AP_CONTENT_TYPE = 'application/activity+json; charset=utf-8';
 type Handlers = Partial<Record<Representation, () => unknown>>;
 
 /**
- * Content negotiation for a (neg) route: picks a representation among those the route has, in the order given
- * (ties go to the first), sets `Vary: Accept`, and answers 406 for anything else. JSON and ActivityStreams
+ * Content negotiation for a (neg) route: picks a representation among those the route has, in the order the
+ * handlers are written (ties go to the first), sets `Vary: Accept`, and answers 406 for anything else. JSON and ActivityStreams
  * handlers return the body; the HTML handler renders into ctx itself.
  */
 export async function respond(ctx: Context, handlers: Handlers): Promise<void> {

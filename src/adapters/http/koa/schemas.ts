@@ -198,10 +198,15 @@ export const UpdateAssetRequest = z
   })
   .openapi('UpdateAssetRequest');
 
+/** Plain decimal digits only (no `1e3`, `0x10`, empty or repeated parameters), then a number. */
+const decimal = (pattern: RegExp) => z.string().regex(pattern).transform(Number).pipe(z.number().int());
+
 export const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  before: z.coerce.number().int().min(0).optional(),
-  after: z.coerce.number().int().min(-1).optional(),
+  limit: decimal(/^\d{1,3}$/)
+    .pipe(z.number().min(1).max(100))
+    .default(20),
+  before: decimal(/^\d{1,16}$/).optional(),
+  after: decimal(/^(-1|\d{1,16})$/).optional(),
 });
 
 export const Asset = z

@@ -4,7 +4,8 @@ import { HttpProblem } from './problem.js';
 
 /** Parses the request body with a schema, or throws `400 invalid_request` listing every problem by field. */
 export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
-  const result = schema.safeParse(ctx.request.body ?? {});
+  // reportInput lets "Required." be told apart from a value of the wrong type.
+  const result = schema.safeParse(ctx.request.body ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => ({
     path: issue.path.map(String).join('.') || '(body)',

@@ -64,8 +64,9 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
           activities: listJson(activities, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl)),
         });
       },
-      json: () => userJson(user, urls),
+      // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.
       ap: () => actorDocument(user, urls),
+      json: () => userJson(user, urls),
     });
   });
 

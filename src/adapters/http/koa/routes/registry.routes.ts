@@ -7,7 +7,7 @@ import type { Asset } from '../../../../domain/asset.js';
 import { assertNever } from '../../../../domain/result.js';
 import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { cursorRequest, pageLink } from '../listing.js';
+import { cursorRequest, pageLink, singleQuery } from '../listing.js';
 import { isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
@@ -221,19 +221,17 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     }
     await respond(ctx, {
       html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
-      json: () => assetJson(asset, urls),
       ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetObject(asset, urls) }),
+      json: () => assetJson(asset, urls),
     });
   });
 
   router.get('/registry', async (ctx) => {
     const request = cursorRequest(ctx);
-    const owner =
-      typeof ctx.query.owner === 'string' && ctx.query.owner !== ''
-        ? normaliseUsername(ctx.query.owner)
-        : null;
+    const ownerParam = singleQuery(ctx, 'owner');
+    const owner = ownerParam ? normaliseUsername(ownerParam) : null;
     if (owner && !owner.ok) throw new HttpProblem(400, 'invalid_request', 'owner: not a valid username.');
-    const q = typeof ctx.query.q === 'string' && ctx.query.q !== '' ? ctx.query.q : undefined;
+    const q = singleQuery(ctx, 'q') || undefined;
     const page = await useCases.listRegistry.execute(
       { ...(owner?.ok ? { owner: owner.value } : {}), ...(q ? { namePrefix: q } : {}) },
       request,
@@ -273,8 +271,8 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
           activity: activityJson(activity, urls),
           document: JSON.stringify(activity.document, null, 2),
         }),
-      json: () => activityJson(activity, urls),
       ap: () => activity.document,
+      json: () => activityJson(activity, urls),
     });
   });
 
