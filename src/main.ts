@@ -5,6 +5,8 @@ import { StoreUnavailableError } from './application/ports/errors.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const container = buildContainer(config);
@@ -18,14 +20,19 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   l2.logger.info({ port, publicUrl: config.publicUrl, store: config.store.kind }, 'L2 listening');
 
-  const shutdown = (signal: string) => {
+  // Stop accepting, let requests in flight finish (at most 10 s), then stop background work and close the store.
+  const shutdown = async (signal: string) => {
     l2.logger.info({ signal }, 'shutting down');
-    server.close();
+    const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
-    void l2.close().then(() => process.exit(0));
+    const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    await closed;
+    clearTimeout(deadline);
+    await l2.close();
+    process.exit(0);
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

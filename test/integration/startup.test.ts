@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startL2Process } from '../support/l2-process.js';
+import { TEST_SECRET } from '../support/test-server.js';
 
 const run = promisify(execFile);
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -45,5 +49,44 @@ describe('start-up failures', function () {
     const { code, stderr } = await start({ PORT: 'eighty' });
     expect(code).to.equal(1);
     expect(stderr.trim()).to.match(/^l2: PORT: [^\n]+$/);
+  });
+});
+
+describe('graceful shutdown', function () {
+  this.timeout(30_000);
+
+  it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l2-stop-'));
+    try {
+      writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+      // Cost 12 makes the registration take long enough to still be running when the signal arrives.
+      const l2 = await startL2Process({ SECRETS_DIR: dir, STORE: 'memory:', BCRYPT_COST: '12' });
+      const body = JSON.stringify({ username: 'alice', password: 'correct horse battery' });
+      const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(
+          `${l2.url}/auth/register`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        request.on('error', reject);
+        // Once the whole request is on the wire, the server has it: now ask the process to stop.
+        request.on('finish', () => l2.child.kill('SIGTERM'));
+        request.end(body);
+      });
+      const answered = await response;
+      expect(answered.status).to.equal(201);
+      expect(JSON.parse(answered.body).username).to.equal('alice');
+      const [code] = l2.child.exitCode !== null ? [l2.child.exitCode] : await once(l2.child, 'exit');
+      expect(code).to.equal(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
