@@ -7,6 +7,7 @@ import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
 import { GetUser } from '../application/use-cases/get-user.js';
 import { GetStatistics } from '../application/use-cases/get-statistics.js';
 import { CountFollowers } from '../application/use-cases/count-followers.js';
+import { GetQueueStatistics } from '../application/use-cases/get-queue-statistics.js';
 import { DeleteAsset } from '../application/use-cases/delete-asset.js';
 import { GetActivity } from '../application/use-cases/get-activity.js';
 import { GetAsset } from '../application/use-cases/get-asset.js';
@@ -89,6 +90,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
       listActivities: c.resolve(ListActivities),
       listUsers: c.resolve(ListUsers),
       countFollowers: c.resolve(CountFollowers),
+      getQueueStatistics: c.resolve(GetQueueStatistics),
     },
   });
 

@@ -12,6 +12,7 @@ import type { AssetRepository } from '../application/ports/asset-repository.js';
 import type { Persistence } from '../application/ports/persistence.js';
 import type { UserRepository } from '../application/ports/user-repository.js';
 import { CountFollowers } from '../application/use-cases/count-followers.js';
+import { GetQueueStatistics } from '../application/use-cases/get-queue-statistics.js';
 import { DeleteAsset } from '../application/use-cases/delete-asset.js';
 import { GetActivity } from '../application/use-cases/get-activity.js';
 import { GetAsset } from '../application/use-cases/get-asset.js';
@@ -261,6 +262,7 @@ export function buildContainer(
   factory(ListActivities, (c) => new ListActivities(c.resolve(TOKENS.ActivityLog)));
   factory(ListUsers, (c) => new ListUsers(c.resolve(TOKENS.UserRepository)));
   factory(CountFollowers, (c) => new CountFollowers(c.resolve(TOKENS.FollowerRepository)));
+  factory(GetQueueStatistics, (c) => new GetQueueStatistics(c.resolve(TOKENS.JobQueue)));
   factory(
     CleanupRevocations,
     (c) =>

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { HttpDependencies } from './dependencies.js';
 import { bodyMiddleware } from './body-middleware.js';
 import { errorMiddleware } from './error-middleware.js';
+import { HttpMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogger } from './request-logger.js';
 import { activityPubRoutes } from './routes/activitypub.routes.js';
@@ -20,19 +21,20 @@ export function createApp(deps: HttpDependencies): Koa {
   const app = new Koa({ proxy: deps.settings.trustProxy });
   app.silent = true;
 
+  const metrics = new HttpMetrics(deps.useCases.getStatistics, deps.useCases.getQueueStatistics);
   const router = new Router();
   let openApi: object | null = null;
-  opsRoutes(
-    router,
-    deps,
-    () => (openApi ??= buildOpenApiDocument(deps.settings.publicUrl, deps.settings.version)),
-  );
+  opsRoutes(router, deps, {
+    openApiDocument: () => (openApi ??= buildOpenApiDocument(deps.settings.publicUrl, deps.settings.version)),
+    metrics: metrics.registry,
+  });
   authRoutes(router, deps);
   renderersRoutes(router, deps);
   pagesRoutes(router, deps);
   registryRoutes(router, deps);
   activityPubRoutes(router, deps);
 
+  app.use(metrics.middleware());
   app.use(requestLogger(deps.logger));
   app.use(
     errorMiddleware(

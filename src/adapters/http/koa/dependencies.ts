@@ -7,6 +7,7 @@ import type { CountFollowers } from '../../../application/use-cases/count-follow
 import type { DeleteAsset } from '../../../application/use-cases/delete-asset.js';
 import type { GetActivity } from '../../../application/use-cases/get-activity.js';
 import type { GetAsset } from '../../../application/use-cases/get-asset.js';
+import type { GetQueueStatistics } from '../../../application/use-cases/get-queue-statistics.js';
 import type { GetUser } from '../../../application/use-cases/get-user.js';
 import type { ListActivities } from '../../../application/use-cases/list-activities.js';
 import type { ListRegistry } from '../../../application/use-cases/list-registry.js';
@@ -69,5 +70,6 @@ export interface HttpDependencies {
     readonly listActivities: ListActivities;
     readonly listUsers: ListUsers;
     readonly countFollowers: CountFollowers;
+    readonly getQueueStatistics: GetQueueStatistics;
   };
 }

@@ -6,7 +6,8 @@ import { ListQuery } from './schemas.js';
 /** The one value of a query parameter; a repeated parameter (`?q=a&q=b`, `?q[]=a`) is a 400, never ignored. */
 export function singleQuery(ctx: Context, name: string): string | undefined {
   const value = ctx.query[name];
-  if (ctx.query[`${name}[]`] === undefined && (value === undefined || typeof value === 'string')) return value;
+  if (ctx.query[`${name}[]`] === undefined && (value === undefined || typeof value === 'string'))
+    return value;
   throw new HttpProblem(400, 'invalid_request', `${name}: give it once.`, {
     errors: [{ path: name, message: 'Give it once.' }],
   });

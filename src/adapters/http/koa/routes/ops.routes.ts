@@ -1,8 +1,14 @@
 import type Router from '@koa/router';
+import type { Registry } from 'prom-client';
 import type { HttpDependencies } from '../dependencies.js';
 import { HttpProblem } from '../problem.js';
 
-export function opsRoutes(router: Router, deps: HttpDependencies, openApiDocument: () => object): void {
+export function opsRoutes(
+  router: Router,
+  deps: HttpDependencies,
+  extras: { openApiDocument: () => object; metrics: Registry },
+): void {
+  const { openApiDocument, metrics } = extras;
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -16,6 +22,11 @@ export function opsRoutes(router: Router, deps: HttpDependencies, openApiDocumen
       });
     }
     ctx.body = { status: 'ready' };
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.body = await metrics.metrics();
+    ctx.type = metrics.contentType;
   });
 
   router.get('/openapi.json', (ctx) => {

@@ -1,0 +1,65 @@
+import type { Context, Next } from 'koa';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { GetQueueStatistics } from '../../../application/use-cases/get-queue-statistics.js';
+import type { GetStatistics } from '../../../application/use-cases/get-statistics.js';
+
+/**
+ * Prometheus metrics for `GET /metrics`: process metrics, requests by route pattern (never by raw path, so the
+ * label set stays small) and status, and the service's own counts read from the store at scrape time.
+ */
+export class HttpMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route'>;
+
+  constructor(statistics: GetStatistics, queue: GetQueueStatistics) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'l2_' });
+    this.requests = new Counter({
+      name: 'l2_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.duration = new Histogram({
+      name: 'l2_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method and route pattern.',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'l2_records',
+      help: 'Registered users, live assets and activities in the log.',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      async collect() {
+        const stats = await statistics.execute();
+        for (const [kind, value] of Object.entries(stats)) this.set({ kind }, value);
+      },
+    });
+    new Gauge({
+      name: 'l2_notice_jobs',
+      help: 'Outbound notices waiting for delivery (pending) or given up (abandoned).',
+      labelNames: ['state'],
+      registers: [this.registry],
+      async collect() {
+        const stats = await queue.execute();
+        for (const [state, value] of Object.entries(stats)) this.set({ state }, value);
+      },
+    });
+  }
+
+  /** Records every request; put it outermost so errors are counted with their final status. */
+  middleware() {
+    return async (ctx: Context, next: Next): Promise<void> => {
+      const stop = this.duration.startTimer();
+      try {
+        await next();
+      } finally {
+        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+        stop({ method: ctx.method, route: String(route) });
+        this.requests.inc({ method: ctx.method, route: String(route), status: String(ctx.status) });
+      }
+    };
+  }
+}
