@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { z } from 'zod';
+import { z } from 'zod';
 import * as schemas from './schemas.js';
 
 type Responses = RouteConfig['responses'];
@@ -148,9 +148,216 @@ export function buildOpenApiDocument(publicUrl: string, version: string): object
     responses: { 200: json(schemas.HealthResponse, 'Ready'), 503: problem('unavailable') },
   });
 
+  registerRegistryPaths(registry);
+  registerActivityPubPaths(registry);
+
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { title: 'L2 identity, registry and ActivityPub service', version },
     servers: [{ url: publicUrl }],
+  });
+}
+
+const negotiated =
+  'Content negotiation: text/html gives the page, application/json this JSON; see API.md §0.';
+const apJson = (description: string) => ({
+  description,
+  content: {
+    'application/activity+json': { schema: z.object({}).passthrough() },
+    'application/json': { schema: z.object({}).passthrough() },
+  },
+});
+const listParams = z.object({
+  limit: z.string().optional().openapi({ description: '1–100, default 20', example: '20' }),
+  before: z.string().optional().openapi({ description: 'Cursor from `next`: entries older than this' }),
+  after: z.string().optional().openapi({ description: 'Cursor from `prev`: entries newer than this' }),
+});
+const listErrors: Responses = {
+  400: problem('invalid_request: a bad limit or cursor'),
+  406: problem('not_acceptable'),
+};
+const nameParam = z.object({ name: z.string().openapi({ example: 'sunset' }) });
+const userParam = z.object({ username: z.string().openapi({ example: 'alice' }) });
+
+/** API.md §3: the registry and the activity log. */
+function registerRegistryPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/assets',
+    summary: 'Register an asset (appends a signed Create)',
+    security: bearer,
+    request: body(schemas.RegisterAssetRequest),
+    responses: {
+      201: json(schemas.AssetWithActivity, 'Registered'),
+      303: { description: 'Form post: redirected to the asset page' },
+      ...common,
+      401: problem('unauthenticated or token_*'),
+      403: problem('csrf_failed'),
+      409: problem('asset_exists (also for the name of a deleted asset)'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/assets/{name}',
+    summary: 'One asset',
+    description: `${negotiated} application/activity+json gives the ActivityStreams object.`,
+    request: { params: nameParam },
+    responses: {
+      200: json(schemas.Asset, 'The asset'),
+      404: problem('not_found'),
+      406: problem('not_acceptable'),
+      410: problem('gone: deleted (a Tombstone in the ActivityStreams form)'),
+    },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/assets/{name}',
+    summary: "Change an asset's description, tags, url or media type (owner only; appends a signed Update)",
+    security: bearer,
+    request: { params: nameParam, ...body(schemas.UpdateAssetRequest) },
+    responses: {
+      200: json(schemas.AssetWithActivity, 'Changed'),
+      ...common,
+      401: problem('unauthenticated or token_*'),
+      403: problem('forbidden (not the owner) or csrf_failed'),
+      404: problem('not_found'),
+      410: problem('gone'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/assets/{name}',
+    summary: 'Delete an asset (owner only; appends a signed Delete; the name stays taken)',
+    security: bearer,
+    request: { params: nameParam },
+    responses: {
+      200: json(schemas.DeletedAsset, 'Deleted'),
+      401: problem('unauthenticated or token_*'),
+      403: problem('forbidden (not the owner) or csrf_failed'),
+      404: problem('not_found'),
+      410: problem('gone: deleted already'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/registry',
+    summary: 'Live assets, newest first',
+    description: negotiated,
+    request: {
+      query: listParams.extend({
+        owner: z.string().optional().openapi({ description: "Only this user's assets" }),
+        q: z.string().optional().openapi({ description: 'Name prefix (case-sensitive)' }),
+      }),
+    },
+    responses: { 200: json(schemas.AssetList, 'A page of assets'), ...listErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/activities',
+    summary: 'The activity log, newest first',
+    description: negotiated,
+    request: { query: listParams },
+    responses: { 200: json(schemas.ActivityList, 'A page of activities'), ...listErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/activities/{idx}',
+    summary: 'One activity',
+    description: `${negotiated} application/activity+json gives the signed ActivityStreams document.`,
+    request: { params: z.object({ idx: z.string().openapi({ example: '0' }) }) },
+    responses: {
+      200: json(schemas.Activity, 'The activity'),
+      400: problem('invalid_request: idx is not a non-negative integer'),
+      404: problem('not_found'),
+      406: problem('not_acceptable'),
+    },
+  });
+}
+
+/** API.md §4 and §6–7: users, ActivityPub discovery, the home document and metrics. */
+function registerActivityPubPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/users',
+    summary: 'Registered users, newest first',
+    description: negotiated,
+    request: { query: listParams },
+    responses: { 200: json(schemas.UserList, 'A page of users'), ...listErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/users/{username}',
+    summary: 'One user; application/activity+json gives the ActivityPub actor',
+    description: `${negotiated} Other spellings of the name answer 301 to the lower-case URL.`,
+    request: { params: userParam },
+    responses: {
+      200: json(schemas.UserSummary, 'The user'),
+      404: problem('not_found'),
+      406: problem('not_acceptable'),
+    },
+  });
+  for (const [suffix, summary] of [
+    ['outbox', "The user's activities: an OrderedCollection; pages at ?page=true[&before=<idx>]"],
+    ['followers', 'An OrderedCollection with totalItems'],
+    ['following', 'An OrderedCollection with totalItems'],
+  ] as const) {
+    registry.registerPath({
+      method: 'get',
+      path: `/users/{username}/${suffix}`,
+      summary,
+      request: { params: userParam },
+      responses: {
+        200: apJson('ActivityStreams collection'),
+        404: problem('not_found'),
+        406: problem('not_acceptable'),
+      },
+    });
+  }
+  registry.registerPath({
+    method: 'get',
+    path: '/.well-known/webfinger',
+    summary: 'WebFinger (JRD) for acct:<user>@<domain> or an actor URL',
+    request: { query: z.object({ resource: z.string().openapi({ example: 'acct:alice@l2.example' }) }) },
+    responses: {
+      200: {
+        description: 'JRD',
+        content: { 'application/jrd+json': { schema: z.object({}).passthrough() } },
+      },
+      400: problem('invalid_request: missing or malformed resource'),
+      404: problem('not_found: another domain or an unknown user'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/nodeinfo/2.1',
+    summary: 'NodeInfo 2.1 (linked from /.well-known/nodeinfo)',
+    responses: { 200: json(z.object({}).passthrough(), 'NodeInfo') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/',
+    summary: 'The service: name, version, l2_server and live statistics',
+    description: negotiated,
+    responses: {
+      200: json(
+        z.object({
+          name: z.string(),
+          version: z.string(),
+          l2_server: z.string(),
+          stats: z.object({
+            users: z.number().int(),
+            assets: z.number().int(),
+            activities: z.number().int(),
+          }),
+        }),
+        'The service',
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (text format)',
+    responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
   });
 }

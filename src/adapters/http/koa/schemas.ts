@@ -184,17 +184,19 @@ export const RegisterAssetRequest = z
   })
   .openapi('RegisterAssetRequest');
 
+/** Fields a PATCH may not carry, with why (checked before the schema, which would silently drop them). */
+export const FIXED_ASSET_FIELDS: Record<string, string> = {
+  name: 'The name cannot be changed.',
+  content_hash: 'The content hash cannot be changed: register new content as a new asset.',
+  owner: 'The owner cannot be changed.',
+};
+
 export const UpdateAssetRequest = z
   .object({
     description: z.string().max(20000).optional(),
     tags: tagsField.optional(),
     url: nullableUrl.optional(),
     media_type: z.string().max(255).optional(),
-    name: z.never({ message: 'The name cannot be changed.' }).optional(),
-    content_hash: z
-      .never({ message: 'The content hash cannot be changed: register new content as a new asset.' })
-      .optional(),
-    owner: z.never({ message: 'The owner cannot be changed.' }).optional(),
   })
   .openapi('UpdateAssetRequest');
 

@@ -14,7 +14,7 @@ import { activityJson, assetJson, listJson } from '../representations.js';
 import { negotiate } from '../negotiate.js';
 import { requireAuth, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
-import { RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
+import { FIXED_ASSET_FIELDS, RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
 import { validateBody } from '../validate.js';
 
 function assetProblem(error: AssetError, name: string): HttpProblem {
@@ -153,6 +153,12 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
 
   const update = async (ctx: Context) => {
     const session = await requireAuth(ctx, deps);
+    const sent = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const fixed = Object.keys(FIXED_ASSET_FIELDS).filter((field) => field in sent && !isFormPost(ctx));
+    if (fixed.length > 0) {
+      const errors = fixed.map((path) => ({ path, message: FIXED_ASSET_FIELDS[path]! }));
+      throw new HttpProblem(400, 'invalid_request', `${errors[0]!.path}: ${errors[0]!.message}`, { errors });
+    }
     const input = validateBody(ctx, UpdateAssetRequest);
     const name = String(ctx.params.name);
     if ([input.description, input.tags, input.url, input.media_type].every((v) => v === undefined)) {
