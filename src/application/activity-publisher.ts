@@ -12,6 +12,9 @@ export type ChangeAt = (published: Date) => { readonly asset: Asset; readonly ch
 
 const MAX_ATTEMPTS = 100;
 
+/** Why an activity was not appended: its asset change no longer fits the stored asset. */
+export type PublishRefusal = 'asset_exists' | 'asset_gone' | 'asset_changed';
+
 /**
  * Appends a signed activity together with its asset change. The idx is part of the signed document, so the
  * activity is built and signed for the log's next idx and appended only if that idx is still free; another
@@ -32,7 +35,7 @@ export class ActivityPublisher {
     type: ActivityType,
     publisher: User,
     changeAt: ChangeAt,
-  ): Promise<Result<Activity, 'asset_exists' | 'asset_gone'>> {
+  ): Promise<Result<Activity, PublishRefusal>> {
     const run = this.turn.then(() => this.append(type, publisher, changeAt));
     this.turn = run.catch(() => undefined);
     return run;
@@ -42,7 +45,7 @@ export class ActivityPublisher {
     type: ActivityType,
     publisher: User,
     changeAt: ChangeAt,
-  ): Promise<Result<Activity, 'asset_exists' | 'asset_gone'>> {
+  ): Promise<Result<Activity, PublishRefusal>> {
     const key = { privateKeyPem: publisher.privateKeyPem, keyId: this.urls.keyId(publisher.username) };
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const idx = await this.log.nextIdx();

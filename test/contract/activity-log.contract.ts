@@ -120,7 +120,9 @@ export function activityLogContract(name: string, harness: PersistenceHarness): 
       expect(await store().assets.findByName(asset.name)).to.deep.equal(asset);
 
       const updated = { ...asset, description: 'Later that evening', tags: [], updatedAt: later(MINUTE) };
-      expect(await appendNext({ kind: 'update', asset: updated })).to.equal('appended');
+      expect(
+        await appendNext({ kind: 'update', asset: updated, expectedUpdatedAt: asset.updatedAt }),
+      ).to.equal('appended');
       expect(await store().assets.findByName(asset.name)).to.deep.equal(updated);
 
       expect(await appendNext({ kind: 'delete', name: asset.name, deletedAt: later(2 * MINUTE) })).to.equal(
@@ -174,6 +176,22 @@ export function activityLogContract(name: string, harness: PersistenceHarness): 
         expect(await snapshot(['live', 'gone'])).to.deep.equal(before);
       });
 
+      it('refuses an update made from a stale read: asset_changed, and writes nothing', async () => {
+        const asset = anAsset({ name: anAssetName('contested') });
+        await registerAssets(log(), [asset]);
+        const first = { ...asset, description: 'first edit', updatedAt: later(MINUTE) };
+        expect(
+          await appendNext({ kind: 'update', asset: first, expectedUpdatedAt: asset.updatedAt }),
+        ).to.equal('appended');
+        const before = await snapshot(['contested']);
+        // A second writer that read the asset before the first edit:
+        const stale = { ...asset, tags: ['other'], updatedAt: later(2 * MINUTE) };
+        expect(
+          await appendNext({ kind: 'update', asset: stale, expectedUpdatedAt: asset.updatedAt }),
+        ).to.equal('asset_changed');
+        expect(await snapshot(['contested'])).to.deep.equal(before);
+      });
+
       it('refuses to update or delete a deleted or never registered asset: asset_gone', async () => {
         const gone = anAsset({ name: anAssetName('gone') });
         await registerAssets(log(), [gone, anAsset({ name: anAssetName('live') })]);
@@ -181,8 +199,12 @@ export function activityLogContract(name: string, harness: PersistenceHarness): 
         const before = await snapshot(['gone', 'never']);
 
         const changes: AssetChange[] = [
-          { kind: 'update', asset: { ...gone, description: 'revived', updatedAt: later(2 * MINUTE) } },
-          { kind: 'update', asset: anAsset({ name: anAssetName('never') }) },
+          {
+            kind: 'update',
+            asset: { ...gone, description: 'revived', updatedAt: later(2 * MINUTE) },
+            expectedUpdatedAt: gone.updatedAt,
+          },
+          { kind: 'update', asset: anAsset({ name: anAssetName('never') }), expectedUpdatedAt: T0 },
           { kind: 'delete', name: gone.name, deletedAt: later(2 * MINUTE) },
           { kind: 'delete', name: anAssetName('never'), deletedAt: later(2 * MINUTE) },
         ];
@@ -202,7 +224,11 @@ export function activityLogContract(name: string, harness: PersistenceHarness): 
 
         const changes: AssetChange[] = [
           { kind: 'create', asset: fresh },
-          { kind: 'update', asset: { ...kept, description: 'changed', updatedAt: later(MINUTE) } },
+          {
+            kind: 'update',
+            asset: { ...kept, description: 'changed', updatedAt: later(MINUTE) },
+            expectedUpdatedAt: kept.updatedAt,
+          },
           { kind: 'delete', name: kept.name, deletedAt: later(MINUTE) },
         ];
         for (const change of changes) {

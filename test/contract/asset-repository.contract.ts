@@ -238,7 +238,13 @@ export function assetRepositoryContract(name: string, harness: PersistenceHarnes
       const updated = { ...first, description: 'new words', updatedAt: later(MINUTE) };
 
       expect(
-        (await appendWithRetry(store().activities, { kind: 'update', asset: updated })).outcome,
+        (
+          await appendWithRetry(store().activities, {
+            kind: 'update',
+            asset: updated,
+            expectedUpdatedAt: first.updatedAt,
+          })
+        ).outcome,
       ).to.equal('appended');
 
       const listed = await everything();
@@ -261,7 +267,11 @@ export function assetRepositoryContract(name: string, harness: PersistenceHarnes
         updatedAt: later(6 * MINUTE),
       });
 
-      await appendWithRetry(store().activities, { kind: 'update', asset: change });
+      await appendWithRetry(store().activities, {
+        kind: 'update',
+        asset: change,
+        expectedUpdatedAt: asset.updatedAt,
+      });
 
       expect(await assets().findByName(asset.name)).to.deep.equal({
         ...asset,

@@ -73,6 +73,30 @@ describe('two L2 instances on one SQLite file', function () {
     expect(listed.json.total).to.equal(before + 100);
   });
 
+  it('keeps both of two concurrent edits made through A and B (no lost update)', async () => {
+    const token = await registerUser(a.url, 'dave');
+    const created = await client(a.url).post(
+      '/assets',
+      { name: 'contested', content_hash: `sha256:${sha256('contested')}`, media_type: 'image/png' },
+      { token },
+    );
+    expect(created.status).to.equal(201);
+    for (let round = 0; round < 10; round++) {
+      const [viaA, viaB] = await Promise.all([
+        client(a.url).send('PATCH', '/assets/contested', { description: `round ${round}` }, { token }),
+        client(b.url).send('PATCH', '/assets/contested', { tags: [`r${round}`] }, { token }),
+      ]);
+      expect([viaA.status, viaB.status]).to.deep.equal([200, 200]);
+      const asset = (
+        await client(a.url).get('/assets/contested', { headers: { accept: 'application/json' } })
+      ).json;
+      expect({ description: asset.description, tags: asset.tags }, `round ${round}`).to.deep.equal({
+        description: `round ${round}`,
+        tags: [`r${round}`],
+      });
+    }
+  });
+
   it('sends a notice queued by A exactly once, with both instances working the queue', async () => {
     l1.noticeDelayMs = 300; // a slow L1: a second worker holding the same job would deliver it meanwhile
     const session = await registerUser(a.url, 'carol');

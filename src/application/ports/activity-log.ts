@@ -11,8 +11,11 @@ export interface ActivityFilter {
 /** The asset change an activity records; applied in the same transaction as the append. */
 export type AssetChange =
   | { readonly kind: 'create'; readonly asset: Asset }
-  /** Stores the asset's mutable fields (media type, url, description, tags) and `updatedAt`; the rest is fixed. */
-  | { readonly kind: 'update'; readonly asset: Asset }
+  /**
+   * Stores the asset's mutable fields (media type, url, description, tags) and `updatedAt`; the rest is fixed.
+   * Applied only while the stored asset still has `expectedUpdatedAt`, so concurrent edits cannot lose each other.
+   */
+  | { readonly kind: 'update'; readonly asset: Asset; readonly expectedUpdatedAt: Date }
   | { readonly kind: 'delete'; readonly name: AssetName; readonly deletedAt: Date };
 
 export type AppendOutcome =
@@ -22,7 +25,9 @@ export type AppendOutcome =
   /** create: the name is registered (live or deleted). */
   | 'asset_exists'
   /** update/delete: the asset is no longer live (deleted meanwhile) or does not exist. */
-  | 'asset_gone';
+  | 'asset_gone'
+  /** update: the asset was changed by someone else since it was read; read it again and re-apply the edit. */
+  | 'asset_changed';
 
 /**
  * The global activity log: positions are `idx`, 0, 1, 2, … with no gap and no repeat, across processes and

@@ -9,6 +9,8 @@ import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import { checkFields, type AssetError } from './asset-errors.js';
 
+const MAX_EDIT_ATTEMPTS = 10;
+
 export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
 
 /** Finds a live asset the actor owns, or says why not. */
@@ -37,20 +39,25 @@ export class UpdateAsset {
     name: string;
     changes: AssetChanges;
   }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
-    const found = await ownedLiveAsset(this.assets, input.name, input.actor);
-    if (!found.ok) return found;
-    const current = found.value;
-    const fields = checkFields({ ...current, ...input.changes });
-    if (!fields.ok) return fields;
-    const owner = await this.users.findByUsername(input.actor);
-    if (!owner) return err({ type: 'forbidden' });
+    // Another writer (another process) may change the asset between our read and our write: the store then
+    // refuses the stale change, and the edit is applied again on top of the fresh asset.
+    for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
+      const found = await ownedLiveAsset(this.assets, input.name, input.actor);
+      if (!found.ok) return found;
+      const current = found.value;
+      const fields = checkFields({ ...current, ...input.changes });
+      if (!fields.ok) return fields;
+      const owner = await this.users.findByUsername(input.actor);
+      if (!owner) return err({ type: 'forbidden' });
 
-    let asset: Asset = current;
-    const published = await this.publisher.publish('Update', owner, (now) => {
-      asset = { ...current, ...fields.value, updatedAt: now };
-      return { asset, change: { kind: 'update', asset } };
-    });
-    if (!published.ok) return err({ type: 'gone' });
-    return ok({ asset, activity: published.value });
+      let asset: Asset = current;
+      const published = await this.publisher.publish('Update', owner, (now) => {
+        asset = { ...current, ...fields.value, updatedAt: now };
+        return { asset, change: { kind: 'update', asset, expectedUpdatedAt: current.updatedAt } };
+      });
+      if (published.ok) return ok({ asset, activity: published.value });
+      if (published.error !== 'asset_changed') return err({ type: 'gone' });
+    }
+    throw new Error(`asset ${input.name} kept changing under ${MAX_EDIT_ATTEMPTS} edit attempts`);
   }
 }

@@ -60,7 +60,7 @@ export class InMemoryActivityLog implements ActivityLog {
     this.db.assertOpen();
     if (activity.idx !== this.db.activities.length) return 'idx_taken';
     const write = this.writeFor(change);
-    if (write === 'asset_exists' || write === 'asset_gone') return write;
+    if (typeof write === 'string') return write;
     const stored: StoredActivity = {
       position: activity.idx,
       activity: {
@@ -103,7 +103,7 @@ export class InMemoryActivityLog implements ActivityLog {
     return this.db.activities.filter(byActor(filter)).length;
   }
 
-  private writeFor(change: AssetChange): AssetWrite | 'asset_exists' | 'asset_gone' {
+  private writeFor(change: AssetChange): AssetWrite | 'asset_exists' | 'asset_gone' | 'asset_changed' {
     if (change.kind === 'create') {
       return this.db.assets.has(change.asset.name)
         ? 'asset_exists'
@@ -112,6 +112,9 @@ export class InMemoryActivityLog implements ActivityLog {
     const name = change.kind === 'update' ? change.asset.name : change.name;
     const stored = this.db.assets.get(name);
     if (!stored || stored.asset.deletedAt !== null) return 'asset_gone';
+    if (change.kind === 'update' && stored.asset.updatedAt.getTime() !== change.expectedUpdatedAt.getTime()) {
+      return 'asset_changed';
+    }
     // Name, owner, content hash and creation time are fixed at registration; an update replaces the rest.
     const asset: Asset =
       change.kind === 'update'

@@ -147,7 +147,7 @@ export class MongoActivityLog implements ActivityLog {
         // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
         const { asset } = change;
         const updated = await assets.updateOne(
-          { _id: asset.name, deletedAt: null },
+          { _id: asset.name, deletedAt: null, updatedAt: change.expectedUpdatedAt },
           {
             $set: {
               mediaType: asset.mediaType,
@@ -159,7 +159,13 @@ export class MongoActivityLog implements ActivityLog {
           },
           { session },
         );
-        if (updated.matchedCount !== 1) refuse('asset_gone');
+        if (updated.matchedCount !== 1) {
+          const live = await assets.findOne(
+            { _id: asset.name, deletedAt: null },
+            { session, projection: { _id: 1 } },
+          );
+          refuse(live ? 'asset_changed' : 'asset_gone');
+        }
         return;
       }
       case 'delete': {

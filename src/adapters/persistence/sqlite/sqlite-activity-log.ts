@@ -114,10 +114,11 @@ export class SqliteActivityLog implements ActivityLog {
       VALUES (@name, @owner, @content_hash, @media_type, @url, @description, @tags, @created_at, @updated_at, @deleted_at)
       ON CONFLICT (name) DO NOTHING`);
     // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
-    const updateLiveAsset = db.prepare<[AssetValues]>(`
+    const updateLiveAsset = db.prepare<[AssetValues & { expected_updated_at: number }]>(`
       UPDATE assets SET media_type = @media_type, url = @url, description = @description, tags = @tags,
         updated_at = @updated_at
-      WHERE name = @name AND deleted_at IS NULL`);
+      WHERE name = @name AND deleted_at IS NULL AND updated_at = @expected_updated_at`);
+    const isLive = db.prepare<[string]>('SELECT 1 FROM assets WHERE name = ? AND deleted_at IS NULL');
     const deleteLiveAsset = db.prepare<[number, string]>(
       'UPDATE assets SET deleted_at = ? WHERE name = ? AND deleted_at IS NULL',
     );
@@ -127,28 +128,36 @@ export class SqliteActivityLog implements ActivityLog {
     const insertActivity = db.prepare<[ActivityRow]>(`
       INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
 
-    /** Applies the change; false when it cannot be, having then written nothing. */
-    const apply = (change: AssetChange): boolean => {
+    /** Applies the change; null when it was, else why not (having then written nothing). */
+    const apply = (change: AssetChange): AppendOutcome | null => {
       switch (change.kind) {
         case 'create': {
           const { asset } = change;
           const deletedAt = asset.deletedAt?.getTime() ?? null;
-          if (insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt }).changes !== 1) return false;
+          if (insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt }).changes !== 1)
+            return 'asset_exists';
           if (deletedAt === null) countLiveAssets.run(1);
-          return true;
+          return null;
         }
-        case 'update':
-          return updateLiveAsset.run(valuesOf(change.asset)).changes === 1;
+        case 'update': {
+          const values = {
+            ...valuesOf(change.asset),
+            expected_updated_at: change.expectedUpdatedAt.getTime(),
+          };
+          if (updateLiveAsset.run(values).changes === 1) return null;
+          return isLive.get(change.asset.name) ? 'asset_changed' : 'asset_gone';
+        }
         case 'delete':
-          if (deleteLiveAsset.run(change.deletedAt.getTime(), change.name).changes !== 1) return false;
+          if (deleteLiveAsset.run(change.deletedAt.getTime(), change.name).changes !== 1) return 'asset_gone';
           countLiveAssets.run(-1);
-          return true;
+          return null;
       }
     };
 
     this.appendTransaction = db.transaction((activity: Activity, change: AssetChange): AppendOutcome => {
       if (activity.idx !== this.selectNextIdx.get()?.n) return 'idx_taken';
-      if (!apply(change)) return change.kind === 'create' ? 'asset_exists' : 'asset_gone';
+      const refused = apply(change);
+      if (refused) return refused;
       // Serialised after the asset write on purpose: if it throws, the transaction rolls the asset back too.
       insertActivity.run({
         idx: activity.idx,
