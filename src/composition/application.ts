@@ -53,12 +53,13 @@ export function buildApplication(c: DependencyContainer): L2Application {
     config.revocationCleanupIntervalMs,
     logger,
   );
-  const { host, port } = new URL(config.publicUrl);
+  const { host } = new URL(config.publicUrl);
 
   const app = createApp({
     settings: {
       publicUrl: config.publicUrl,
-      webfingerDomain: port ? host : host.replace(/:\d+$/, ''),
+      // URL.host already leaves out a default port, as the acct: domain must.
+      webfingerDomain: host,
       version: VERSION,
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,

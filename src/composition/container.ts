@@ -34,7 +34,7 @@ import { GetStatistics } from '../application/use-cases/get-statistics.js';
 import { IssueToken } from '../application/use-cases/issue-token.js';
 import { ListRenderers } from '../application/use-cases/list-renderers.js';
 import { RegisterUser } from '../application/use-cases/register-user.js';
-import { RevocationWriter } from '../application/use-cases/revocation-writer.js';
+import { RevocationWriter } from '../application/revocation-writer.js';
 import { RevokeToken } from '../application/use-cases/revoke-token.js';
 import { VerifyToken } from '../application/use-cases/verify-token.js';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';

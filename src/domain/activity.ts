@@ -15,15 +15,6 @@ export interface Activity {
   readonly document: Record<string, unknown>;
 }
 
-/** A page of a list that is ordered newest first and sought by position, never by offset. */
-export interface PageRequest {
-  readonly limit: number;
-  /** Only entries older than this cursor (the `next` direction). */
-  readonly before?: number;
-  /** Only entries newer than this cursor (the `prev` direction). */
-  readonly after?: number;
-}
-
 export interface Page<T> {
   /** Newest first. */
   readonly items: T[];

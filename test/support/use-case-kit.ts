@@ -10,7 +10,7 @@ import { DetachRenderer } from '../../src/application/use-cases/detach-renderer.
 import { IssueToken } from '../../src/application/use-cases/issue-token.js';
 import { ListRenderers } from '../../src/application/use-cases/list-renderers.js';
 import { RegisterUser } from '../../src/application/use-cases/register-user.js';
-import { RevocationWriter } from '../../src/application/use-cases/revocation-writer.js';
+import { RevocationWriter } from '../../src/application/revocation-writer.js';
 import { RevokeToken } from '../../src/application/use-cases/revoke-token.js';
 import { VerifyToken } from '../../src/application/use-cases/verify-token.js';
 import { BcryptPasswordHasher } from '../../src/adapters/crypto/bcrypt-password-hasher.js';

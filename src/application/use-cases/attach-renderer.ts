@@ -8,7 +8,7 @@ import type { DestinationPolicy } from '../ports/destination-policy.js';
 import type { RendererAttachments } from '../ports/renderer-attachments.js';
 import type { IssuedTokenView, TokenIssuer } from '../token-issuer.js';
 import type { AuthenticateToken, AuthenticatedToken } from './authenticate-token.js';
-import type { RevocationWriter } from './revocation-writer.js';
+import type { RevocationWriter } from '../revocation-writer.js';
 
 export type AttachRendererError =
   | { readonly type: 'forbidden'; readonly detail: string }

@@ -6,8 +6,8 @@ import type { Username } from '../../domain/user.js';
 import type { ActivityPublisher } from '../activity-publisher.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
-import type { AssetError } from './asset-errors.js';
-import { ownedLiveAsset } from './update-asset.js';
+import type { AssetError } from './asset-checks.js';
+import { ownedLiveAsset } from './asset-checks.js';
 
 export class DeleteAsset {
   constructor(

@@ -8,7 +8,7 @@ import type { AuthenticatedToken } from './authenticate-token.js';
 import type { Clock } from '../ports/clock.js';
 import type { IssuedTokenRegistry } from '../ports/issued-token-registry.js';
 import type { RendererAttachments } from '../ports/renderer-attachments.js';
-import type { RevocationWriter } from './revocation-writer.js';
+import type { RevocationWriter } from '../revocation-writer.js';
 
 export class DetachRenderer {
   constructor(

@@ -7,7 +7,7 @@ import type { Username } from '../../domain/user.js';
 import type { ActivityPublisher } from '../activity-publisher.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
-import { checkFields, type AssetError } from './asset-errors.js';
+import { checkFields, type AssetError } from './asset-checks.js';
 
 export class RegisterAsset {
   constructor(

@@ -7,7 +7,7 @@ import type { IssuedToken } from '../../domain/revocation.js';
 import type { Clock } from '../ports/clock.js';
 import type { IssuedTokenRegistry } from '../ports/issued-token-registry.js';
 import type { AuthenticateToken } from './authenticate-token.js';
-import type { RevocationWriter } from './revocation-writer.js';
+import type { RevocationWriter } from '../revocation-writer.js';
 
 export interface RevokeTokenInput {
   readonly token: string;

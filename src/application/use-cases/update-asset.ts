@@ -1,31 +1,17 @@
 // Rule: only the owner changes a live asset's description, tags, url or media type; the change and its signed
 // Update activity are written together.
 import type { Activity } from '../../domain/activity.js';
-import { parseAssetName, type Asset, type AssetFields } from '../../domain/asset.js';
+import type { Asset, AssetFields } from '../../domain/asset.js';
 import { err, ok, type Result } from '../../domain/result.js';
 import type { Username } from '../../domain/user.js';
 import type { ActivityPublisher } from '../activity-publisher.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
-import { checkFields, type AssetError } from './asset-errors.js';
+import { checkFields, ownedLiveAsset, type AssetError } from './asset-checks.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
 
 export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
-
-/** Finds a live asset the actor owns, or says why not. */
-export async function ownedLiveAsset(
-  assets: AssetRepository,
-  name: string,
-  actor: Username,
-): Promise<Result<Asset, AssetError>> {
-  const parsed = parseAssetName(name);
-  const asset = parsed.ok ? await assets.findByName(parsed.value) : null;
-  if (!asset) return err({ type: 'not_found' });
-  if (asset.deletedAt) return err({ type: 'gone' });
-  if (asset.owner !== actor) return err({ type: 'forbidden' });
-  return ok(asset);
-}
 
 export class UpdateAsset {
   constructor(

@@ -1,22 +1,7 @@
 import type { Collection, Document, Filter, FindCursor, Sort, WithId } from 'mongodb';
+import { prefixSuccessor } from '../prefix-successor.js';
 
-/**
- * The least string above every string that starts with `prefix`, in Unicode code point order — the order in which
- * MongoDB compares strings without a collation (byte order of UTF-8) — or null when there is none (a prefix of only
- * U+10FFFF). With it a case-sensitive prefix match is the index range `{$gte: prefix, $lt: successor}`, in which
- * `_`, `%` and regular-expression characters are plain characters.
- */
-export function prefixSuccessor(prefix: string): string | null {
-  const codePoints = Array.from(prefix, (char) => char.codePointAt(0) ?? 0);
-  while (codePoints.length > 0) {
-    const last = codePoints.pop() ?? 0;
-    if (last < 0x10ffff) {
-      // Surrogate code points are not characters: the one after U+D7FF is U+E000.
-      return String.fromCodePoint(...codePoints, last === 0xd7ff ? 0xe000 : last + 1);
-    }
-  }
-  return null;
-}
+export { prefixSuccessor };
 
 /** The range of strings starting with `prefix`, as a filter on one field. */
 export function prefixRange(prefix: string): { $gte: string; $lt?: string } {

@@ -1,29 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { storeCall } from './sqlite-errors.js';
+import { prefixSuccessor } from '../prefix-successor.js';
+
+export { prefixSuccessor };
 
 /**
  * Stands for "no upper bound" in a `position < ?` seek, so that the newest page runs the same indexed SEARCH as
  * every other page. Above every AUTOINCREMENT value and idx this store will ever hand out.
  */
 export const NO_POSITION_BOUND = Number.MAX_SAFE_INTEGER;
-
-/**
- * The least string above every string that starts with `prefix`, in Unicode code point order — the order of
- * SQLite's BINARY collation on UTF-8 text — or null when there is none (a prefix of only U+10FFFF). With it a
- * case-sensitive prefix match is the index range `name >= prefix AND name < successor`; LIKE would ignore case
- * and read `_` and `%` as wildcards.
- */
-export function prefixSuccessor(prefix: string): string | null {
-  const codePoints = Array.from(prefix, (char) => char.codePointAt(0) ?? 0);
-  while (codePoints.length > 0) {
-    const last = codePoints.pop() ?? 0;
-    if (last < 0x10ffff) {
-      // Surrogate code points are not characters: the one after U+D7FF is U+E000.
-      return String.fromCodePoint(...codePoints, last === 0xd7ff ? 0xe000 : last + 1);
-    }
-  }
-  return null;
-}
 
 /** A statement's text and its positional parameters, built per filter; exported builders let tests EXPLAIN them. */
 export interface Query {

@@ -52,7 +52,7 @@ async function formAware(
 
 export function authRoutes(router: Router, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
-  const actorUrl = (username: string) => `${settings.publicUrl}/users/${username}`;
+  const actorUrl = deps.urls.actor;
 
   router.post('/auth/register', (ctx) =>
     formAware(ctx, deps, 'register', async () => {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AssetError } from '../../../../application/use-cases/asset-errors.js';
+import type { AssetError } from '../../../../application/use-cases/asset-checks.js';
 import type { Activity } from '../../../../domain/activity.js';
 import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
 import type { Asset } from '../../../../domain/asset.js';

@@ -5,7 +5,7 @@ import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../..
 import { assertNever } from '../../../../domain/result.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { scopedTokenForbidden, tokenProblem } from '../error-status.js';
-import { negotiate } from '../negotiate.js';
+import { respond } from '../respond.js';
 import { isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { requireAuth, viewer } from '../request-auth.js';
@@ -54,16 +54,14 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
   };
 
   router.get('/renderers', async (ctx) => {
-    ctx.vary('Accept');
-    const representation = negotiate(ctx.get('Accept'), ['html', 'json']);
-    if (!representation)
-      throw new HttpProblem(406, 'not_acceptable', 'This resource is available as HTML or JSON.');
-    if (representation === 'html') {
-      const signedIn = await viewer(ctx, deps);
-      if (!signedIn) return seeOther(ctx, `/login?next=${encodeURIComponent('/renderers')}`);
-      return renderPage(ctx, deps, 'renderers', { title: TITLE, items: await listItems(signedIn) });
-    }
-    ctx.body = { items: await listItems(await requireAuth(ctx, deps)) };
+    await respond(ctx, {
+      html: async () => {
+        const signedIn = await viewer(ctx, deps);
+        if (!signedIn) return seeOther(ctx, `/login?next=${encodeURIComponent('/renderers')}`);
+        await renderPage(ctx, deps, 'renderers', { title: TITLE, items: await listItems(signedIn) });
+      },
+      json: async () => ({ items: await listItems(await requireAuth(ctx, deps)) }),
+    });
   });
 
   router.post('/renderers/attach', (ctx) =>

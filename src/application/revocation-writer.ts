@@ -1,7 +1,7 @@
-import { revocationOf, type IssuedToken } from '../../domain/revocation.js';
-import type { Clock } from '../ports/clock.js';
-import type { RevocationStore } from '../ports/revocation-store.js';
-import type { WorkSignal } from '../ports/work-signal.js';
+import { revocationOf, type IssuedToken } from '../domain/revocation.js';
+import type { Clock } from './ports/clock.js';
+import type { RevocationStore } from './ports/revocation-store.js';
+import type { WorkSignal } from './ports/work-signal.js';
 
 /**
  * Revokes tokens the one safe way: records and their notices committed together first, the worker woken after.

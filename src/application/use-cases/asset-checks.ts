@@ -1,3 +1,4 @@
+// The checks every asset change shares: field rules and ownership of a live asset.
 import {
   DESCRIPTION_MAX_CHARACTERS,
   normaliseAssetUrl,
@@ -5,9 +6,13 @@ import {
   MEDIA_TYPE_PATTERN,
   CONTENT_HASH_PATTERN,
   normaliseTags,
+  parseAssetName,
+  type Asset,
   type AssetFields,
 } from '../../domain/asset.js';
 import { err, ok, type Result } from '../../domain/result.js';
+import type { Username } from '../../domain/user.js';
+import type { AssetRepository } from '../ports/asset-repository.js';
 
 /** The expected ways an asset operation fails; `type` is the API.md code. */
 export type AssetError =
@@ -35,4 +40,18 @@ export function checkFields(fields: AssetFields): Result<AssetFields, AssetError
   const tags = normaliseTags(fields.tags);
   if (!tags.ok) return invalid(tags.error.path, tags.error.message);
   return ok({ contentHash, mediaType, url, description, tags: tags.value });
+}
+
+/** Finds a live asset the actor owns, or says why not. */
+export async function ownedLiveAsset(
+  assets: AssetRepository,
+  name: string,
+  actor: Username,
+): Promise<Result<Asset, AssetError>> {
+  const parsed = parseAssetName(name);
+  const asset = parsed.ok ? await assets.findByName(parsed.value) : null;
+  if (!asset) return err({ type: 'not_found' });
+  if (asset.deletedAt) return err({ type: 'gone' });
+  if (asset.owner !== actor) return err({ type: 'forbidden' });
+  return ok(asset);
 }
