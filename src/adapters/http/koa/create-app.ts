@@ -40,8 +40,11 @@ export function createApp(deps: HttpDependencies): Koa {
     errorMiddleware(
       deps.logger,
       deps.views,
-      (ctx) => deps.csrf.tokenFor(ctx),
-      async (ctx) => (await viewer(ctx, deps))?.claims.username ?? null,
+      (ctx, session) => deps.csrf.tokenFor(ctx, session),
+      async (ctx) => {
+        const signedIn = await viewer(ctx, deps);
+        return signedIn ? { username: signedIn.claims.username, session: signedIn.claims.jti } : null;
+      },
     ),
   );
   app.use(staticFiles(deps.staticFiles));

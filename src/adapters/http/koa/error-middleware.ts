@@ -36,8 +36,8 @@ function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
 export function errorMiddleware(
   logger: Logger,
   views: NunjucksViews,
-  csrfTokenFor: (ctx: Context) => string,
-  viewerOf: (ctx: Context) => Promise<string | null>,
+  csrfTokenFor: (ctx: Context, session: string | null) => string,
+  viewerOf: (ctx: Context) => Promise<{ username: string; session: string } | null>,
 ) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
@@ -56,12 +56,13 @@ export function errorMiddleware(
       ctx.vary('Accept');
       if (prefersHtml(ctx.get('Accept'))) {
         ctx.type = 'text/html; charset=utf-8';
+        // A failing store must not fail the error page too.
+        const signedIn = problem.status === 503 ? null : await viewerOf(ctx).catch(() => null);
         ctx.body = views.render(
           'error',
           {
-            // A failing store must not fail the error page too.
-            currentUser: problem.status === 503 ? null : await viewerOf(ctx).catch(() => null),
-            csrfToken: csrfTokenFor(ctx),
+            currentUser: signedIn?.username ?? null,
+            csrfToken: csrfTokenFor(ctx, signedIn?.session ?? null),
             path: ctx.path,
           },
           { title: `${problem.status} ${statusTitle(problem.status)}`, detail: problem.detail },

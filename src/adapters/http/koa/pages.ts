@@ -15,7 +15,11 @@ export async function renderPage(
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = deps.views.render(
     template,
-    { currentUser: signedIn?.claims.username ?? null, csrfToken: deps.csrf.tokenFor(ctx), path: ctx.path },
+    {
+      currentUser: signedIn?.claims.username ?? null,
+      csrfToken: deps.csrf.tokenFor(ctx, signedIn?.claims.jti ?? null),
+      path: ctx.path,
+    },
     model,
   );
 }

@@ -30,7 +30,10 @@ export function presentedToken(ctx: Context): PresentedToken | null {
 
 /** A cookie is sent by the browser on its own, so an unsafe request it authenticates must prove it came from us. */
 export function guardCookieRequest(ctx: Context, deps: HttpDependencies, presented: PresentedToken): void {
-  if (presented.source === 'cookie' && UNSAFE_METHODS.has(ctx.method)) deps.csrf.check(ctx);
+  if (presented.source !== 'cookie' || !UNSAFE_METHODS.has(ctx.method)) return;
+  // The form was rendered for this session (or for a signed-out viewer, when the cookie no longer holds one).
+  const session = deps.useCases.authenticateToken.decodeUnexpired(presented.token);
+  deps.csrf.check(ctx, session.ok ? session.value.claims.jti : null);
 }
 
 /** The caller's verified token, or a 401 problem. */

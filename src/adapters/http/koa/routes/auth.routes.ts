@@ -39,7 +39,8 @@ async function formAware(
   handler: () => Promise<void>,
 ) {
   try {
-    if (isFormPost(ctx)) deps.csrf.check(ctx);
+    // Login and register forms are rendered for signed-out visitors only.
+    if (isFormPost(ctx)) deps.csrf.check(ctx, null);
     await handler();
   } catch (error) {
     if (isFormPost(ctx) && error instanceof HttpProblem && error.code !== 'csrf_failed') {
