@@ -1,0 +1,30 @@
+// One core's sequential rate of one expensive operation, for a fixed time. Runs in its own process.
+// Usage: node --import tsx bench/ceiling-worker.ts '{"kind":"bcrypt"|"rsa","seconds":10,"bcryptCost":12}'
+import bcrypt from 'bcrypt';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { CeilingSample, CeilingSpec } from './ceiling-types.js';
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as CeilingSpec;
+
+const operation =
+  spec.kind === 'bcrypt'
+    ? () => bcrypt.hashSync(randomBytes(16).toString('hex'), spec.bcryptCost)
+    : () =>
+        generateKeyPairSync('rsa', {
+          modulusLength: 2048,
+          publicKeyEncoding: { type: 'spki', format: 'pem' },
+          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        });
+
+operation(); // warm-up, not counted
+const started = process.hrtime.bigint();
+const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+let count = 0;
+// At least three, so that even a slow machine's short run is not one sample.
+while (elapsed() < spec.seconds || count < 3) {
+  operation();
+  count++;
+}
+const seconds = elapsed();
+const sample: CeilingSample = { kind: spec.kind, count, seconds, perSecond: count / seconds };
+console.log(JSON.stringify(sample));

@@ -1,0 +1,35 @@
+/** One load run, as bench/load.ts takes it. */
+export interface LoadSpec {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Record<string, string>;
+  /** JSON text; sets content-type: application/json. */
+  readonly body?: string;
+  readonly connections: number;
+  readonly seconds: number;
+  /** Each request registers a new user (a fresh username) with this password. */
+  readonly uniqueRegistration?: boolean;
+  readonly password?: string;
+}
+
+/** What bench/load.ts reports: every rate counts 2xx answers only. */
+export interface LoadResult {
+  readonly connections: number;
+  readonly seconds: number;
+  readonly ok: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly statusCodes: Record<string, number>;
+  /** 2xx answers per second over the whole run. */
+  readonly rps: number;
+  readonly latencyMs: {
+    readonly mean: number;
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly max: number;
+  };
+  readonly start: string;
+  readonly finish: string;
+}

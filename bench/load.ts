@@ -1,0 +1,52 @@
+// The load generator: one autocannon run in its own process, so that it never shares the measured service's
+// event loop. Usage: node --import tsx bench/load.ts '<LoadSpec as JSON>'; prints one LoadResult as JSON.
+import autocannon, { type Request } from 'autocannon';
+import { LatencyRecorder } from './latency-recorder.js';
+import type { LoadResult, LoadSpec } from './load-types.js';
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
+const sendsJson = spec.body !== undefined || spec.uniqueRegistration === true;
+const headers = { ...(sendsJson ? { 'content-type': 'application/json' } : {}), ...spec.headers };
+
+let counter = 0;
+/** A fresh, valid username per request (3–30 of [a-z0-9_]): registrations must not collide. */
+const uniqueRegistration = (request: Request): Request => ({
+  ...request,
+  body: JSON.stringify({ username: `r${process.pid}_${(counter++).toString(36)}`, password: spec.password }),
+});
+
+const latencies = new LatencyRecorder();
+const instance = autocannon({
+  url: spec.url,
+  connections: spec.connections,
+  duration: spec.seconds,
+  timeout: 30,
+  requests: [
+    {
+      method: spec.method ?? 'GET',
+      headers,
+      ...(spec.body === undefined ? {} : { body: spec.body }),
+      ...(spec.uniqueRegistration ? { setupRequest: uniqueRegistration } : {}),
+    },
+  ],
+});
+instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+  if (statusCode >= 200 && statusCode < 300) latencies.record(responseTime);
+});
+const result = await instance;
+
+const ok = result['2xx'];
+const summary: LoadResult = {
+  connections: spec.connections,
+  seconds: result.duration,
+  ok,
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+  rps: ok / result.duration,
+  latencyMs: latencies.percentiles(),
+  start: new Date(result.start).toISOString(),
+  finish: new Date(result.finish).toISOString(),
+};
+console.log(JSON.stringify(summary));

@@ -1,0 +1,219 @@
+// Turns the raw results into the table (stdout, docs/performance.md) and bench/results.json.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult } from './load-types.js';
+import type { BenchResults, Row } from './results-types.js';
+import type { PagePair } from './scenarios/deep-pages.js';
+import { meanRps } from './scenarios/store-size.js';
+
+export const RESULTS_FILE = fileURLToPath(new URL('results.json', import.meta.url));
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+const rate = (n: number) => (n >= 100 ? count(n) : n.toFixed(n >= 10 ? 1 : 2));
+const ms = (n: number | null) =>
+  n === null || !Number.isFinite(n)
+    ? '–'
+    : `${n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3)} ms`;
+const mib = (n: number) => `${n.toFixed(0)} MiB`;
+const rps = (r: LoadResult) => `${rate(r.rps)} rps`;
+const withLatency = (r: LoadResult) => `${rps(r)} (p50 ${ms(r.latencyMs.p50)}, p99 ${ms(r.latencyMs.p99)})`;
+
+/** The baseline's rps: the mean of its measurements at the start and at the end of the run. */
+export function helloRps(results: BenchResults): number {
+  const { start, end } = results.baseline ?? {};
+  const values = [start?.rps, end?.rps].filter((v): v is number => v !== undefined);
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+export function tableRows(results: BenchResults): Row[] {
+  const rows: Row[] = [];
+  const add = (scenario: string, metric: string, value: string, baseline: string, ratio: number | null) =>
+    rows.push({ scenario, metric, value, baseline, ratio });
+  const hello = helloRps(results);
+  const helloText = `hello ${rate(hello)} rps`;
+  const { baseline, ceilings, empty, seeded, seed } = results;
+
+  if (baseline?.start) {
+    const { start, end } = baseline;
+    add(
+      'Baseline',
+      'bare Koa hello, 64 conn., start / end of run',
+      `${rps(start)} / ${end ? rps(end) : '–'}`,
+      `${rate(hello)} rps (mean)`,
+      end ? end.rps / start.rps : null,
+    );
+  }
+  if (empty?.verify) {
+    add(
+      '1 Verify',
+      'verify, no `l1_server`, 64 conn.',
+      withLatency(empty.verify.unscoped),
+      helloText,
+      empty.verify.unscoped.rps / hello,
+    );
+    add(
+      '1 Verify',
+      'verify, with `l1_server`, 64 conn.',
+      withLatency(empty.verify.scoped),
+      helloText,
+      empty.verify.scoped.rps / hello,
+    );
+  }
+  if (empty?.storm && empty.verify && ceilings) {
+    const { verify, logins } = empty.storm;
+    const calm = empty.verify.unscoped;
+    add(
+      '2 Login storm',
+      'verify p99 during 16 concurrent logins',
+      ms(verify.latencyMs.p99),
+      `${ms(calm.latencyMs.p99)} without`,
+      verify.latencyMs.p99 / calm.latencyMs.p99,
+    );
+    add(
+      '2 Login storm',
+      'verify rps during the storm',
+      withLatency(verify),
+      `${rps(calm)} without`,
+      verify.rps / calm.rps,
+    );
+    const b = ceilings.bcrypt;
+    add(
+      '2 Login storm',
+      'logins/s, 16 concurrent',
+      `${rate(logins.rps)}/s (p50 ${ms(logins.latencyMs.p50)})`,
+      `bcrypt ceiling ${rate(b.ceilingPerSecond)}/s (${b.cores} × ${rate(b.perSecond)}/s, cost ${results.profile.bcryptCost})`,
+      logins.rps / b.ceilingPerSecond,
+    );
+  }
+  if (seed) {
+    const t = seed.seconds;
+    add(
+      'Seeding',
+      `${count(seed.users)} users, ${count(seed.activities)} activities, ${count(seed.revocations)} revocations`,
+      `${t.total.toFixed(0)} s (users ${t.users.toFixed(1)} s, activities ${t.activities.toFixed(0)} s, revocations ${t.revocations.toFixed(0)} s)`,
+      results.seedFileMiB === undefined ? '–' : `${results.seedFileMiB.toFixed(0)} MiB of SQLite`,
+      null,
+    );
+  }
+  if (results.storeSize && seed) {
+    const { empty: a, seeded: b } = results.storeSize;
+    const list = (runs: LoadResult[]) => runs.map((r) => rate(r.rps)).join(', ');
+    add(
+      '3 Scale',
+      `verify, ${count(seed.revocations)} revocations, 64 conn. (mean of ${b.length})`,
+      `${rate(meanRps(b))} rps (${list(b)})`,
+      `${rate(meanRps(a))} rps on an empty store (${list(a)})`,
+      meanRps(b) / meanRps(a),
+    );
+  }
+  if (seeded?.pages) {
+    const pair = (what: string, p: PagePair) => {
+      const deep = new URL(p.deepPath, 'http://x').searchParams.get('before');
+      add(
+        '3 Scale',
+        `${what} deep page (before=${deep} of ${count(p.total)}), p50`,
+        ms(p.deep.latencyMs.p50),
+        `first page ${ms(p.first.latencyMs.p50)}`,
+        p.deep.latencyMs.p50 / p.first.latencyMs.p50,
+      );
+      add(
+        '3 Scale',
+        `${what} deep page, p99`,
+        ms(p.deep.latencyMs.p99),
+        `first page ${ms(p.first.latencyMs.p99)}`,
+        p.deep.latencyMs.p99 / p.first.latencyMs.p99,
+      );
+    };
+    const { pages } = seeded;
+    pair('`GET /activities`', pages.activities);
+    pair('outbox of `bench_heavy`', pages.outbox);
+    pair('`GET /registry`', pages.registry);
+    add(
+      '3 Scale',
+      `outbox first page, ${count(pages.outbox.total)} activities, p50`,
+      ms(pages.outbox.first.latencyMs.p50),
+      `${ms(pages.lightOutbox.latencyMs.p50)} with ${count(pages.lightOutboxTotal)}`,
+      pages.outbox.first.latencyMs.p50 / pages.lightOutbox.latencyMs.p50,
+    );
+  }
+  if (seeded?.federation) {
+    add(
+      '4 Federation',
+      'webfinger, 64 conn.',
+      withLatency(seeded.federation.webfinger),
+      helloText,
+      seeded.federation.webfinger.rps / hello,
+    );
+    add(
+      '4 Federation',
+      'actor (`application/activity+json`), 64 conn.',
+      withLatency(seeded.federation.actor),
+      helloText,
+      seeded.federation.actor.rps / hello,
+    );
+  }
+  if (empty?.registration && ceilings) {
+    const { bcrypt: b, rsa: r } = ceilings;
+    const registered = empty.registration.rps;
+    add(
+      '5 Registration',
+      'registrations/s, 8 concurrent',
+      `${rate(registered)}/s (p50 ${ms(empty.registration.latencyMs.p50)})`,
+      `RSA-2048 ceiling ${rate(r.ceilingPerSecond)}/s (${r.cores} × ${rate(r.perSecond)}/s)`,
+      registered / r.ceilingPerSecond,
+    );
+    // A registration also hashes its password: the machine's ceiling for both is the harmonic combination.
+    const both = 1 / (1 / r.ceilingPerSecond + 1 / b.ceilingPerSecond);
+    add(
+      '5 Registration',
+      'registrations/s against key generation + bcrypt',
+      `${rate(registered)}/s`,
+      `RSA + bcrypt ceiling ${rate(both)}/s`,
+      registered / both,
+    );
+  }
+  if (empty) {
+    const idle = empty.memoryIdle.rssMiB;
+    add('6 Memory', 'RSS idle, empty store', mib(idle), '–', null);
+    if (empty.memoryAfterLoad)
+      add(
+        '6 Memory',
+        'peak RSS (VmHWM), empty store, after scenarios 1, 2, 5',
+        mib(empty.memoryAfterLoad.peakRssMiB),
+        `idle ${mib(idle)}`,
+        empty.memoryAfterLoad.peakRssMiB / idle,
+      );
+    if (seeded) {
+      add(
+        '6 Memory',
+        'RSS idle, seeded store',
+        mib(seeded.memoryIdle.rssMiB),
+        `idle empty ${mib(idle)}`,
+        seeded.memoryIdle.rssMiB / idle,
+      );
+      if (seeded.memoryAfterLoad)
+        add(
+          '6 Memory',
+          'peak RSS (VmHWM), seeded store, after scenarios 3, 4',
+          mib(seeded.memoryAfterLoad.peakRssMiB),
+          `idle empty ${mib(idle)}`,
+          seeded.memoryAfterLoad.peakRssMiB / idle,
+        );
+    }
+  }
+  return rows;
+}
+
+export function markdownTable(rows: readonly Row[]): string {
+  const ratio = (r: number | null) => (r === null ? '–' : r >= 10 ? r.toFixed(1) : r.toFixed(2));
+  const lines = [
+    '| scenario | metric | value | baseline | ratio |',
+    '| --- | --- | --- | --- | ---: |',
+    ...rows.map((r) => `| ${r.scenario} | ${r.metric} | ${r.value} | ${r.baseline} | ${ratio(r.ratio)} |`),
+  ];
+  return lines.join('\n');
+}
+
+export function writeResults(results: BenchResults): void {
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+}

@@ -1,0 +1,56 @@
+import type { Ceiling } from './ceiling-types.js';
+import type { LoadResult } from './load-types.js';
+import type { Machine } from './machine.js';
+import type { Profile } from './profile.js';
+import type { DeepPageResults } from './scenarios/deep-pages.js';
+import type { FederationResults } from './scenarios/federation.js';
+import type { StormResults } from './scenarios/login-storm.js';
+import type { StoreSizeResults } from './scenarios/store-size.js';
+import type { VerifyResults } from './scenarios/verify.js';
+import type { SeedReport } from './seed-types.js';
+import type { Memory } from './servers.js';
+
+/** Everything one run measured: bench/results.json. */
+export interface BenchResults {
+  readonly profile: Profile;
+  readonly machine: Machine;
+  readonly startedAt: string;
+  finishedAt?: string;
+  readonly seconds: { build?: number; total?: number };
+  /** Progress, with the machine's 1-minute load average at each step (other processes share the machine). */
+  readonly log: { seconds: number; load1: number; message: string }[];
+  ceilings?: { bcrypt: Ceiling; rsa: Ceiling };
+  /** Bare Koa "hello" at 64 connections, at the start and at the end of the run. */
+  baseline?: { start: LoadResult; end?: LoadResult };
+  /** The service on an empty store. */
+  empty?: {
+    memoryIdle: Memory;
+    verify?: VerifyResults;
+    storm?: StormResults;
+    registration?: LoadResult;
+    memoryAfterLoad?: Memory;
+  };
+  seed?: SeedReport;
+  /** Size of the seeded SQLite file after the final checkpoint. */
+  seedFileMiB?: number;
+  /** Verify on the empty and the seeded store, alternating (scenario 3). */
+  storeSize?: StoreSizeResults;
+  /** The service on the seeded store. */
+  seeded?: {
+    memoryIdle: Memory;
+    pages?: DeepPageResults;
+    federation?: FederationResults;
+    memoryAfterLoad?: Memory;
+  };
+  rows?: Row[];
+}
+
+/** One line of the printed table. */
+export interface Row {
+  readonly scenario: string;
+  readonly metric: string;
+  readonly value: string;
+  readonly baseline: string;
+  /** value ÷ baseline, or null where there is nothing to divide by. */
+  readonly ratio: number | null;
+}

@@ -1,0 +1,201 @@
+// `npm run bench [-- --quick] [-- --keep]`: builds and starts the real service and a bare Koa baseline, loads them
+// from separate processes, prints one markdown table and writes bench/results.json. See docs/performance.md.
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { measureCeiling } from './ceilings.js';
+import { runJsonChild } from './child.js';
+import { signIn } from './http.js';
+import { measure } from './load-runner.js';
+import { describeMachine } from './machine.js';
+import { CONNECTIONS, PROFILES } from './profile.js';
+import { markdownTable, RESULTS_FILE, tableRows, writeResults } from './report.js';
+import type { BenchResults } from './results-types.js';
+import { deepPages } from './scenarios/deep-pages.js';
+import { federationReads } from './scenarios/federation.js';
+import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
+import { registrations } from './scenarios/registration.js';
+import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
+import { verifyHotPath } from './scenarios/verify.js';
+import { BENCH_USERNAMES } from './seed-fixtures.js';
+import type { SeedOptions, SeedReport } from './seed-types.js';
+import { startHello, startL2, type Memory, type RunningServer } from './servers.js';
+import { createWorkspace } from './workspace.js';
+
+const profile = PROFILES[process.argv.includes('--quick') ? 'quick' : 'full'];
+const keep = process.argv.includes('--keep');
+const PUBLIC_URL = 'http://l2.bench.localhost';
+const PASSWORD = 'bench password 1';
+const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Empty, seeded, empty, seeded: see scenarios/store-size.ts. */
+const STORE_SIZE_ROUNDS = 2;
+
+const started = process.hrtime.bigint();
+const since = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e9;
+const results: BenchResults = {
+  profile,
+  machine: describeMachine(),
+  startedAt: new Date().toISOString(),
+  seconds: {},
+  log: [],
+};
+/** Logs progress with the machine's 1-minute load average (the bench's own processes add about 2 under load). */
+const step = (message: string) => {
+  const load = loadavg()[0] ?? 0;
+  results.log.push({ seconds: Math.round(since(started)), load1: load, message });
+  console.error(`[${since(started).toFixed(0).padStart(4)} s, load ${load.toFixed(2)}] ${message}`);
+};
+
+const workspace = createWorkspace();
+const running = new Set<RunningServer>();
+
+/** Starts a server, lets `use` measure it, stops it whatever happens. */
+async function serve<T>(
+  start: () => Promise<RunningServer>,
+  use: (s: RunningServer) => Promise<T>,
+): Promise<T> {
+  const server = await start();
+  running.add(server);
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+    running.delete(server);
+  }
+}
+
+const l2On = (store: 'empty' | 'seeded') => () =>
+  startL2({
+    storePath: store === 'empty' ? workspace.emptyStore : workspace.seededStore,
+    secretsDir: workspace.secretsDir,
+    publicUrl: PUBLIC_URL,
+    bcryptCost: profile.bcryptCost,
+  });
+
+const hello = () =>
+  serve(startHello, (s) =>
+    measure(
+      { url: `${s.url}/`, connections: CONNECTIONS.throughput, seconds: profile.throughputSeconds },
+      profile.warmUpSeconds,
+    ),
+  );
+
+function build(): void {
+  const t = process.hrtime.bigint();
+  const built = spawnSync('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 300_000,
+  });
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal})`);
+  results.seconds.build = since(t);
+  step(`built in ${results.seconds.build.toFixed(1)} s`);
+}
+
+/** Scenarios 1, 2 and 5 on a fresh, empty store. */
+async function onEmptyStore(l2: RunningServer): Promise<void> {
+  await sleep(2000);
+  const empty: NonNullable<BenchResults['empty']> = { memoryIdle: l2.memory() };
+  results.empty = empty;
+  const tokens = await signIn(l2.url, client, true);
+  empty.verify = await verifyHotPath(l2.url, tokens, profile);
+  step(`verify ${empty.verify.unscoped.rps.toFixed(0)} / scoped ${empty.verify.scoped.rps.toFixed(0)} rps`);
+  empty.storm = await verifyUnderLoginStorm(l2.url, tokens, client, profile);
+  const { verify, logins } = empty.storm;
+  step(`storm: verify p99 ${verify.latencyMs.p99.toFixed(1)} ms, ${logins.rps.toFixed(2)} logins/s`);
+  empty.registration = await registrations(l2.url, PASSWORD, profile);
+  step(`registration ${empty.registration.rps.toFixed(2)}/s`);
+  empty.memoryAfterLoad = l2.memory();
+}
+
+async function seed(): Promise<void> {
+  step(
+    `seeding ${profile.users} users, ${profile.activities} activities, ${profile.revocations} revocations`,
+  );
+  const options: SeedOptions = {
+    path: workspace.seededStore,
+    publicUrl: PUBLIC_URL,
+    bcryptCost: profile.bcryptCost,
+    password: PASSWORD,
+    users: profile.users,
+    activities: profile.activities,
+    revocations: profile.revocations,
+    batch: profile.seedBatch,
+  };
+  results.seed = await runJsonChild<SeedReport>('seed.ts', options, 40 * 60_000);
+  results.seedFileMiB = statSync(workspace.seededStore).size / 2 ** 20;
+  step(`seeded in ${results.seed.seconds.total.toFixed(1)} s (${results.seedFileMiB.toFixed(0)} MiB)`);
+}
+
+/** The rest of scenario 3 and scenario 4, on the seeded store's first service (idle memory read first). */
+async function onSeededStore(l2: RunningServer, idle: Memory): Promise<void> {
+  const seeded: NonNullable<BenchResults['seeded']> = { memoryIdle: idle };
+  results.seeded = seeded;
+  seeded.pages = await deepPages(l2.url, BENCH_USERNAMES, profile);
+  step('deep pages measured');
+  const someone = `u${String(Math.ceil(profile.users / 2)).padStart(7, '0')}`;
+  seeded.federation = await federationReads(l2.url, new URL(PUBLIC_URL).host, someone, profile);
+  const { webfinger, actor } = seeded.federation;
+  step(`webfinger ${webfinger.rps.toFixed(0)}, actor ${actor.rps.toFixed(0)} rps`);
+  seeded.memoryAfterLoad = l2.memory();
+}
+
+async function main(): Promise<void> {
+  step(`profile ${profile.name}; workspace ${workspace.dir}`);
+  build();
+  // Ceilings first, while nothing else of the bench runs.
+  const ceiling = { seconds: profile.ceilingSeconds, bcryptCost: profile.bcryptCost };
+  const bcrypt = await measureCeiling({ kind: 'bcrypt', ...ceiling });
+  const rsa = await measureCeiling({ kind: 'rsa', ...ceiling });
+  results.ceilings = { bcrypt, rsa };
+  step(`ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA ${rsa.perSecond.toFixed(2)}/s`);
+
+  results.baseline = { start: await hello() };
+  step(`baseline hello ${results.baseline.start.rps.toFixed(0)} rps`);
+
+  await serve(l2On('empty'), onEmptyStore);
+  await seed();
+
+  let seededIdle: Memory | undefined;
+  results.storeSize = await verifyByStoreSize(
+    (store, use) =>
+      serve(l2On(store), async (l2) => {
+        if (store === 'seeded' && seededIdle === undefined) {
+          await sleep(2000);
+          seededIdle = l2.memory();
+        }
+        return use(l2);
+      }),
+    client,
+    profile,
+    STORE_SIZE_ROUNDS,
+    (l2) => onSeededStore(l2, seededIdle ?? l2.memory()),
+  );
+  step(
+    `verify: empty ${meanRps(results.storeSize.empty).toFixed(0)}, seeded ${meanRps(results.storeSize.seeded).toFixed(0)} rps`,
+  );
+
+  results.baseline.end = await hello();
+  step(`baseline hello again ${results.baseline.end.rps.toFixed(0)} rps`);
+}
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  console.error('bench failed:', error);
+} finally {
+  for (const server of running) await server.stop();
+  if (!keep) workspace.remove();
+}
+results.finishedAt = new Date().toISOString();
+results.seconds.total = since(started);
+results.rows = tableRows(results);
+writeResults(results);
+console.log(markdownTable(results.rows));
+console.log(`\n${profile.name} run: ${results.seconds.total.toFixed(0)} s; raw figures in ${RESULTS_FILE}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,99 @@
+// The shared, real credentials and the one real signature that every seeded record reuses.
+import { RsaKeyPairGenerator } from '../src/adapters/crypto/rsa-key-pair-generator.js';
+import { BcryptPasswordHasher } from '../src/adapters/crypto/bcrypt-password-hasher.js';
+import { JsonLdActivitySigner } from '../src/adapters/crypto/ld-signature/json-ld-activity-signer.js';
+import type { Activity } from '../src/domain/activity.js';
+import type { AssetChange } from '../src/application/ports/activity-log.js';
+import { activityDocument, Urls } from '../src/domain/activity-streams.js';
+import type { Asset, AssetName } from '../src/domain/asset.js';
+import { passwordBytesForHashing } from '../src/domain/password.js';
+import type { Username } from '../src/domain/user.js';
+import type { SeedOptions, SeedUsernames } from './seed-types.js';
+
+export interface SeedFixtures {
+  readonly urls: Urls;
+  readonly usernames: { readonly [K in keyof SeedUsernames]: Username };
+  /** One real bcrypt hash (of the shared password, at the configured cost) and one real RSA-2048 key pair. */
+  readonly credentials: { passwordHash: string; publicKeyPem: string; privateKeyPem: string };
+  /** The signature of one real document, signed by the real signer with the shared key. */
+  readonly signature: unknown;
+  readonly seconds: number;
+}
+
+export const BENCH_USERNAMES: SeedUsernames = {
+  client: 'bench_client',
+  heavy: 'bench_heavy',
+  light: 'bench_light',
+};
+
+/**
+ * Hashing 100,000 passwords at cost 12 and generating 100,000 key pairs would take about an hour and tell nothing
+ * about reads, so every user shares one hash and one key pair; likewise every activity carries the signature of
+ * one real document (valid for that document only). The bench measures reads, which never check signatures.
+ */
+export async function seedFixtures(options: SeedOptions): Promise<SeedFixtures> {
+  const started = process.hrtime.bigint();
+  const urls = new Urls(options.publicUrl);
+  const [passwordHash, keys] = await Promise.all([
+    new BcryptPasswordHasher(options.bcryptCost).hash(passwordBytesForHashing(options.password)),
+    new RsaKeyPairGenerator().generate(),
+  ]);
+  const usernames = {
+    client: BENCH_USERNAMES.client as Username,
+    heavy: BENCH_USERNAMES.heavy as Username,
+    light: BENCH_USERNAMES.light as Username,
+  };
+  const published = new Date();
+  const unsigned = activityDocument({
+    idx: 0,
+    type: 'Create',
+    asset: benchAsset(0, usernames.heavy, published),
+    published,
+    urls,
+  });
+  const signed = await new JsonLdActivitySigner().sign(
+    unsigned,
+    { privateKeyPem: keys.privateKeyPem, keyId: urls.keyId(usernames.heavy) },
+    published,
+  );
+  return {
+    urls,
+    usernames,
+    credentials: { passwordHash, ...keys },
+    signature: signed.signature,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+  };
+}
+
+export function benchAsset(idx: number, owner: Username, at: Date): Asset {
+  return {
+    name: `bench-${idx}` as AssetName,
+    owner,
+    contentHash: `sha256:${idx.toString(16).padStart(64, '0')}`,
+    mediaType: 'image/png',
+    url: `https://cdn.example/bench/${idx}.png`,
+    description: `Benchmark asset number ${idx}.`,
+    tags: ['bench'],
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+  };
+}
+
+/** A Create of a new asset at `idx`: the real document shape for that idx, with the one shared signature. */
+export function benchActivity(
+  f: SeedFixtures,
+  idx: number,
+  owner: Username,
+  published: Date,
+): { activity: Activity; change: AssetChange } {
+  const asset = benchAsset(idx, owner, published);
+  const document = {
+    ...activityDocument({ idx, type: 'Create', asset, published, urls: f.urls }),
+    signature: f.signature,
+  };
+  return {
+    activity: { idx, type: 'Create', actor: owner, object: asset.name, published, document },
+    change: { kind: 'create', asset },
+  };
+}

@@ -1,0 +1,133 @@
+// Starts and stops the processes under measurement: the real service (production build) and the bare Koa baseline.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { benchFile } from './child.js';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+export interface Memory {
+  /** Resident set size now, MiB. */
+  readonly rssMiB: number;
+  /** The highest resident set size since the process started (VmHWM), MiB. */
+  readonly peakRssMiB: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly pid: number;
+  memory(): Memory;
+  stop(): Promise<void>;
+}
+
+/** VmRSS and VmHWM from /proc/<pid>/status. */
+export function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024 };
+}
+
+/** Resolves with the port once a stdout line satisfies `portOf`; rejects if the process exits first. */
+function waitForPort(
+  child: ChildProcess,
+  portOf: (line: string) => number | null,
+  ms: number,
+): Promise<number> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no port after ${ms / 1000} s: ${stderr}`)), ms);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const port = portOf(line);
+      if (port !== null) {
+        clearTimeout(timer);
+        resolve(port);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening: ${stderr}`));
+    });
+  });
+}
+
+function running(child: ChildProcess, port: number): RunningServer {
+  const pid = child.pid!;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid,
+    memory: () => memoryOf(pid),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface L2Settings {
+  readonly storePath: string;
+  readonly secretsDir: string;
+  readonly publicUrl: string;
+  readonly bcryptCost: number;
+}
+
+/** `node dist/main.js` in production mode on 127.0.0.1 and a free port, as an operator would run it. */
+export async function startL2(settings: L2Settings): Promise<RunningServer> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_URL: settings.publicUrl,
+      STORE: `sqlite:${settings.storePath}`,
+      SECRETS_DIR: settings.secretsDir,
+      BCRYPT_COST: String(settings.bcryptCost),
+      // Attach records a loopback L1 server; no notice is ever sent (nothing is revoked over HTTP).
+      L1_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'info',
+      // Only failed logins count, and the storm's logins all succeed; raised so that nothing is limited anyway.
+      LOGIN_MAX_FAILURES_PER_USERNAME: '1000000',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await waitForPort(
+    child,
+    (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        return entry.msg === 'L2 listening' && entry.port ? entry.port : null;
+      } catch {
+        return null;
+      }
+    },
+    60_000,
+  );
+  return running(child, port);
+}
+
+/** The bare Koa "hello" baseline in its own process. */
+export async function startHello(): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', benchFile('hello-server.ts')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await waitForPort(
+    child,
+    (line) => {
+      try {
+        return (JSON.parse(line) as { port?: number }).port ?? null;
+      } catch {
+        return null;
+      }
+    },
+    30_000,
+  );
+  return running(child, port);
+}
