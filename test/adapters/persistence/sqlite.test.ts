@@ -33,7 +33,7 @@ import { rendererAttachmentsContract } from '../../contract/renderer-attachments
 import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
 import { storeHealthContract } from '../../contract/store-health.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
-import { activityFor, registerAssets } from '../../support/activity-writers.js';
+import { activityFor, appendWithRetry, registerAssets } from '../../support/activity-writers.js';
 import {
   anActivity,
   anAsset,
@@ -132,6 +132,30 @@ describe('SQLite persistence', () => {
       expect(migrate(second.db)).to.deep.equal([]);
       expect(appliedVersions(second.db)).to.deep.equal(MIGRATIONS.map((m) => m.version));
       expect(await second.users.findByUsername(alice.username)).to.deep.equal(alice);
+    });
+
+    it('fills the per-user counts from existing data when migration 3 is applied to an older file', async () => {
+      const path = freshDbPath();
+      const store = open(path);
+      const alice = aUsername('alice');
+      const bob = aUsername('bob');
+      const [a1, a2, b1] = [anAsset({ owner: alice }), anAsset({ owner: alice }), anAsset({ owner: bob })];
+      await registerAssets(store.activities, [a1, a2, b1]);
+      await appendWithRetry(
+        store.activities,
+        { kind: 'delete', name: a2.name, deletedAt: later(MINUTE) },
+        { actor: alice },
+      );
+      // Turn the file back into one that predates migration 3.
+      store.db.exec('DROP TABLE user_counts; DELETE FROM schema_migrations WHERE version = 3;');
+      await store.close();
+
+      const upgraded = open(path);
+      expect(await upgraded.activities.count({ actor: alice })).to.equal(3);
+      expect(await upgraded.activities.count({ actor: bob })).to.equal(1);
+      expect(await upgraded.assets.count({ owner: alice })).to.equal(1);
+      expect(await upgraded.assets.count({ owner: bob })).to.equal(1);
+      expect(await upgraded.assets.count({ owner: aUsername('nobody') })).to.equal(0);
     });
 
     it('gives users registered before migration 2 positions in their registration order, and counts them', async () => {
@@ -332,9 +356,9 @@ describe('SQLite persistence', () => {
       ],
       ['count of live assets', () => assetCountQuery({}), /SEARCH counters/],
       [
-        "count of an owner's live assets",
+        "count of an owner's live assets (one counter row)",
         () => assetCountQuery({ owner: alice }),
-        /SEARCH assets USING COVERING INDEX assets_live_by_owner/,
+        /SEARCH user_counts USING INDEX sqlite_autoindex_user_counts_1 \(username=\?\)/,
       ],
       [
         'count by name prefix',
@@ -364,9 +388,9 @@ describe('SQLite persistence', () => {
       ['next idx', () => ({ sql: NEXT_IDX_SQL, params: [] }), /SEARCH activities/],
       ['count of activities', () => activityCountQuery({}), /SEARCH activities/],
       [
-        "count of an actor's activities",
+        "count of an actor's activities (one counter row)",
         () => activityCountQuery({ actor: alice }),
-        /SEARCH activities USING COVERING INDEX activities_by_actor/,
+        /SEARCH user_counts USING INDEX sqlite_autoindex_user_counts_1 \(username=\?\)/,
       ],
     ];
     for (const [what, query, expected] of plans) {

@@ -130,6 +130,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    // Per-user totals kept in the append transaction, so an outbox's totalItems and a `?owner=` total cost one
+    // row read however many activities or assets the user has.
+    sql: `
+      CREATE TABLE user_counts (
+        username TEXT PRIMARY KEY,
+        activities INTEGER NOT NULL DEFAULT 0,
+        live_assets INTEGER NOT NULL DEFAULT 0
+      );
+      INSERT INTO user_counts (username, activities)
+        SELECT actor, COUNT(*) FROM activities GROUP BY actor;
+      INSERT INTO user_counts (username, live_assets)
+        SELECT owner, COUNT(*) FROM assets WHERE deleted_at IS NULL GROUP BY owner
+        ON CONFLICT (username) DO UPDATE SET live_assets = excluded.live_assets;
+    `,
+  },
 ];
 
 /**

@@ -59,7 +59,7 @@ export function activitySeekQuery(
 export function activityCountQuery(filter: ActivityFilter): Query {
   return filter.actor === undefined
     ? { sql: NEXT_IDX_SQL, params: [] }
-    : { sql: 'SELECT COUNT(*) AS n FROM activities WHERE actor = ?', params: [filter.actor] };
+    : { sql: 'SELECT activities AS n FROM user_counts WHERE username = ?', params: [filter.actor] };
 }
 
 /** An asset's columns but `seq` and `deleted_at`, as named parameters. */
@@ -125,6 +125,14 @@ export class SqliteActivityLog implements ActivityLog {
     const countLiveAssets = db.prepare<[number]>(
       "UPDATE counters SET value = value + ? WHERE name = 'live_assets'",
     );
+    const userAssets = db.prepare<[{ username: string; delta: number }]>(`
+      INSERT INTO user_counts (username, live_assets) VALUES (@username, @delta)
+      ON CONFLICT (username) DO UPDATE SET live_assets = live_assets + @delta`);
+    const countUserAssets = (username: string, delta: number) => userAssets.run({ username, delta });
+    const countUserActivity = db.prepare<[string]>(`
+      INSERT INTO user_counts (username, activities) VALUES (?, 1)
+      ON CONFLICT (username) DO UPDATE SET activities = activities + 1`);
+    const ownerOf = db.prepare<[string], { owner: string }>('SELECT owner FROM assets WHERE name = ?');
     const insertActivity = db.prepare<[ActivityRow]>(`
       INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
 
@@ -136,7 +144,10 @@ export class SqliteActivityLog implements ActivityLog {
           const deletedAt = asset.deletedAt?.getTime() ?? null;
           if (insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt }).changes !== 1)
             return 'asset_exists';
-          if (deletedAt === null) countLiveAssets.run(1);
+          if (deletedAt === null) {
+            countLiveAssets.run(1);
+            countUserAssets(asset.owner, 1);
+          }
           return null;
         }
         case 'update': {
@@ -150,6 +161,7 @@ export class SqliteActivityLog implements ActivityLog {
         case 'delete':
           if (deleteLiveAsset.run(change.deletedAt.getTime(), change.name).changes !== 1) return 'asset_gone';
           countLiveAssets.run(-1);
+          countUserAssets(ownerOf.get(change.name)!.owner, -1);
           return null;
       }
     };
@@ -167,6 +179,7 @@ export class SqliteActivityLog implements ActivityLog {
         published: activity.published.getTime(),
         document: serialise(activity.document),
       });
+      countUserActivity.run(activity.actor);
       return 'appended';
     });
   }

@@ -74,10 +74,14 @@ export function assetSeekQuery(
 
 /** How many live assets match: the counter kept by every create and delete when unfiltered, else an index count. */
 export function assetCountQuery(filter: AssetFilter): Query {
+  // All assets and one owner's read a counter; a name prefix counts its matches in the index.
+  if (filter.namePrefix === undefined) {
+    return filter.owner === undefined
+      ? { sql: "SELECT value AS n FROM counters WHERE name = 'live_assets'", params: [] }
+      : { sql: 'SELECT live_assets AS n FROM user_counts WHERE username = ?', params: [filter.owner] };
+  }
   const where = liveAssetsMatching(filter);
-  return where.params.length === 0
-    ? { sql: "SELECT value AS n FROM counters WHERE name = 'live_assets'", params: [] }
-    : { sql: `SELECT COUNT(*) AS n FROM assets WHERE ${where.sql}`, params: where.params };
+  return { sql: `SELECT COUNT(*) AS n FROM assets WHERE ${where.sql}`, params: where.params };
 }
 
 /**
