@@ -168,8 +168,8 @@ for (const store of STORES) {
       expect(response.headers.get('cache-control')).to.equal('no-store');
     });
 
-    it('logs out by cookie with the X-CSRF-Token of a rendered page (JSON request)', async () => {
-      const page = await api.get('/login', { headers: { accept: 'text/html' } });
+    it('logs out by cookie with the X-CSRF-Token of a page rendered for that session (JSON request)', async () => {
+      const page = await api.get('/', { headers: { accept: 'text/html', cookie: `l2_token=${alice}` } });
       const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
       const csrfCookie = setCookies(page, 'l2_csrf')[0]?.split(';')[0] ?? '';
       expect(csrf).to.not.equal('');
