@@ -6,7 +6,10 @@ import { AuthenticateToken } from '../application/use-cases/authenticate-token.j
 import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
 import { GetUser } from '../application/use-cases/get-user.js';
 import { GetStatistics } from '../application/use-cases/get-statistics.js';
-import { CountFollowers } from '../application/use-cases/count-followers.js';
+import { ListFollowers } from '../application/use-cases/list-followers.js';
+import { ReceiveActivity } from '../application/use-cases/receive-activity.js';
+import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
+import type { OutboundHttp } from '../adapters/outbound/outbound-request.js';
 import { GetQueueStatistics } from '../application/use-cases/get-queue-statistics.js';
 import { DeleteAsset } from '../application/use-cases/delete-asset.js';
 import { GetActivity } from '../application/use-cases/get-activity.js';
@@ -71,6 +74,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     staticFiles: loadStaticFiles(),
     csrf: c.resolve(TOKENS.CsrfGuard),
     health: c.resolve(TOKENS.StoreHealth),
+    instanceActorKeys: c.resolve(InstanceActorKeys),
     useCases: {
       registerUser: c.resolve(RegisterUser),
       issueToken: c.resolve(IssueToken),
@@ -90,7 +94,8 @@ export function buildApplication(c: DependencyContainer): L2Application {
       getActivity: c.resolve(GetActivity),
       listActivities: c.resolve(ListActivities),
       listUsers: c.resolve(ListUsers),
-      countFollowers: c.resolve(CountFollowers),
+      listFollowers: c.resolve(ListFollowers),
+      receiveActivity: c.resolve(ReceiveActivity),
       getQueueStatistics: c.resolve(GetQueueStatistics),
     },
   });
@@ -110,6 +115,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
       closed = true;
       cleanup.stop();
       await worker.stop();
+      c.resolve<OutboundHttp>(TOKENS.OutboundHttp).close();
       await persistenceOf(c).close();
     },
   };

@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   REVOCATION_CLEANUP_INTERVAL_SECONDS: int(1, 86_400 * 7, 3600),
   QUEUE_POLL_INTERVAL_MS: int(10, 600_000, 1000),
   NOTICE_RETRY_FIRST_DELAY_MS: int(1, 600_000, 2000),
+  DELIVERY_CONCURRENCY: int(1, 10_000, 512),
+  DELIVERY_PER_HOST: int(1, 1000, 8),
 });
 
 export type StoreLocation =
@@ -71,7 +73,14 @@ export interface Config {
   };
   readonly revocationCleanupIntervalMs: number;
   readonly queuePollIntervalMs: number;
+  /** The first retry delay of every outbound job (notices and deliveries). */
   readonly noticeRetryFirstDelayMs: number;
+  readonly delivery: {
+    /** Outbound jobs in flight at once. */
+    readonly concurrency: number;
+    /** Outbound jobs in flight at once to one host that answers well. */
+    readonly perHost: number;
+  };
 }
 
 /** Lower-case scheme and host, no default port, no trailing slash: the one spelling every emitted URL uses. */
@@ -128,5 +137,6 @@ export function loadConfig(
     revocationCleanupIntervalMs: e.REVOCATION_CLEANUP_INTERVAL_SECONDS * 1000,
     queuePollIntervalMs: e.QUEUE_POLL_INTERVAL_MS,
     noticeRetryFirstDelayMs: e.NOTICE_RETRY_FIRST_DELAY_MS,
+    delivery: { concurrency: e.DELIVERY_CONCURRENCY, perHost: e.DELIVERY_PER_HOST },
   };
 }

@@ -7,11 +7,15 @@ import {
   instancePerContainerCachingFactory as single,
   type DependencyContainer,
 } from 'tsyringe';
-import { ActivityPublisher } from '../application/activity-publisher.js';
 import type { AssetRepository } from '../application/ports/asset-repository.js';
 import type { Persistence } from '../application/ports/persistence.js';
 import type { UserRepository } from '../application/ports/user-repository.js';
-import { CountFollowers } from '../application/use-cases/count-followers.js';
+import { ListFollowers } from '../application/use-cases/list-followers.js';
+import { PublishActivity } from '../application/use-cases/publish-activity.js';
+import { ReceiveActivity } from '../application/use-cases/receive-activity.js';
+import { Deliveries } from '../application/services/deliveries.js';
+import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
+import { JobRunner } from '../application/services/job-runner.js';
 import { GetQueueStatistics } from '../application/use-cases/get-queue-statistics.js';
 import { DeleteAsset } from '../application/use-cases/delete-asset.js';
 import { GetActivity } from '../application/use-cases/get-activity.js';
@@ -27,7 +31,6 @@ import { TokenIssuer } from '../application/token-issuer.js';
 import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
 import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
 import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
-import { DeliverQueuedNotices } from '../application/use-cases/deliver-queued-notices.js';
 import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
 import { GetUser } from '../application/use-cases/get-user.js';
 import { GetStatistics } from '../application/use-cases/get-statistics.js';
@@ -43,12 +46,16 @@ import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
 import { SystemClock } from '../adapters/crypto/system-clock.js';
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
-import { HttpL1Notifier } from '../adapters/notifier/http-l1-notifier.js';
-import { IpDestinationPolicy } from '../adapters/notifier/ip-destination-policy.js';
+import { HttpFederationClient } from '../adapters/outbound/http-federation-client.js';
+import { HttpL1Notifier } from '../adapters/outbound/http-l1-notifier.js';
+import { HttpSignatureVerifier } from '../adapters/outbound/http-signature-verifier.js';
+import { IpDestinationPolicy } from '../adapters/outbound/ip-destination-policy.js';
+import { OutboundHttp } from '../adapters/outbound/outbound-request.js';
 import { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { RateLimiterLoginThrottle } from '../adapters/throttle/rate-limiter-login-throttle.js';
 import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/delivery-policy.js';
+import { DEFAULT_RUNNER_LIMITS } from '../application/services/job-runner.js';
 import type { Config } from './config.js';
 import { VERSION } from './version.js';
 import { openStore } from './persistence.js';
@@ -90,6 +97,8 @@ export function buildContainer(
   value(TOKENS.AssetRepository, store.persistence.assets);
   value(TOKENS.ActivityLog, store.persistence.activities);
   value(TOKENS.FollowerRepository, store.persistence.followers);
+  value(TOKENS.RemoteKeyStore, store.persistence.remoteKeys);
+  value(TOKENS.InstanceKeyStore, store.persistence.instanceKeys);
   value(TOKENS.Urls, new Urls(config.publicUrl));
 
   factory(TOKENS.Clock, () => new SystemClock());
@@ -99,8 +108,37 @@ export function buildContainer(
   factory(TOKENS.KeyPairGenerator, () => new RsaKeyPairGenerator());
   factory(TOKENS.DestinationPolicy, () => new IpDestinationPolicy(config.allowPrivateDestinations));
   factory(
-    TOKENS.L1Notifier,
-    (c) => new HttpL1Notifier(c.resolve(TOKENS.DestinationPolicy), `L2/0.1 (+${config.publicUrl})`),
+    TOKENS.OutboundHttp,
+    (c) => new OutboundHttp(c.resolve(TOKENS.DestinationPolicy), `L2/${VERSION} (+${config.publicUrl})`),
+  );
+  factory(TOKENS.L1Notifier, (c) => new HttpL1Notifier(c.resolve(TOKENS.OutboundHttp)));
+  factory(
+    InstanceActorKeys,
+    (c) =>
+      new InstanceActorKeys(
+        c.resolve(TOKENS.InstanceKeyStore),
+        c.resolve(TOKENS.KeyPairGenerator),
+        c.resolve(TOKENS.Clock),
+      ),
+  );
+  factory(TOKENS.FederationClient, (c) => {
+    const keys = c.resolve(InstanceActorKeys);
+    const urls = c.resolve<Urls>(TOKENS.Urls);
+    return new HttpFederationClient(
+      c.resolve(TOKENS.OutboundHttp),
+      async () => ({ keyId: urls.instanceKeyId(), privateKeyPem: (await keys.keyPair()).privateKeyPem }),
+      c.resolve(TOKENS.Clock),
+    );
+  });
+  factory(
+    TOKENS.SignatureVerifier,
+    (c) =>
+      new HttpSignatureVerifier(
+        c.resolve(TOKENS.FederationClient),
+        c.resolve(TOKENS.RemoteKeyStore),
+        c.resolve(TOKENS.Clock),
+        isHttps(config) ? 'https' : 'http',
+      ),
   );
   factory(TOKENS.LoginThrottle, () => {
     const { maxFailuresPerUsername, maxFailuresPerAddress, windowSeconds } = config.login;
@@ -116,23 +154,45 @@ export function buildContainer(
   );
 
   factory(
-    DeliverQueuedNotices,
+    Deliveries,
     (c) =>
-      new DeliverQueuedNotices(
-        c.resolve(TOKENS.JobQueue),
-        c.resolve(TOKENS.L1Notifier),
-        c.resolve(TOKENS.Clock),
-        c.resolve(TOKENS.IdGenerator),
-        { ...DEFAULT_RETRY_POLICY, firstDelayMs: config.noticeRetryFirstDelayMs },
+      new Deliveries(
+        c.resolve(TOKENS.ActivityLog),
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.FederationClient),
+        c.resolve(TOKENS.Urls),
       ),
   );
+  // The runner and the worker wake each other: a settled job leaves room to claim the next.
   factory(TOKENS.QueueWorker, (c) => {
-    const deliver = c.resolve(DeliverQueuedNotices);
-    return new QueueWorker(
-      () => deliver.runOnce(),
-      config.queuePollIntervalMs,
-      c.resolve<Logger>(TOKENS.Logger),
+    const notifier = c.resolve<HttpL1Notifier>(TOKENS.L1Notifier);
+    const deliveries = c.resolve(Deliveries);
+    const logger = c.resolve<Logger>(TOKENS.Logger);
+    const runner: JobRunner = new JobRunner(
+      c.resolve(TOKENS.JobQueue),
+      {
+        revocation_notice: (notice) => notifier.notify(notice),
+        activity_delivery: (delivery) => deliveries.activity(delivery),
+        accept_delivery: (delivery) => deliveries.document(delivery),
+      },
+      c.resolve(TOKENS.Clock),
+      c.resolve(TOKENS.IdGenerator),
+      { ...DEFAULT_RETRY_POLICY, firstDelayMs: config.noticeRetryFirstDelayMs },
+      logger,
+      {
+        ...DEFAULT_RUNNER_LIMITS,
+        concurrency: config.delivery.concurrency,
+        perLane: config.delivery.perHost,
+      },
+      () => worker.jobsQueued(),
     );
+    const worker = new QueueWorker(
+      () => runner.start(),
+      config.queuePollIntervalMs,
+      logger,
+      () => runner.settled(),
+    );
+    return worker;
   });
   factory(TOKENS.WorkSignal, (c) => c.resolve(TOKENS.QueueWorker));
 
@@ -236,22 +296,23 @@ export function buildContainer(
   // Registry and activity log
   factory(TOKENS.ActivitySigner, () => new JsonLdActivitySigner());
   factory(
-    TOKENS.ActivityPublisher,
+    PublishActivity,
     (c) =>
-      new ActivityPublisher(
+      new PublishActivity(
         c.resolve(TOKENS.ActivityLog),
         c.resolve(TOKENS.ActivitySigner),
         c.resolve(TOKENS.Clock),
         c.resolve(TOKENS.Urls),
+        c.resolve(TOKENS.WorkSignal),
       ),
   );
   const assetWriter =
-    <T>(UseCase: new (a: AssetRepository, u: UserRepository, p: ActivityPublisher) => T) =>
+    <T>(UseCase: new (a: AssetRepository, u: UserRepository, p: PublishActivity) => T) =>
     (c: DependencyContainer) =>
       new UseCase(
         c.resolve(TOKENS.AssetRepository),
         c.resolve(TOKENS.UserRepository),
-        c.resolve(TOKENS.ActivityPublisher),
+        c.resolve(PublishActivity),
       );
   factory(RegisterAsset, assetWriter(RegisterAsset));
   factory(UpdateAsset, assetWriter(UpdateAsset));
@@ -261,7 +322,21 @@ export function buildContainer(
   factory(GetActivity, (c) => new GetActivity(c.resolve(TOKENS.ActivityLog)));
   factory(ListActivities, (c) => new ListActivities(c.resolve(TOKENS.ActivityLog)));
   factory(ListUsers, (c) => new ListUsers(c.resolve(TOKENS.UserRepository)));
-  factory(CountFollowers, (c) => new CountFollowers(c.resolve(TOKENS.FollowerRepository)));
+  factory(ListFollowers, (c) => new ListFollowers(c.resolve(TOKENS.FollowerRepository)));
+  factory(
+    ReceiveActivity,
+    (c) =>
+      new ReceiveActivity(
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.FollowerRepository),
+        c.resolve(TOKENS.SignatureVerifier),
+        c.resolve(TOKENS.FederationClient),
+        c.resolve(TOKENS.WorkSignal),
+        c.resolve(TOKENS.Clock),
+        c.resolve(TOKENS.IdGenerator),
+        c.resolve(TOKENS.Urls),
+      ),
+  );
   factory(GetQueueStatistics, (c) => new GetQueueStatistics(c.resolve(TOKENS.JobQueue)));
   factory(
     CleanupRevocations,

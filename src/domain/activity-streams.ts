@@ -18,6 +18,16 @@ export class Urls {
   followers = (username: string) => `${this.actor(username)}/followers`;
   following = (username: string) => `${this.actor(username)}/following`;
   sharedInbox = () => `${this.base}/inbox`;
+  /** The service's own actor, which signs the GETs it makes (servers in authorized-fetch mode require them). */
+  instanceActor = () => `${this.base}/actor`;
+  instanceKeyId = () => `${this.instanceActor()}#main-key`;
+  /** The username in a local actor id (`<base>/users/<u>`, exactly), or null for any other URL. */
+  usernameOf = (actorId: string): string | null => {
+    const prefix = `${this.base}/users/`;
+    if (!actorId.startsWith(prefix)) return null;
+    const rest = actorId.slice(prefix.length);
+    return /^[a-z0-9_]{3,30}$/.test(rest) ? rest : null;
+  };
   asset = (name: string) => `${this.base}/assets/${encodeURIComponent(name)}`;
   activity = (idx: number) => `${this.base}/activities/${idx}`;
 }

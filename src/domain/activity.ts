@@ -3,6 +3,10 @@ import type { Username } from './user.js';
 
 export type ActivityType = 'Create' | 'Update' | 'Delete';
 
+/** The activity that publishes each kind of registry edit. */
+export const activityTypeOf = (kind: 'create' | 'update' | 'delete'): ActivityType =>
+  kind === 'create' ? 'Create' : kind === 'update' ? 'Update' : 'Delete';
+
 /** One entry of the global, append-only, gap-free activity log. */
 export interface Activity {
   /** Position in the log: 0, 1, 2, … with no gap and no repeat. */

@@ -83,3 +83,34 @@ export function objectTypeFor(mediaType: string): 'Image' | 'Video' | 'Audio' | 
   const top = mediaType.split('/')[0];
   return top === 'image' ? 'Image' : top === 'video' ? 'Video' : top === 'audio' ? 'Audio' : 'Document';
 }
+
+/** A change an owner makes to the registry; the moment it is published decides its times. */
+export type AssetEdit =
+  | {
+      readonly kind: 'create';
+      readonly name: AssetName;
+      readonly owner: Username;
+      readonly fields: AssetFields;
+    }
+  /** `fields` replace the mutable fields of `current` (the content hash stays). */
+  | { readonly kind: 'update'; readonly current: Asset; readonly fields: AssetFields }
+  | { readonly kind: 'delete'; readonly current: Asset };
+
+/** The asset as the edit leaves it when published at `at`. */
+export function editedAsset(edit: AssetEdit, at: Date): Asset {
+  switch (edit.kind) {
+    case 'create':
+      return {
+        name: edit.name,
+        owner: edit.owner,
+        ...edit.fields,
+        createdAt: at,
+        updatedAt: at,
+        deletedAt: null,
+      };
+    case 'update':
+      return { ...edit.current, ...edit.fields, contentHash: edit.current.contentHash, updatedAt: at };
+    case 'delete':
+      return { ...edit.current, deletedAt: at };
+  }
+}

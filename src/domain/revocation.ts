@@ -52,6 +52,3 @@ export function revocationOf(token: IssuedToken, l2Server: string): Revocation {
         };
   return { record, notice };
 }
-
-/** The job kind under which revocation notices wait in the durable queue. */
-export const REVOCATION_NOTICE_JOB = 'revocation_notice';

@@ -4,7 +4,19 @@ import type { Positioned } from '../../src/application/ports/positioned.js';
 import type { Activity } from '../../src/domain/activity.js';
 import type { Asset } from '../../src/domain/asset.js';
 import { activityFor, appendWithRetry, registerAssets } from '../support/activity-writers.js';
-import { anActivity, anAsset, anAssetName, aUsername, later, MINUTE, T0 } from '../support/builders.js';
+import type { Job } from '../../src/application/ports/job-queue.js';
+import {
+  aFollower,
+  anAcceptJob,
+  anActivity,
+  anAsset,
+  anAssetName,
+  aUsername,
+  DAY,
+  later,
+  MINUTE,
+  T0,
+} from '../support/builders.js';
 import {
   strictlyDecreasing,
   strictlyIncreasing,
@@ -239,6 +251,91 @@ export function activityLogContract(name: string, harness: PersistenceHarness): 
 
         expect(await appendNext({ kind: 'create', asset: fresh })).to.equal('appended');
         expect((await log().get(1))?.object).to.equal('fresh');
+      });
+    });
+
+    describe("the deliveries to the actor's followers", () => {
+      /** Every due job, claimed and completed (so the Accepts of the follows do not get in the way). */
+      async function drainJobs(): Promise<Job[]> {
+        const all: Job[] = [];
+        for (let i = 0; ; i++) {
+          const jobs = await store().jobs.claim({
+            now: later(DAY),
+            leaseMs: MINUTE,
+            limit: 100,
+            leaseId: `drain-${i}`,
+          });
+          if (jobs.length === 0) return all;
+          for (const job of jobs) await store().jobs.complete(job);
+          all.push(...jobs);
+        }
+      }
+      const deliveries = (jobs: Job[]) =>
+        jobs
+          .filter((j) => j.kind === 'activity_delivery')
+          .map((j) => ({ payload: j.payload, lane: j.lane, queuedAt: j.queuedAt }));
+
+      beforeEach(async () => {
+        const followers = [
+          aFollower({
+            actor: 'https://a.example/users/1',
+            inbox: 'https://a.example/users/1/inbox',
+            sharedInbox: 'https://a.example/inbox',
+          }),
+          aFollower({
+            actor: 'https://a.example/users/2',
+            inbox: 'https://a.example/users/2/inbox',
+            sharedInbox: 'https://a.example/inbox',
+          }),
+          aFollower({
+            actor: 'https://b.example/u/3',
+            inbox: 'https://b.example/u/3/inbox',
+            sharedInbox: null,
+          }),
+          aFollower({
+            username: bob,
+            actor: 'https://c.example/u/4',
+            inbox: 'https://c.example/u/4/in',
+            sharedInbox: null,
+          }),
+        ];
+        for (const f of followers) await store().followers.add(f, anAcceptJob(f), T0);
+        await drainJobs();
+      });
+
+      it('queues one per distinct inbox (a shared inbox once), at the time the activity was published', async () => {
+        const asset = anAsset({ owner: alice });
+        const activity = { ...activityFor({ kind: 'create', asset }, 0), published: later(MINUTE) };
+
+        expect(await log().append(activity, { kind: 'create', asset })).to.equal('appended');
+
+        expect(deliveries(await drainJobs())).to.deep.equal([
+          {
+            payload: { idx: 0, inbox: 'https://a.example/inbox' },
+            lane: 'https://a.example',
+            queuedAt: later(MINUTE),
+          },
+          {
+            payload: { idx: 0, inbox: 'https://b.example/u/3/inbox' },
+            lane: 'https://b.example',
+            queuedAt: later(MINUTE),
+          },
+        ]);
+      });
+
+      it('queues none for an actor nobody follows, and none for an append that is refused', async () => {
+        const carols = anAsset({ owner: aUsername('carol') });
+        expect(await appendNext({ kind: 'create', asset: carols })).to.equal('appended');
+        const taken = anAsset({ owner: alice, name: carols.name });
+        expect(await appendNext({ kind: 'create', asset: taken })).to.equal('asset_exists');
+        expect(
+          await log().append(activityFor({ kind: 'create', asset: anAsset({ owner: alice }) }, 0), {
+            kind: 'create',
+            asset: anAsset({ owner: alice }),
+          }),
+        ).to.equal('idx_taken');
+
+        expect(deliveries(await drainJobs())).to.deep.equal([]);
       });
     });
 

@@ -1,54 +1,169 @@
 import { expect } from 'chai';
-import type { Persistence } from '../../src/application/ports/persistence.js';
-import type { Username } from '../../src/domain/user.js';
-import { aUsername, later, MINUTE } from '../support/builders.js';
-import { useStore, type PersistenceHarness } from './harness.js';
+import type { Job } from '../../src/application/ports/job-queue.js';
+import type { Follower } from '../../src/domain/follower.js';
+import { aFollower, anAcceptJob, aUsername, later, MINUTE, T0 } from '../support/builders.js';
+import { useStore, walkNewer, walkOlder, type PersistenceHarness } from './harness.js';
 
-/** A row of the followers table, which only federation will fill; tests put it there through the adapter's store. */
-export interface FollowerSeed {
-  readonly username: Username;
-  readonly actor: string;
-  readonly inbox: string;
-  readonly sharedInbox: string | null;
-  readonly followedAt: Date;
-}
-
-export type AddFollower<S extends Persistence> = (store: S, follower: FollowerSeed) => void | Promise<void>;
-
-export function followerRepositoryContract<S extends Persistence>(
-  name: string,
-  harness: PersistenceHarness<S>,
-  addFollower: AddFollower<S>,
-): void {
+export function followerRepositoryContract(name: string, harness: PersistenceHarness): void {
   describe(`${name}: FollowerRepository`, () => {
     const store = useStore(harness);
     const alice = aUsername('alice');
     const bob = aUsername('bob');
 
-    const follow = (username: Username, host: string, sharedInbox: string | null = null): Promise<void> =>
-      Promise.resolve(
-        addFollower(store(), {
-          username,
-          actor: `https://${host}/users/someone`,
-          inbox: `https://${host}/users/someone/inbox`,
-          sharedInbox,
-          followedAt: later(MINUTE),
-        }),
-      );
+    const follow = (follower: Follower, at = T0) =>
+      store().followers.add(follower, anAcceptJob(follower), at);
+    const claimAll = (): Promise<Job[]> =>
+      store().jobs.claim({
+        now: later(DAY_AHEAD),
+        leaseMs: MINUTE,
+        limit: 100,
+        leaseId: `lease-${++claims}`,
+      });
+    let claims = 0;
+    const DAY_AHEAD = 24 * 60 * MINUTE;
+    const listed = async (username = alice) =>
+      (await store().followers.listOlder({ username }, null, 100)).map((e) => e.value);
 
-    it('counts 0 followers for a user nobody follows', async () => {
-      expect(await store().followers.count(alice)).to.equal(0);
+    it('counts 0 followers for a user nobody follows, and lists none', async () => {
+      expect(await store().followers.count({ username: alice })).to.equal(0);
+      expect(await listed()).to.deep.equal([]);
     });
 
-    it("counts each user's own followers only", async () => {
-      await follow(alice, 'one.example', 'https://one.example/inbox');
-      await follow(alice, 'two.example');
-      await follow(alice, 'three.example');
-      await follow(bob, 'one.example', 'https://one.example/inbox');
+    it('stores a follower and queues its Accept in the same write', async () => {
+      const follower = aFollower();
 
-      expect(await store().followers.count(alice)).to.equal(3);
-      expect(await store().followers.count(bob)).to.equal(1);
-      expect(await store().followers.count(aUsername('carol'))).to.equal(0);
+      expect(await follow(follower, later(MINUTE))).to.equal('added');
+
+      expect(await listed()).to.deep.equal([follower]);
+      const jobs = await claimAll();
+      expect(jobs.map((j) => [j.kind, j.payload, j.lane, j.queuedAt])).to.deep.equal([
+        ['accept_delivery', anAcceptJob(follower).payload, new URL(follower.inbox).origin, later(MINUTE)],
+      ]);
+    });
+
+    it("counts and lists each user's own followers only, newest follow first", async () => {
+      const [a1, a2, a3] = [aFollower(), aFollower(), aFollower()];
+      const b1 = aFollower({ username: bob, actor: a1.actor });
+      for (const f of [a1, b1, a2, a3]) await follow(f);
+
+      expect(await store().followers.count({ username: alice })).to.equal(3);
+      expect(await store().followers.count({ username: bob })).to.equal(1);
+      expect(await store().followers.count({ username: aUsername('carol') })).to.equal(0);
+      expect(await listed()).to.deep.equal([a3, a2, a1]);
+      expect(await listed(bob)).to.deep.equal([b1]);
+    });
+
+    it('keeps a repeated follow in its place with the new addresses and Follow id, and queues another Accept', async () => {
+      const [first, second] = [aFollower(), aFollower()];
+      await follow(first);
+      await follow(second);
+      const again = {
+        ...first,
+        inbox: `${first.actor}/new-inbox`,
+        sharedInbox: null,
+        followId: 'https://x/f/2',
+      };
+
+      expect(await follow(again, later(MINUTE))).to.equal('updated');
+
+      expect(await store().followers.count({ username: alice })).to.equal(2);
+      expect(await listed()).to.deep.equal([second, { ...again, followedAt: first.followedAt }]);
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 3, abandoned: 0 });
+    });
+
+    it('writes neither follower nor Accept when the Accept cannot be stored', async () => {
+      const follower = aFollower();
+      const broken = { kind: 'accept_delivery', payload: { n: BigInt(1) }, lane: 'https://x.example' };
+
+      let failed = false;
+      try {
+        await store().followers.add(follower, broken, T0);
+      } catch {
+        failed = true;
+      }
+
+      expect(failed).to.equal(true);
+      expect(await store().followers.count({ username: alice })).to.equal(0);
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    });
+
+    it('ends a follow named by user or by Follow id, only for its own actor', async () => {
+      const [one, two] = [aFollower(), aFollower()];
+      const bobs = aFollower({ username: bob, actor: one.actor, followId: 'https://x/f/b' });
+      for (const f of [one, two, bobs]) await follow(f);
+
+      expect(await store().followers.remove(two.actor, { username: bob })).to.equal(0);
+      expect(await store().followers.remove(two.actor, { followId: one.followId! })).to.equal(0);
+      expect(await store().followers.remove(one.actor, { username: alice })).to.equal(1);
+      expect(await store().followers.remove(two.actor, { followId: two.followId! })).to.equal(1);
+      expect(await store().followers.remove(two.actor, { followId: two.followId! })).to.equal(0);
+
+      expect(await listed()).to.deep.equal([]);
+      expect(await listed(bob)).to.deep.equal([bobs]);
+    });
+
+    it('ends every follow of a deleted actor', async () => {
+      const gone = aFollower();
+      const kept = aFollower();
+      await follow(gone);
+      await follow(kept);
+      await follow(aFollower({ username: bob, actor: gone.actor }));
+
+      expect(await store().followers.removeActor(gone.actor)).to.equal(2);
+
+      expect(await listed()).to.deep.equal([kept]);
+      expect(await store().followers.count({ username: bob })).to.equal(0);
+    });
+
+    it('walks every follower exactly once, page by page, in both directions', async () => {
+      for (let i = 0; i < 7; i++) await follow(aFollower());
+      await follow(aFollower({ username: bob }));
+      const filter = { username: alice };
+
+      const older = await walkOlder((before, limit) => store().followers.listOlder(filter, before, limit), 3);
+      const newer = await walkNewer(
+        (after, limit) => store().followers.listNewer(filter, after, limit),
+        -1,
+        2,
+      );
+
+      expect(older).to.have.length(7);
+      expect(newer.map((e) => e.value)).to.deep.equal(older.map((e) => e.value).reverse());
+      expect(new Set(older.map((e) => e.position)).size).to.equal(7);
+    });
+  });
+}
+
+export function remoteKeyStoreContract(name: string, harness: PersistenceHarness): void {
+  describe(`${name}: RemoteKeyStore and InstanceKeyStore`, () => {
+    const store = useStore(harness);
+    const key = {
+      keyId: 'https://peer.example/users/bob#main-key',
+      owner: 'https://peer.example/users/bob',
+      publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----\n',
+      fetchedAt: T0,
+    };
+
+    it('keeps a fetched key and replaces it when fetched again', async () => {
+      expect(await store().remoteKeys.get(key.keyId)).to.equal(null);
+      await store().remoteKeys.put(key);
+      expect(await store().remoteKeys.get(key.keyId)).to.deep.equal(key);
+
+      const rotated = { ...key, publicKeyPem: 'ROTATED', fetchedAt: later(MINUTE) };
+      await store().remoteKeys.put(rotated);
+
+      expect(await store().remoteKeys.get(key.keyId)).to.deep.equal(rotated);
+    });
+
+    it('stores the service key pair once: a second one is refused and the first returned', async () => {
+      const first = { publicKeyPem: 'PUBLIC-1', privateKeyPem: 'PRIVATE-1' };
+      expect(await store().instanceKeys.get()).to.equal(null);
+
+      expect(await store().instanceKeys.create(first, T0)).to.deep.equal(first);
+      expect(
+        await store().instanceKeys.create({ publicKeyPem: 'P2', privateKeyPem: 'S2' }, T0),
+      ).to.deep.equal(first);
+      expect(await store().instanceKeys.get()).to.deep.equal(first);
     });
   });
 }

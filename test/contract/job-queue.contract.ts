@@ -141,6 +141,67 @@ export function jobQueueContract(name: string, harness: PersistenceHarness): voi
       expect(numbers(await claim(later(10), 'lease-2'))).to.deep.equal([2, 1]);
     });
 
+    describe('lanes', () => {
+      const inLane = (n: number, lane: string): NewJob => ({ ...aJob(n), lane });
+
+      it('gives each job back with its lane, null for one queued without', async () => {
+        await store().jobs.enqueue([inLane(1, 'https://a.example'), aJob(2)], T0);
+
+        const jobs = await claim(T0, 'lease-1');
+
+        expect(jobs.map((j) => [numbers([j])[0], j.lane])).to.deep.equal([
+          [1, 'https://a.example'],
+          [2, null],
+        ]);
+      });
+
+      it('hands out at most one job of a lane per claim, in due order, and any number without a lane', async () => {
+        await store().jobs.enqueue(
+          [inLane(1, 'https://a.example'), inLane(2, 'https://a.example'), inLane(3, 'https://b.example')],
+          T0,
+        );
+        await store().jobs.enqueue([aJob(4), aJob(5), inLane(6, 'https://a.example')], later(1));
+
+        expect(numbers(await claim(later(5), 'lease-1'))).to.deep.equal([1, 3, 4, 5]);
+        expect(numbers(await claim(later(5), 'lease-2'))).to.deep.equal([2]);
+        expect(numbers(await claim(later(5), 'lease-3'))).to.deep.equal([6]);
+      });
+
+      it('leaves the skipped lanes out of a claim', async () => {
+        await store().jobs.enqueue(
+          [inLane(1, 'https://a.example'), inLane(2, 'https://b.example'), inLane(3, 'https://c.example')],
+          T0,
+        );
+
+        const jobs = await store().jobs.claim({
+          now: T0,
+          leaseMs: LEASE,
+          limit: 10,
+          leaseId: 'lease-1',
+          skipLanes: ['https://a.example', 'https://c.example'],
+        });
+
+        expect(numbers(jobs)).to.deep.equal([2]);
+      });
+
+      it("postpones a lane's waiting jobs as a whole, without counting an attempt, and leaves leased ones alone", async () => {
+        const a = 'https://a.example';
+        await store().jobs.enqueue([inLane(1, a), inLane(2, a), inLane(3, 'https://b.example')], T0);
+        const [leased] = await claim(T0, 'lease-1', 1);
+        await store().jobs.enqueue([inLane(4, a)], later(10 * MINUTE));
+
+        const moved = await store().jobs.postponeLane(a, later(5 * MINUTE), later(1));
+
+        expect(moved, 'job 2 only: 1 is leased, 4 is due later anyway').to.equal(1);
+        expect(await store().jobs.complete(leased as Job)).to.equal(true);
+        expect(numbers(await claim(later(5 * MINUTE - 1), 'lease-2'))).to.deep.equal([3]);
+        const [postponed] = await claim(later(5 * MINUTE), 'lease-3');
+        expect(numbers([postponed as Job])).to.deep.equal([2]);
+        expect(postponed?.attempts).to.equal(0);
+        expect(await store().jobs.postponeLane('https://none.example', later(MINUTE), T0)).to.equal(0);
+      });
+    });
+
     it('hands each of 30 due jobs to exactly one of 10 concurrent claims', async () => {
       await store().jobs.enqueue(
         Array.from({ length: 30 }, (_, n) => aJob(n)),

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { Job } from '../../src/application/ports/job-queue.js';
-import { REVOCATION_NOTICE_JOB } from '../../src/domain/revocation.js';
 import { anL1Server, aRevocation, aUsername, DAY, later, MINUTE, T0 } from '../support/builders.js';
 import { useStore, type PersistenceHarness } from './harness.js';
 
@@ -32,7 +31,7 @@ export function revocationStoreContract(name: string, harness: PersistenceHarnes
 
       expect(await claimAll(later(-1, now))).to.deep.equal([]);
       const jobs = await claimAll();
-      expect(jobs.map((j) => j.kind)).to.deep.equal([REVOCATION_NOTICE_JOB, REVOCATION_NOTICE_JOB]);
+      expect(jobs.map((j) => j.kind)).to.deep.equal(['revocation_notice', 'revocation_notice']);
       expect(jobs.map((j) => j.payload)).to.have.deep.members([scopedA.notice, scopedB.notice]);
       expect(jobs.every((j) => j.attempts === 0 && j.queuedAt.getTime() === now.getTime())).to.equal(true);
     });

@@ -56,7 +56,9 @@ const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> =
   'activities.listOlder': () => store.activities.listOlder({ actor: aUsername('alice') }, null, 10),
   'activities.listNewer': () => store.activities.listNewer({}, 0, 10),
   'activities.count': () => store.activities.count({}),
-  'followers.count': () => store.followers.count(aUsername('alice')),
+  'followers.count': () => store.followers.count({ username: aUsername('alice') }),
+  'remoteKeys.get': () => store.remoteKeys.get('https://peer.example/key'),
+  'instanceKeys.get': () => store.instanceKeys.get(),
 });
 
 export function storeHealthContract(name: string, harness: PersistenceHarness): void {

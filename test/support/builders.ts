@@ -1,3 +1,5 @@
+import type { Follower } from '../../src/domain/follower.js';
+import { acceptDeliveryJob, type JobSpec } from '../../src/domain/jobs.js';
 import type { Activity, ActivityType } from '../../src/domain/activity.js';
 import { parseAssetName, type Asset, type AssetName } from '../../src/domain/asset.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../src/domain/l1-server.js';
@@ -133,4 +135,30 @@ export function anActivity(overrides: Partial<Activity> = {}): Activity {
     },
     ...overrides,
   };
+}
+
+let followerCounter = 0;
+
+/** A follower of alice on its own host (with a shared inbox), unless overridden. */
+export function aFollower(overrides: Partial<Follower> = {}): Follower {
+  const n = ++followerCounter;
+  const host = `peer${n}.example`;
+  return {
+    username: aUsername('alice'),
+    actor: `https://${host}/users/someone`,
+    inbox: `https://${host}/users/someone/inbox`,
+    sharedInbox: `https://${host}/inbox`,
+    followId: `https://${host}/follows/${n}`,
+    followedAt: T0,
+    ...overrides,
+  };
+}
+
+/** The Accept job a Follow queues, as the inbox would. */
+export function anAcceptJob(follower: Follower): JobSpec<'accept_delivery'> {
+  return acceptDeliveryJob({
+    signer: follower.username,
+    inbox: follower.inbox,
+    document: { type: 'Accept', actor: `${L2_SERVER}/users/${follower.username}`, object: follower.followId },
+  });
 }

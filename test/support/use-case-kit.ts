@@ -1,11 +1,16 @@
 import { createSecretKey } from 'node:crypto';
-import type { DeliveryOutcome, L1Notifier } from '../../src/application/ports/l1-notifier.js';
+import type { DeliveryOutcome } from '../../src/application/ports/delivery-outcome.js';
+import type { L1Notifier } from '../../src/application/ports/l1-notifier.js';
 import type { RevocationNotice } from '../../src/domain/revocation.js';
 import { TokenIssuer } from '../../src/application/token-issuer.js';
 import { AttachRenderer } from '../../src/application/use-cases/attach-renderer.js';
 import { AuthenticateToken } from '../../src/application/use-cases/authenticate-token.js';
 import { CleanupRevocations } from '../../src/application/use-cases/cleanup-revocations.js';
-import { DeliverQueuedNotices } from '../../src/application/use-cases/deliver-queued-notices.js';
+import { Deliveries } from '../../src/application/services/deliveries.js';
+import { DEFAULT_RUNNER_LIMITS, JobRunner } from '../../src/application/services/job-runner.js';
+import type { FederationClient, RemoteActor } from '../../src/application/ports/federation-client.js';
+import type { JsonLdDocument, SigningKey } from '../../src/application/ports/activity-signer.js';
+import { Urls } from '../../src/domain/activity-streams.js';
 import { DetachRenderer } from '../../src/application/use-cases/detach-renderer.js';
 import { IssueToken } from '../../src/application/use-cases/issue-token.js';
 import { ListRenderers } from '../../src/application/use-cases/list-renderers.js';
@@ -34,6 +39,35 @@ export class ScriptedNotifier implements L1Notifier {
   }
 }
 
+/** A federation client whose answers the test scripts; it records every delivery it was asked to make. */
+export class ScriptedFederation implements FederationClient {
+  readonly delivered: { inbox: string; document: JsonLdDocument; key: SigningKey }[] = [];
+  /** Answers by inbox; `delivered` when none is scripted. */
+  outcomes = new Map<string, DeliveryOutcome[]>();
+  actors = new Map<string, RemoteActor>();
+
+  async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
+    this.delivered.push({ inbox, document, key });
+    return this.outcomes.get(inbox)?.shift() ?? { kind: 'delivered' };
+  }
+
+  async fetchActor(id: string): Promise<RemoteActor | null> {
+    return this.actors.get(id) ?? null;
+  }
+}
+
+/** Problems the runner reports, kept for assertions. */
+export class RecordedProblems {
+  readonly errors: string[] = [];
+  readonly warnings: string[] = [];
+  error(_context: Record<string, unknown>, message: string): void {
+    this.errors.push(message);
+  }
+  warn(_context: Record<string, unknown>, message: string): void {
+    this.warnings.push(message);
+  }
+}
+
 /**
  * Every use-case wired by hand on the memory store, a fixed clock and sequential ids — real crypto (bcrypt cost 4,
  * HS256) and a fake key generator, so use-case tests are fast and time moves only when they say.
@@ -53,6 +87,10 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const keys = { generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) };
   const destinations = { refuse: null as string | null, check: async () => destinations.refuse };
   const notifier = new ScriptedNotifier();
+  const federation = new ScriptedFederation();
+  const problems = new RecordedProblems();
+  const urls = new Urls(KIT_L2);
+  const deliveries = new Deliveries(store.activities, store.users, federation, urls);
   const issuer = new TokenIssuer(codec, store.issuedTokens, clock, ids, KIT_L2);
   const authenticate = new AuthenticateToken(codec, store.revocations, clock, KIT_L2);
   const writer = new RevocationWriter(store.revocations, signals, clock, KIT_L2);
@@ -77,6 +115,21 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     listRenderers: new ListRenderers(store.attachments),
     detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, clock),
     cleanup: new CleanupRevocations(store.revocations, store.issuedTokens, clock),
-    deliver: new DeliverQueuedNotices(store.jobs, notifier, clock, ids, DEFAULT_RETRY_POLICY),
+    federation,
+    problems,
+    urls,
+    deliver: new JobRunner(
+      store.jobs,
+      {
+        revocation_notice: (notice) => notifier.notify(notice),
+        activity_delivery: (delivery) => deliveries.activity(delivery),
+        accept_delivery: (delivery) => deliveries.document(delivery),
+      },
+      clock,
+      ids,
+      DEFAULT_RETRY_POLICY,
+      problems,
+      DEFAULT_RUNNER_LIMITS,
+    ),
   };
 }

@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { WorkSignal } from '../../application/ports/work-signal.js';
 
 /**
- * Runs `work` (one batch of due jobs, returning how many it handled) until nothing is due, then sleeps until the
- * next poll or until `jobsQueued()` wakes it. Jobs live in the store, so a restart or another process resumes them.
+ * Runs `work` (starting due jobs, returning how many it started) until it starts none, then sleeps until the next
+ * poll or until `jobsQueued()` wakes it (a job was queued, or one settled and left room). Jobs live in the store,
+ * so a restart or another process resumes them.
  */
 export class QueueWorker implements WorkSignal {
   private timer: NodeJS.Timeout | null = null;
@@ -15,6 +16,8 @@ export class QueueWorker implements WorkSignal {
     private readonly work: () => Promise<number>,
     private readonly pollMs: number,
     private readonly logger: Logger,
+    /** Resolves once the jobs `work` started have settled. */
+    private readonly idle: () => Promise<void> = async () => {},
   ) {}
 
   start(): void {
@@ -43,12 +46,13 @@ export class QueueWorker implements WorkSignal {
     });
   }
 
-  /** Stops polling and waits for the batch in flight, so shutdown never cuts a delivery half way. */
+  /** Stops polling and waits for the jobs in flight, so shutdown never cuts a delivery half way. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+    await this.idle();
   }
 
   private async drain(): Promise<void> {

@@ -39,8 +39,10 @@ export interface ActivityLog extends SeekableList<Activity, ActivityFilter> {
   /** The activity at `idx`, or null. */
   get(idx: number): Promise<Activity | null>;
   /**
-   * Appends `activity` (whose idx must equal the current next idx) and applies `change`, atomically. Nothing is
-   * written unless the outcome is `'appended'`.
+   * Appends `activity` (whose idx must equal the current next idx), applies `change` and queues one
+   * `activity_delivery` job per distinct delivery inbox of the actor's followers (queued at `published`), all in one
+   * transaction: an activity in the log is always delivered, and nothing is delivered for one that is not. Nothing
+   * is written unless the outcome is `'appended'`.
    */
   append(activity: Activity, change: AssetChange): Promise<AppendOutcome>;
 }

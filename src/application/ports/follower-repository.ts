@@ -1,7 +1,28 @@
+import type { Follower } from '../../domain/follower.js';
 import type { Username } from '../../domain/user.js';
+import type { NewJob } from './job-queue.js';
+import type { SeekableList } from './positioned.js';
 
-/** Remote actors following a local user (filled once federation accepts Follow activities). */
-export interface FollowerRepository {
-  /** How many actors follow the user; 0 for a user nobody follows. */
-  count(username: Username): Promise<number>;
+export interface FollowerFilter {
+  /** The local user followed. */
+  readonly username: Username;
+}
+
+/** Which follow of an actor to end: the one of a user, or the one made by a given Follow activity. */
+export type FollowMatch = { readonly username: Username } | { readonly followId: string };
+
+/**
+ * Remote actors following local users, listed in the order they first followed (a repeated Follow keeps its place).
+ * A user's activities are delivered to these followers: the activity log reads them when it appends.
+ */
+export interface FollowerRepository extends SeekableList<Follower, FollowerFilter> {
+  /**
+   * Stores `follower` and queues `accept`, in one transaction (the Accept leaves only if the follower is stored).
+   * A follower already there keeps its place and gets the new inbox, shared inbox and Follow id: `'updated'`.
+   */
+  add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'>;
+  /** Ends `actor`'s follow that `match` names; returns how many follows ended (0 when none matched: harmless). */
+  remove(actor: string, match: FollowMatch): Promise<number>;
+  /** Ends every follow of `actor` (it was deleted); returns how many. */
+  removeActor(actor: string): Promise<number>;
 }

@@ -4,6 +4,8 @@ export interface Job {
   readonly kind: string;
   /** Stored as JSON: Dates come back as strings, `undefined` as null. */
   readonly payload: unknown;
+  /** The destination the job goes to (its origin), or null for a job without one. */
+  readonly lane: string | null;
   /** Failed attempts so far. */
   readonly attempts: number;
   readonly queuedAt: Date;
@@ -17,6 +19,18 @@ export interface Job {
 export interface NewJob {
   readonly kind: string;
   readonly payload: unknown;
+  /** See {@link Job.lane}; none by default. */
+  readonly lane?: string | null;
+}
+
+export interface ClaimRequest {
+  readonly now: Date;
+  readonly leaseMs: number;
+  readonly limit: number;
+  /** Must be new for each call. */
+  readonly leaseId: string;
+  /** Lanes whose jobs must not be handed out now (busy or backed off in this worker). */
+  readonly skipLanes?: readonly string[];
 }
 
 /**
@@ -27,8 +41,11 @@ export interface NewJob {
 export interface JobQueue {
   /** Queues jobs to run from `now`. */
   enqueue(jobs: readonly NewJob[], now: Date): Promise<void>;
-  /** Leases up to `limit` jobs that are due and not leased, oldest due first. `leaseId` must be new for each call. */
-  claim(input: { now: Date; leaseMs: number; limit: number; leaseId: string }): Promise<Job[]>;
+  /**
+   * Leases up to `limit` jobs that are due and not leased, oldest due first (queue order among equals), taking at
+   * most ONE job of any lane per call and none of `skipLanes`; jobs without a lane are not limited.
+   */
+  claim(request: ClaimRequest): Promise<Job[]>;
   /**
    * Removes a delivered job. Returns false when the job was claimed again by someone else after the lease ran out
    * (an expired lease that nobody took over still completes: at-least-once delivery allows that).
@@ -38,6 +55,11 @@ export interface JobQueue {
   reschedule(job: Job, runAt: Date, error: string): Promise<boolean>;
   /** Gives a job up for good, keeping it for inspection. Returns false when the lease was lost. */
   abandon(job: Job, error: string): Promise<boolean>;
+  /**
+   * Backs a whole lane off: every pending, unleased job of `lane` due before `until` becomes due at `until` (no
+   * attempt is counted). Returns how many jobs moved.
+   */
+  postponeLane(lane: string, until: Date, now: Date): Promise<number>;
   /** Counts jobs by state, for health and metrics. */
   stats(): Promise<{ pending: number; abandoned: number }>;
 }

@@ -1,13 +1,10 @@
 import type { RevocationNotice } from '../../domain/revocation.js';
-
-export type DeliveryOutcome =
-  | { readonly kind: 'delivered' }
-  /** Worth another try later: network error, timeout, non-2xx answer. */
-  | { readonly kind: 'failed'; readonly reason: string }
-  /** Never worth retrying: the destination is forbidden (e.g. a private address in production). */
-  | { readonly kind: 'refused'; readonly reason: string };
+import type { DeliveryOutcome } from './delivery-outcome.js';
 
 export interface L1Notifier {
-  /** POSTs one revocation notice to `<l1Server>/auth/revoke`. Never throws for delivery problems. */
+  /**
+   * POSTs one revocation notice to `<l1Server>/auth/revoke`: any non-2xx answer is a failure worth retrying, a
+   * forbidden destination a refusal. Never throws for delivery problems.
+   */
   notify(notice: RevocationNotice): Promise<DeliveryOutcome>;
 }

@@ -1,8 +1,10 @@
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { FollowerRepository } from './follower-repository.js';
+import type { InstanceKeyStore } from './instance-key-store.js';
 import type { IssuedTokenRegistry } from './issued-token-registry.js';
 import type { JobQueue } from './job-queue.js';
+import type { RemoteKeyStore } from './remote-key-store.js';
 import type { RendererAttachments } from './renderer-attachments.js';
 import type { RevocationStore } from './revocation-store.js';
 import type { StoreHealth } from './store-health.js';
@@ -18,6 +20,8 @@ export interface Persistence {
   readonly assets: AssetRepository;
   readonly activities: ActivityLog;
   readonly followers: FollowerRepository;
+  readonly remoteKeys: RemoteKeyStore;
+  readonly instanceKeys: InstanceKeyStore;
   readonly health: StoreHealth;
   /**
    * Resolves once the store is usable: connected, schema and indexes in place (idempotent). Rejects with a

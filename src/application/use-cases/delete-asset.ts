@@ -3,7 +3,7 @@
 import type { Activity } from '../../domain/activity.js';
 import { err, ok, type Result } from '../../domain/result.js';
 import type { Username } from '../../domain/user.js';
-import type { ActivityPublisher } from '../activity-publisher.js';
+import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import type { AssetError } from './asset-checks.js';
@@ -13,7 +13,7 @@ export class DeleteAsset {
   constructor(
     private readonly assets: AssetRepository,
     private readonly users: UserRepository,
-    private readonly publisher: ActivityPublisher,
+    private readonly publish: PublishActivity,
   ) {}
 
   async execute(input: {
@@ -25,10 +25,10 @@ export class DeleteAsset {
     const asset = found.value;
     const owner = await this.users.findByUsername(input.actor);
     if (!owner) return err({ type: 'forbidden' });
-    const published = await this.publisher.publish('Delete', owner, (now) => ({
-      asset,
-      change: { kind: 'delete', name: asset.name, deletedAt: now },
-    }));
-    return published.ok ? ok({ activity: published.value }) : err({ type: 'gone' });
+    const published = await this.publish.execute({
+      publisher: owner,
+      edit: { kind: 'delete', current: asset },
+    });
+    return published.ok ? ok({ activity: published.value.activity }) : err({ type: 'gone' });
   }
 }

@@ -2,9 +2,9 @@
 // written together.
 import type { Activity } from '../../domain/activity.js';
 import { parseAssetName, type Asset, type AssetFields } from '../../domain/asset.js';
-import { err, ok, type Result } from '../../domain/result.js';
+import { err, type Result } from '../../domain/result.js';
 import type { Username } from '../../domain/user.js';
-import type { ActivityPublisher } from '../activity-publisher.js';
+import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import { checkFields, type AssetError } from './asset-checks.js';
@@ -13,7 +13,7 @@ export class RegisterAsset {
   constructor(
     private readonly assets: AssetRepository,
     private readonly users: UserRepository,
-    private readonly publisher: ActivityPublisher,
+    private readonly publish: PublishActivity,
   ) {}
 
   async execute(input: {
@@ -29,19 +29,10 @@ export class RegisterAsset {
     const owner = await this.users.findByUsername(input.owner);
     if (!owner) return err({ type: 'forbidden' });
 
-    let asset: Asset | null = null;
-    const published = await this.publisher.publish('Create', owner, (now) => {
-      asset = {
-        name: name.value,
-        owner: owner.username,
-        ...fields.value,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      };
-      return { asset, change: { kind: 'create', asset } };
+    const published = await this.publish.execute({
+      publisher: owner,
+      edit: { kind: 'create', name: name.value, owner: owner.username, fields: fields.value },
     });
-    if (!published.ok) return err({ type: 'asset_exists', name: name.value });
-    return ok({ asset: asset!, activity: published.value });
+    return published.ok ? published : err({ type: 'asset_exists', name: name.value });
   }
 }

@@ -2,9 +2,9 @@
 // Update activity are written together.
 import type { Activity } from '../../domain/activity.js';
 import type { Asset, AssetFields } from '../../domain/asset.js';
-import { err, ok, type Result } from '../../domain/result.js';
+import { err, type Result } from '../../domain/result.js';
 import type { Username } from '../../domain/user.js';
-import type { ActivityPublisher } from '../activity-publisher.js';
+import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import { checkFields, ownedLiveAsset, type AssetError } from './asset-checks.js';
@@ -17,7 +17,7 @@ export class UpdateAsset {
   constructor(
     private readonly assets: AssetRepository,
     private readonly users: UserRepository,
-    private readonly publisher: ActivityPublisher,
+    private readonly publish: PublishActivity,
   ) {}
 
   async execute(input: {
@@ -36,12 +36,11 @@ export class UpdateAsset {
       const owner = await this.users.findByUsername(input.actor);
       if (!owner) return err({ type: 'forbidden' });
 
-      let asset: Asset = current;
-      const published = await this.publisher.publish('Update', owner, (now) => {
-        asset = { ...current, ...fields.value, updatedAt: now };
-        return { asset, change: { kind: 'update', asset, expectedUpdatedAt: current.updatedAt } };
+      const published = await this.publish.execute({
+        publisher: owner,
+        edit: { kind: 'update', current, fields: fields.value },
       });
-      if (published.ok) return ok({ asset, activity: published.value });
+      if (published.ok) return published;
       if (published.error !== 'asset_changed') return err({ type: 'gone' });
     }
     throw new Error(`asset ${input.name} kept changing under ${MAX_EDIT_ATTEMPTS} edit attempts`);

@@ -2,10 +2,12 @@ import {
   openMemoryPersistence,
   type MemoryPersistence,
 } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
-import type { StoredFollower } from '../../../src/adapters/persistence/memory/memory-database.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
-import { followerRepositoryContract } from '../../contract/follower-repository.contract.js';
+import {
+  followerRepositoryContract,
+  remoteKeyStoreContract,
+} from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
 import { jobQueueContract } from '../../contract/job-queue.contract.js';
@@ -24,10 +26,7 @@ describe('in-memory persistence', () => {
   jobQueueContract('memory', harness);
   assetRepositoryContract('memory', harness);
   activityLogContract('memory', harness);
-  followerRepositoryContract('memory', harness, ({ db }, { username, followedAt, ...follower }) => {
-    const followers = db.followers.get(username) ?? new Map<string, StoredFollower>();
-    followers.set(follower.actor, { ...follower, followedAt: followedAt.getTime() });
-    db.followers.set(username, followers);
-  });
+  followerRepositoryContract('memory', harness);
+  remoteKeyStoreContract('memory', harness);
   storeHealthContract('memory', harness);
 });

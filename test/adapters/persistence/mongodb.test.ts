@@ -19,11 +19,7 @@ import {
   storeCall,
 } from '../../../src/adapters/persistence/mongodb/mongo-errors.js';
 import { CLAIM_ORDER, dueJobs } from '../../../src/adapters/persistence/mongodb/mongo-job-queue.js';
-import {
-  COLLECTION_NAMES,
-  collectionsOf,
-  type FollowerDocument,
-} from '../../../src/adapters/persistence/mongodb/mongo-schema.js';
+import { COLLECTION_NAMES, collectionsOf } from '../../../src/adapters/persistence/mongodb/mongo-schema.js';
 import {
   prefixSuccessor,
   seekCursor,
@@ -39,7 +35,10 @@ import type { Job } from '../../../src/application/ports/job-queue.js';
 import type { AssetName } from '../../../src/domain/asset.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
-import { followerRepositoryContract } from '../../contract/follower-repository.contract.js';
+import {
+  followerRepositoryContract,
+  remoteKeyStoreContract,
+} from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
 import { jobQueueContract } from '../../contract/job-queue.contract.js';
@@ -179,7 +178,7 @@ describe('MongoDB persistence', () => {
         'assets.count': () => store.assets.count({}),
         'activities.append': () =>
           store.activities.append(activityFor({ kind: 'create', asset }, 0), { kind: 'create', asset }),
-        'followers.count': () => store.followers.count(aUsername('alice')),
+        'followers.count': () => store.followers.count({ username: aUsername('alice') }),
       };
       for (const [call, run] of Object.entries(calls)) {
         expect(await rejection(run()), call).to.be.instanceOf(StoreUnavailableError);
@@ -337,9 +336,8 @@ function serverSuites(url: string): void {
     jobQueueContract('mongodb', harness);
     assetRepositoryContract('mongodb', harness);
     activityLogContract('mongodb', harness);
-    followerRepositoryContract('mongodb', harness, async ({ db }, follower) => {
-      await db.collection<FollowerDocument>(COLLECTION_NAMES.followers).insertOne({ ...follower });
-    });
+    followerRepositoryContract('mongodb', harness);
+    remoteKeyStoreContract('mongodb', harness);
     storeHealthContract('mongodb', harness);
 
     describe('starting', () => {

@@ -25,7 +25,10 @@ import { StoreUnavailableError } from '../../../src/application/ports/errors.js'
 import type { AssetName } from '../../../src/domain/asset.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
-import { followerRepositoryContract } from '../../contract/follower-repository.contract.js';
+import {
+  followerRepositoryContract,
+  remoteKeyStoreContract,
+} from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
 import { jobQueueContract } from '../../contract/job-queue.contract.js';
@@ -90,17 +93,8 @@ describe('SQLite persistence', () => {
   jobQueueContract('sqlite', harness);
   assetRepositoryContract('sqlite', harness);
   activityLogContract('sqlite', harness);
-  followerRepositoryContract('sqlite', harness, ({ db }, follower) => {
-    db.prepare(
-      'INSERT INTO followers (username, actor, inbox, shared_inbox, followed_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(
-      follower.username,
-      follower.actor,
-      follower.inbox,
-      follower.sharedInbox,
-      follower.followedAt.getTime(),
-    );
-  });
+  followerRepositoryContract('sqlite', harness);
+  remoteKeyStoreContract('sqlite', harness);
   storeHealthContract('sqlite', harness);
 
   describe('opening', () => {

@@ -3,7 +3,9 @@ import type { StoreHealth } from '../../../application/ports/store-health.js';
 import type { AttachRenderer } from '../../../application/use-cases/attach-renderer.js';
 import type { AuthenticateToken } from '../../../application/use-cases/authenticate-token.js';
 import type { DetachRenderer } from '../../../application/use-cases/detach-renderer.js';
-import type { CountFollowers } from '../../../application/use-cases/count-followers.js';
+import type { InstanceActorKeys } from '../../../application/services/instance-actor-keys.js';
+import type { ListFollowers } from '../../../application/use-cases/list-followers.js';
+import type { ReceiveActivity } from '../../../application/use-cases/receive-activity.js';
 import type { DeleteAsset } from '../../../application/use-cases/delete-asset.js';
 import type { GetActivity } from '../../../application/use-cases/get-activity.js';
 import type { GetAsset } from '../../../application/use-cases/get-asset.js';
@@ -50,6 +52,8 @@ export interface HttpDependencies {
   readonly staticFiles: ReadonlyMap<string, StaticFile>;
   readonly csrf: CsrfGuard;
   readonly health: StoreHealth;
+  /** The service actor's key pair (its public key is served at /actor). */
+  readonly instanceActorKeys: InstanceActorKeys;
   readonly useCases: {
     readonly registerUser: RegisterUser;
     readonly issueToken: IssueToken;
@@ -69,7 +73,8 @@ export interface HttpDependencies {
     readonly getActivity: GetActivity;
     readonly listActivities: ListActivities;
     readonly listUsers: ListUsers;
-    readonly countFollowers: CountFollowers;
+    readonly listFollowers: ListFollowers;
+    readonly receiveActivity: ReceiveActivity;
     readonly getQueueStatistics: GetQueueStatistics;
   };
 }

@@ -1,4 +1,5 @@
 import { assertNever } from '../../../domain/result.js';
+import type { InboxError } from '../../../application/use-cases/receive-activity.js';
 import type { TokenVerdictError } from '../../../domain/token.js';
 import { HttpProblem } from './problem.js';
 
@@ -31,3 +32,21 @@ export const unauthenticated = (): HttpProblem =>
   new HttpProblem(401, 'unauthenticated', 'Sign in, or send a token as "Authorization: Bearer <token>".', {
     headers: { 'WWW-Authenticate': 'Bearer' },
   });
+
+/** An inbox refusal as an HTTP answer: 401 carries the signature challenge peers read. */
+export function inboxProblem(error: InboxError): HttpProblem {
+  switch (error.type) {
+    case 'invalid_request':
+      return new HttpProblem(400, error.type, error.message);
+    case 'not_found':
+      return new HttpProblem(404, error.type, 'There is no such user.');
+    case 'unauthenticated':
+      return new HttpProblem(401, error.type, error.message, {
+        headers: {
+          'WWW-Authenticate': 'Signature realm="inbox",headers="(request-target) host date digest"',
+        },
+      });
+    default:
+      return assertNever(error);
+  }
+}

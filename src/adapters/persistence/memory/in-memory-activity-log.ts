@@ -7,6 +7,7 @@ import type {
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
+import { activityDeliveryJob } from '../../../domain/jobs.js';
 import { copyOfAsset } from './in-memory-asset-repository.js';
 import { MemoryDatabase, type StoredActivity, type StoredAsset } from './memory-database.js';
 import { seekNewer, seekOlder } from './seek.js';
@@ -40,7 +41,7 @@ type AssetWrite =
 /**
  * The global activity log (position = idx = index in `db.activities`) and the only writer of assets. An append
  * runs without an await, so it is one transaction; it checks and copies everything before its first change, so a
- * throw leaves the store as it was.
+ * throw leaves the store as it was. It queues the activity's deliveries to the actor's followers with it.
  */
 export class InMemoryActivityLog implements ActivityLog {
   constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
@@ -80,6 +81,9 @@ export class InMemoryActivityLog implements ActivityLog {
       write.stored.asset = write.asset;
     }
     this.db.activities.push(stored);
+    // The transactional outbox: one delivery per follower inbox, queued with the activity it delivers.
+    for (const inbox of this.db.deliveryInboxes(activity.actor))
+      this.db.insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
     return 'appended';
   }
 

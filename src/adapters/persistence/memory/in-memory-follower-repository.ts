@@ -1,12 +1,74 @@
-import type { FollowerRepository } from '../../../application/ports/follower-repository.js';
+import type {
+  FollowerFilter,
+  FollowerRepository,
+  FollowMatch,
+} from '../../../application/ports/follower-repository.js';
+import type { NewJob } from '../../../application/ports/job-queue.js';
+import type { Positioned } from '../../../application/ports/positioned.js';
+import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
-import { MemoryDatabase } from './memory-database.js';
+import { MemoryDatabase, type StoredFollower } from './memory-database.js';
+import { seekNewer, seekOlder } from './seek.js';
+
+const followerOf =
+  (username: Username) =>
+  (stored: StoredFollower): Follower => ({
+    username,
+    actor: stored.actor,
+    inbox: stored.inbox,
+    sharedInbox: stored.sharedInbox,
+    followId: stored.followId,
+    followedAt: new Date(stored.followedAt),
+  });
+
+const all = () => true;
 
 export class InMemoryFollowerRepository implements FollowerRepository {
   constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
 
-  async count(username: Username): Promise<number> {
+  async add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'> {
     this.db.assertOpen();
-    return this.db.followers.get(username)?.size ?? 0;
+    // Checked before the first change, so a payload JSON cannot hold leaves nothing half-written.
+    JSON.stringify(accept.payload);
+    const outcome = this.db.upsertFollower(follower);
+    this.db.insertJob(accept, now);
+    return outcome;
+  }
+
+  async remove(actor: string, match: FollowMatch): Promise<number> {
+    this.db.assertOpen();
+    return this.db.removeFollowers(
+      (username, stored) =>
+        stored.actor === actor &&
+        ('username' in match ? username === match.username : stored.followId === match.followId),
+    );
+  }
+
+  async removeActor(actor: string): Promise<number> {
+    this.db.assertOpen();
+    return this.db.removeFollowers((_username, stored) => stored.actor === actor);
+  }
+
+  async listOlder(
+    filter: FollowerFilter,
+    before: number | null,
+    limit: number,
+  ): Promise<Positioned<Follower>[]> {
+    this.db.assertOpen();
+    return seekOlder(this.followersOf(filter), before, limit, all, followerOf(filter.username));
+  }
+
+  async listNewer(filter: FollowerFilter, after: number, limit: number): Promise<Positioned<Follower>[]> {
+    this.db.assertOpen();
+    return seekNewer(this.followersOf(filter), after, limit, all, followerOf(filter.username));
+  }
+
+  async count(filter: FollowerFilter): Promise<number> {
+    this.db.assertOpen();
+    return this.followersOf(filter).length;
+  }
+
+  private followersOf(filter: FollowerFilter): readonly StoredFollower[] {
+    return this.db.followers.get(filter.username) ?? [];
   }
 }

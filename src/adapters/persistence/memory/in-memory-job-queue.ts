@@ -1,4 +1,4 @@
-import type { Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
 import { MemoryDatabase, type StoredJob } from './memory-database.js';
 
 export class InMemoryJobQueue implements JobQueue {
@@ -9,16 +9,29 @@ export class InMemoryJobQueue implements JobQueue {
     for (const job of jobs) this.db.insertJob(job, now);
   }
 
-  async claim(input: { now: Date; leaseMs: number; limit: number; leaseId: string }): Promise<Job[]> {
+  async claim(input: ClaimRequest): Promise<Job[]> {
     this.db.assertOpen();
     if (input.limit <= 0) return [];
     const now = input.now.getTime();
-    const due = [...this.db.jobs.values()]
+    const skipped = new Set(input.skipLanes ?? []);
+    const ordered = [...this.db.jobs.values()]
       .filter(
-        (j) => j.state === 'pending' && j.runAt <= now && (j.leaseUntil === null || j.leaseUntil <= now),
+        (j) =>
+          j.state === 'pending' &&
+          j.runAt <= now &&
+          (j.leaseUntil === null || j.leaseUntil <= now) &&
+          (j.lane === null || !skipped.has(j.lane)),
       )
-      .sort((a, b) => a.runAt - b.runAt || a.id - b.id)
-      .slice(0, input.limit);
+      .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+    const due: StoredJob[] = [];
+    for (const job of ordered) {
+      if (due.length >= input.limit) break;
+      if (job.lane !== null) {
+        if (skipped.has(job.lane)) continue;
+        skipped.add(job.lane);
+      }
+      due.push(job);
+    }
     return due.map((job) => {
       job.leaseId = input.leaseId;
       job.leaseUntil = now + input.leaseMs;
@@ -54,6 +67,19 @@ export class InMemoryJobQueue implements JobQueue {
     return true;
   }
 
+  async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
+    this.db.assertOpen();
+    let moved = 0;
+    for (const job of this.db.jobs.values()) {
+      const leased = job.leaseUntil !== null && job.leaseUntil > now.getTime();
+      if (job.lane === lane && job.state === 'pending' && job.runAt < until.getTime() && !leased) {
+        job.runAt = until.getTime();
+        moved++;
+      }
+    }
+    return moved;
+  }
+
   async stats(): Promise<{ pending: number; abandoned: number }> {
     this.db.assertOpen();
     let pending = 0;
@@ -78,6 +104,7 @@ function toJob(job: StoredJob, leaseId: string): Job {
     id: String(job.id),
     kind: job.kind,
     payload: JSON.parse(job.payload) as unknown,
+    lane: job.lane,
     attempts: job.attempts,
     queuedAt: new Date(job.queuedAt),
     leaseId,

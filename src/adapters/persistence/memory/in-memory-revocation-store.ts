@@ -1,5 +1,6 @@
 import type { RevocationStore } from '../../../application/ports/revocation-store.js';
-import { REVOCATION_NOTICE_JOB, type Revocation } from '../../../domain/revocation.js';
+import { revocationNoticeJob } from '../../../domain/jobs.js';
+import type { Revocation } from '../../../domain/revocation.js';
 import { MemoryDatabase } from './memory-database.js';
 
 /** Shares its `MemoryDatabase` with `InMemoryJobQueue`, where the notices it queues are claimed. */
@@ -18,7 +19,7 @@ export class InMemoryRevocationStore implements RevocationStore {
         revokedAt: now.getTime(),
       });
       added++;
-      if (notice) this.db.insertJob({ kind: REVOCATION_NOTICE_JOB, payload: notice }, now);
+      if (notice) this.db.insertJob(revocationNoticeJob(notice), now);
     }
     return added;
   }

@@ -2,6 +2,9 @@ import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
+import { deliveryInbox, type Follower } from '../../../domain/follower.js';
+import type { KeyPair } from '../../../application/ports/key-pair-generator.js';
+import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
 import type { IssuedToken } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 
@@ -10,6 +13,7 @@ export interface StoredJob {
   readonly kind: string;
   /** JSON text, so that a caller can neither change a queued payload nor queue what SQLite could not store. */
   readonly payload: string;
+  readonly lane: string | null;
   attempts: number;
   readonly queuedAt: number;
   runAt: number;
@@ -38,11 +42,13 @@ export interface StoredActivity {
   readonly document: string;
 }
 
-/** A remote actor following a local user. */
+/** A remote actor following a local user, at its position among all follows (1, 2, 3, … like AUTOINCREMENT). */
 export interface StoredFollower {
+  readonly position: number;
   readonly actor: string;
   readonly inbox: string;
   readonly sharedInbox: string | null;
+  readonly followId: string | null;
   readonly followedAt: number;
 }
 
@@ -73,9 +79,13 @@ export class MemoryDatabase {
   liveAssetCount = 0;
   /** Indexed by idx. */
   readonly activities: StoredActivity[] = [];
-  /** Keyed by local username, then by the follower's actor id. */
-  readonly followers = new Map<string, Map<string, StoredFollower>>();
+  /** Keyed by local username; each user's followers in position order. */
+  readonly followers = new Map<string, StoredFollower[]>();
+  /** Every remote key fetched, by key id. */
+  readonly remoteKeys = new Map<string, RemoteKey>();
+  instanceKeyPair: KeyPair | null = null;
   private lastJobId = 0;
+  private lastFollowerPosition = 0;
   private open = true;
 
   /** Throws as a closed SQLite connection would, so tests of outages can use the memory store. */
@@ -100,12 +110,54 @@ export class MemoryDatabase {
     if (asset.deletedAt === null) this.liveAssetCount++;
   }
 
+  /** Adds a follower at the next position, or updates one already there in place. */
+  upsertFollower(follower: Follower): 'added' | 'updated' {
+    const list = this.followers.get(follower.username) ?? [];
+    const at = list.findIndex((f) => f.actor === follower.actor);
+    const fields = {
+      actor: follower.actor,
+      inbox: follower.inbox,
+      sharedInbox: follower.sharedInbox,
+      followId: follower.followId,
+    };
+    if (at >= 0) {
+      const existing = list[at]!;
+      list[at] = { ...existing, ...fields };
+      return 'updated';
+    }
+    list.push({
+      position: ++this.lastFollowerPosition,
+      ...fields,
+      followedAt: follower.followedAt.getTime(),
+    });
+    this.followers.set(follower.username, list);
+    return 'added';
+  }
+
+  /** Removes every follow `matches`; returns how many. */
+  removeFollowers(matches: (username: string, follower: StoredFollower) => boolean): number {
+    let removed = 0;
+    for (const [username, list] of this.followers) {
+      const kept = list.filter((f) => !matches(username, f));
+      removed += list.length - kept.length;
+      if (kept.length === 0) this.followers.delete(username);
+      else if (kept.length !== list.length) this.followers.set(username, kept);
+    }
+    return removed;
+  }
+
+  /** The distinct inboxes that one delivery per follower of `username` goes to, in follow order. */
+  deliveryInboxes(username: string): string[] {
+    return [...new Set((this.followers.get(username) ?? []).map(deliveryInbox))];
+  }
+
   insertJob(job: NewJob, now: Date): void {
     const id = ++this.lastJobId;
     this.jobs.set(id, {
       id,
       kind: job.kind,
       payload: JSON.stringify(job.payload ?? null),
+      lane: job.lane ?? null,
       attempts: 0,
       queuedAt: now.getTime(),
       runAt: now.getTime(),

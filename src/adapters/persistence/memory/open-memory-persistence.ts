@@ -4,6 +4,7 @@ import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
 import { InMemoryIssuedTokenRegistry } from './in-memory-issued-token-registry.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
+import { InMemoryInstanceKeyStore, InMemoryRemoteKeyStore } from './in-memory-remote-key-store.js';
 import { InMemoryRendererAttachments } from './in-memory-renderer-attachments.js';
 import { InMemoryRevocationStore } from './in-memory-revocation-store.js';
 import { InMemoryStoreHealth } from './in-memory-store-health.js';
@@ -24,6 +25,8 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     assets: new InMemoryAssetRepository(db),
     activities: new InMemoryActivityLog(db),
     followers: new InMemoryFollowerRepository(db),
+    remoteKeys: new InMemoryRemoteKeyStore(db),
+    instanceKeys: new InMemoryInstanceKeyStore(db),
     health: new InMemoryStoreHealth(db),
     ready: async () => {},
     close: async () => db.close(),

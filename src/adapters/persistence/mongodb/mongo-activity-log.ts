@@ -8,8 +8,11 @@ import type {
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Activity, ActivityType } from '../../../domain/activity.js';
 import type { AssetName } from '../../../domain/asset.js';
+import { deliveryInbox } from '../../../domain/follower.js';
+import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import { jobDocument } from './mongo-job-document.js';
 import type { ActivityDocument, MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, readCounter, transaction, type Refuse } from './mongo-transactions.js';
@@ -58,7 +61,7 @@ export class MongoActivityLog implements ActivityLog {
 
   async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
     const document = serialise(activity.document);
-    const { counters, activities } = this.collections;
+    const { counters, activities, followers, jobs } = this.collections;
     return storeCall(() =>
       transaction<AppendOutcome>(this.client, async (session, refuse) => {
         const claimed = await counters.updateOne(
@@ -79,6 +82,19 @@ export class MongoActivityLog implements ActivityLog {
           },
           { session },
         );
+        // The transactional outbox: one delivery per distinct follower inbox, queued with the activity.
+        const targets = await followers
+          .find(
+            { username: activity.actor },
+            { session, sort: { seq: 1 }, projection: { inbox: 1, sharedInbox: 1 } },
+          )
+          .toArray();
+        const inboxes = [...new Set(targets.map(deliveryInbox))];
+        if (inboxes.length > 0)
+          await jobs.insertMany(
+            inboxes.map((inbox) => jobDocument(activityDeliveryJob(activity.idx, inbox), activity.published)),
+            { session },
+          );
         return 'appended';
       }),
     );

@@ -1,20 +1,14 @@
 import { ObjectId, type Filter, type UpdateFilter } from 'mongodb';
-import type { Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';
 import type { JobDocument, MongoCollections } from './mongo-schema.js';
-
-interface ClaimInput {
-  now: Date;
-  leaseMs: number;
-  limit: number;
-  leaseId: string;
-}
 
 const toJob = (doc: JobDocument, leaseId: string): Job => ({
   id: doc._id.toHexString(),
   kind: doc.kind,
   payload: JSON.parse(doc.payload) as unknown,
+  lane: doc.lane ?? null,
   attempts: doc.attempts,
   queuedAt: doc.queuedAt,
   leaseId,
@@ -50,20 +44,25 @@ export class MongoJobQueue implements JobQueue {
     await storeCall(() => this.collections.jobs.insertMany(docs, { ordered: true }));
   }
 
-  async claim({ now, leaseMs, limit, leaseId }: ClaimInput): Promise<Job[]> {
+  async claim({ now, leaseMs, limit, leaseId, skipLanes = [] }: ClaimRequest): Promise<Job[]> {
     if (limit <= 0) return [];
-    const due = dueJobs(now);
+    // One job per lane per claim: each lane claimed joins the lanes left out of the next findOneAndUpdate.
+    const excluded = new Set(skipLanes);
+    const due = (): Filter<JobDocument> => ({
+      $and: [dueJobs(now), { $or: [{ lane: null }, { lane: { $nin: [...excluded] } }] }],
+    });
     const lease: UpdateFilter<JobDocument> = {
       $set: { leaseId, leaseUntil: new Date(now.getTime() + leaseMs) },
     };
     const claimed: Job[] = [];
     await storeCall(async () => {
       while (claimed.length < limit) {
-        const doc = await this.collections.jobs.findOneAndUpdate(due, lease, {
+        const doc = await this.collections.jobs.findOneAndUpdate(due(), lease, {
           sort: CLAIM_ORDER,
           returnDocument: 'after',
         });
         if (doc === null) return;
+        if (doc.lane) excluded.add(doc.lane);
         claimed.push(toJob(doc, leaseId));
       }
     });
@@ -88,6 +87,21 @@ export class MongoJobQueue implements JobQueue {
     return this.updateLeased(job, {
       $set: { state: 'abandoned', leaseId: null, leaseUntil: null, lastError: error },
     });
+  }
+
+  async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
+    const result = await storeCall(() =>
+      this.collections.jobs.updateMany(
+        {
+          lane,
+          state: 'pending',
+          runAt: { $lt: until },
+          $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
+        },
+        { $set: { runAt: until } },
+      ),
+    );
+    return result.modifiedCount;
   }
 
   async stats(): Promise<{ pending: number; abandoned: number }> {

@@ -1,6 +1,7 @@
 import type { MongoClient } from 'mongodb';
 import type { RevocationStore } from '../../../application/ports/revocation-store.js';
-import { REVOCATION_NOTICE_JOB, type Revocation } from '../../../domain/revocation.js';
+import { revocationNoticeJob } from '../../../domain/jobs.js';
+import type { Revocation } from '../../../domain/revocation.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';
 import type { MongoCollections } from './mongo-schema.js';
@@ -33,7 +34,7 @@ export class MongoRevocationStore implements RevocationStore {
           if (upsertedCount !== 1) continue;
           added++;
           if (notice)
-            await jobs.insertOne(jobDocument({ kind: REVOCATION_NOTICE_JOB, payload: notice }, now), {
+            await jobs.insertOne(jobDocument(revocationNoticeJob(notice), now), {
               session,
             });
         }

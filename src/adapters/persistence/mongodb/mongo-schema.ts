@@ -42,6 +42,8 @@ export interface JobDocument {
   kind: string;
   /** JSON text, so that the payload comes back exactly as the other stores give it back. */
   payload: string;
+  /** Absent on jobs queued before lanes existed. */
+  lane?: string | null;
   attempts: number;
   queuedAt: Date;
   runAt: Date;
@@ -77,13 +79,32 @@ export interface ActivityDocument {
   document: string;
 }
 
+/** A follow; `seq` is its position among all follows, from the `follower_seq` counter. */
 export interface FollowerDocument {
   _id?: ObjectId;
+  seq: number;
   username: string;
   actor: string;
   inbox: string;
   sharedInbox: string | null;
+  followId: string | null;
   followedAt: Date;
+}
+
+/** A remote actor's public key, keyed by its key id. */
+export interface RemoteKeyDocument {
+  _id: string;
+  owner: string;
+  publicKeyPem: string;
+  fetchedAt: Date;
+}
+
+/** The service actor's key pair: one document, `_id` "instance". */
+export interface InstanceKeyDocument {
+  _id: 'instance';
+  publicKeyPem: string;
+  privateKeyPem: string;
+  createdAt: Date;
 }
 
 /** A counter, changed only inside the transaction of the write it counts. */
@@ -95,11 +116,18 @@ export interface CounterDocument {
 /**
  * `users`: the highest user position handed out, which is also how many users there are (users are never
  * deleted). `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
- * `activities`: the next idx of the activity log, which is also how many activities there are.
+ * `activities`: the next idx of the activity log, which is also how many activities there are. `follower_seq`: the
+ * highest follow position handed out.
  */
-export type CounterName = 'users' | 'asset_seq' | 'live_assets' | 'activities';
+export type CounterName = 'users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq';
 
-export const COUNTERS: readonly CounterName[] = ['users', 'asset_seq', 'live_assets', 'activities'];
+export const COUNTERS: readonly CounterName[] = [
+  'users',
+  'asset_seq',
+  'live_assets',
+  'activities',
+  'follower_seq',
+];
 
 /** The collections of one L2 database, typed. */
 export interface MongoCollections {
@@ -111,6 +139,8 @@ export interface MongoCollections {
   readonly assets: Collection<AssetDocument>;
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
+  readonly remoteKeys: Collection<RemoteKeyDocument>;
+  readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
 }
 
@@ -123,6 +153,8 @@ export const COLLECTION_NAMES = {
   assets: 'assets',
   activities: 'activities',
   followers: 'followers',
+  remoteKeys: 'remote_keys',
+  instanceKeys: 'instance_keys',
   counters: 'counters',
 } as const satisfies Record<keyof MongoCollections, string>;
 
@@ -136,6 +168,8 @@ export function collectionsOf(db: Db): MongoCollections {
     assets: db.collection<AssetDocument>(COLLECTION_NAMES.assets),
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
+    remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
+    instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
   };
 }
@@ -156,7 +190,10 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   // expireAfterSeconds 0: the TTL monitor (a pass about every 60 s) removes a record once `expiresAt` has passed.
   revocations: [{ key: { expiresAt: 1 }, name: 'revocations_ttl', expireAfterSeconds: 0 }],
   attachments: [{ key: { username: 1, l1Server: 1 }, name: 'attachments_by_user_server', unique: true }],
-  jobs: [{ key: { state: 1, runAt: 1, _id: 1 }, name: 'jobs_by_state_run_at' }],
+  jobs: [
+    { key: { state: 1, runAt: 1, _id: 1 }, name: 'jobs_by_state_run_at' },
+    { key: { lane: 1, state: 1, runAt: 1 }, name: 'jobs_by_lane' },
+  ],
   assets: [
     { key: { seq: 1 }, name: 'assets_by_seq', unique: true },
     // Lists show live assets (deletedAt of type null) in seq order: one value of deletedAt, then a range on seq.
@@ -164,7 +201,13 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { owner: 1, deletedAt: 1, seq: 1 }, name: 'assets_live_by_owner' },
   ],
   activities: [{ key: { actor: 1, _id: 1 }, name: 'activities_by_actor' }],
-  followers: [{ key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true }],
+  followers: [
+    { key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true },
+    { key: { username: 1, seq: 1 }, name: 'followers_by_user_seq' },
+    { key: { actor: 1 }, name: 'followers_by_actor' },
+  ],
+  remoteKeys: [],
+  instanceKeys: [],
   counters: [],
 };
 

@@ -7,6 +7,7 @@ import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
 import { MongoFollowerRepository } from './mongo-follower-repository.js';
 import { MongoIssuedTokenRegistry } from './mongo-issued-token-registry.js';
 import { MongoJobQueue } from './mongo-job-queue.js';
+import { MongoInstanceKeyStore, MongoRemoteKeyStore } from './mongo-remote-key-store.js';
 import { MongoRendererAttachments } from './mongo-renderer-attachments.js';
 import { MongoRevocationStore } from './mongo-revocation-store.js';
 import { collectionsOf, ensureSchema, type MongoCollections } from './mongo-schema.js';
@@ -73,7 +74,9 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     jobs: new MongoJobQueue(collections),
     assets: new MongoAssetRepository(collections),
     activities: new MongoActivityLog(client, collections),
-    followers: new MongoFollowerRepository(collections),
+    followers: new MongoFollowerRepository(client, collections),
+    remoteKeys: new MongoRemoteKeyStore(collections),
+    instanceKeys: new MongoInstanceKeyStore(collections),
     health: new MongoStoreHealth(db),
     ready: async () => {
       if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);

@@ -1,12 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 
-/** Prepares the one way a job enters the queue, shared by the queue and the revocation outbox. */
+/** Prepares the one way a job enters the queue, shared by the queue and the transactional outboxes. */
 export function prepareJobInsert(db: Database): (job: NewJob, now: Date) => void {
-  const insert = db.prepare<[string, string, number, number]>(
-    'INSERT INTO jobs (kind, payload, queued_at, run_at) VALUES (?, ?, ?, ?)',
+  const insert = db.prepare<[string, string, string | null, number, number]>(
+    'INSERT INTO jobs (kind, payload, lane, queued_at, run_at) VALUES (?, ?, ?, ?, ?)',
   );
   return (job, now) => {
-    insert.run(job.kind, JSON.stringify(job.payload ?? null), now.getTime(), now.getTime());
+    insert.run(job.kind, JSON.stringify(job.payload ?? null), job.lane ?? null, now.getTime(), now.getTime());
   };
 }

@@ -147,6 +147,47 @@ export const MIGRATIONS: readonly Migration[] = [
         ON CONFLICT (username) DO UPDATE SET live_assets = excluded.live_assets;
     `,
   },
+  {
+    version: 4,
+    // Federation: jobs get the destination they go to (lanes, so one dead host is backed off without holding up
+    // the others); followers get a position for cursor-paged collections and the id of their Follow; the keys of
+    // remote actors are kept once fetched; the service's own actor gets its key pair.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN lane TEXT;
+      CREATE INDEX jobs_pending_by_lane ON jobs (lane, run_at) WHERE state = 'pending';
+
+      CREATE TABLE followers_v2 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        username TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        shared_inbox TEXT,
+        follow_id TEXT,
+        followed_at INTEGER NOT NULL,
+        UNIQUE (username, actor)
+      );
+      INSERT INTO followers_v2 (username, actor, inbox, shared_inbox, followed_at)
+        SELECT username, actor, inbox, shared_inbox, followed_at FROM followers ORDER BY followed_at, rowid;
+      DROP TABLE followers;
+      ALTER TABLE followers_v2 RENAME TO followers;
+      CREATE INDEX followers_by_user_seq ON followers (username, seq);
+      CREATE INDEX followers_by_actor ON followers (actor);
+
+      CREATE TABLE remote_keys (
+        key_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        public_key_pem TEXT NOT NULL,
+        fetched_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE instance_actor (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        public_key_pem TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /**

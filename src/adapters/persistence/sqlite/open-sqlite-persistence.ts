@@ -9,6 +9,7 @@ import { storeCall } from './sqlite-errors.js';
 import { SqliteFollowerRepository } from './sqlite-follower-repository.js';
 import { SqliteIssuedTokenRegistry } from './sqlite-issued-token-registry.js';
 import { SqliteJobQueue } from './sqlite-job-queue.js';
+import { SqliteInstanceKeyStore, SqliteRemoteKeyStore } from './sqlite-remote-key-store.js';
 import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
 import { SqliteRevocationStore } from './sqlite-revocation-store.js';
 import { SqliteStoreHealth } from './sqlite-store-health.js';
@@ -41,6 +42,8 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       assets: new SqliteAssetRepository(db),
       activities: new SqliteActivityLog(db),
       followers: new SqliteFollowerRepository(db),
+      remoteKeys: new SqliteRemoteKeyStore(db),
+      instanceKeys: new SqliteInstanceKeyStore(db),
       health: new SqliteStoreHealth(db),
       // Opening already migrated the schema (synchronously), so there is nothing left to wait for.
       ready: async () => {},

@@ -8,7 +8,9 @@ import type {
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Activity, ActivityType } from '../../../domain/activity.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
+import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
+import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 import { NO_POSITION_BOUND, PreparedQueries, type Query } from './sqlite-seeks.js';
 
@@ -96,7 +98,8 @@ function serialise(document: Record<string, unknown>): string {
 
 /**
  * The global activity log, and the only writer of assets: every append applies its asset change in the same
- * IMMEDIATE transaction, which also serialises the appends of every process on the file and so keeps idx gap-free.
+ * IMMEDIATE transaction, which also serialises the appends of every process on the file and so keeps idx gap-free,
+ * and queues the activity's deliveries to the actor's followers.
  */
 export class SqliteActivityLog implements ActivityLog {
   private readonly selectNextIdx: Statement<[], { n: number }>;
@@ -133,6 +136,11 @@ export class SqliteActivityLog implements ActivityLog {
       INSERT INTO user_counts (username, activities) VALUES (?, 1)
       ON CONFLICT (username) DO UPDATE SET activities = activities + 1`);
     const ownerOf = db.prepare<[string], { owner: string }>('SELECT owner FROM assets WHERE name = ?');
+    // One delivery per distinct inbox (a shared inbox serves all its server's followers), in follow order.
+    const deliveryInboxes = db.prepare<[string], { inbox: string }>(`
+      SELECT COALESCE(shared_inbox, inbox) AS inbox FROM followers WHERE username = ?
+      GROUP BY 1 ORDER BY MIN(seq)`);
+    const insertJob = prepareJobInsert(db);
     const insertActivity = db.prepare<[ActivityRow]>(`
       INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
 
@@ -180,6 +188,9 @@ export class SqliteActivityLog implements ActivityLog {
         document: serialise(activity.document),
       });
       countUserActivity.run(activity.actor);
+      // The transactional outbox: the activity's deliveries are queued in the transaction that appends it.
+      for (const { inbox } of deliveryInboxes.all(activity.actor))
+        insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
       return 'appended';
     });
   }

@@ -1,17 +1,121 @@
-import type { Database, Statement } from 'better-sqlite3';
-import type { FollowerRepository } from '../../../application/ports/follower-repository.js';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type {
+  FollowerFilter,
+  FollowerRepository,
+  FollowMatch,
+} from '../../../application/ports/follower-repository.js';
+import type { NewJob } from '../../../application/ports/job-queue.js';
+import type { Positioned } from '../../../application/ports/positioned.js';
+import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
+import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
+import { NO_POSITION_BOUND } from './sqlite-seeks.js';
+
+interface FollowerRow {
+  seq: number;
+  username: string;
+  actor: string;
+  inbox: string;
+  shared_inbox: string | null;
+  follow_id: string | null;
+  followed_at: number;
+}
+
+const COLUMNS = 'seq, username, actor, inbox, shared_inbox, follow_id, followed_at';
+
+const positioned = (row: FollowerRow): Positioned<Follower> => ({
+  position: row.seq,
+  value: {
+    username: row.username as Username,
+    actor: row.actor,
+    inbox: row.inbox,
+    sharedInbox: row.shared_inbox,
+    followId: row.follow_id,
+    followedAt: new Date(row.followed_at),
+  },
+});
 
 export class SqliteFollowerRepository implements FollowerRepository {
+  private readonly addFollower: Transaction<
+    (follower: Follower, accept: NewJob, now: Date) => 'added' | 'updated'
+  >;
+  private readonly older: Statement<[string, number, number], FollowerRow>;
+  private readonly newer: Statement<[string, number, number], FollowerRow>;
   private readonly countByUser: Statement<[string], { n: number }>;
+  private readonly removeByUser: Statement<[string, string]>;
+  private readonly removeByFollowId: Statement<[string, string]>;
+  private readonly removeAll: Statement<[string]>;
 
   constructor(db: Database) {
-    // Counts entries of the primary key index under one username; no table row is read.
+    const exists = db.prepare<[string, string]>('SELECT 1 FROM followers WHERE username = ? AND actor = ?');
+    // A repeated Follow keeps the follower's place (seq) and takes the new addresses.
+    const upsert = db.prepare<[Record<string, string | number | null>]>(`
+      INSERT INTO followers (username, actor, inbox, shared_inbox, follow_id, followed_at)
+      VALUES (@username, @actor, @inbox, @shared_inbox, @follow_id, @followed_at)
+      ON CONFLICT (username, actor) DO UPDATE SET
+        inbox = excluded.inbox, shared_inbox = excluded.shared_inbox, follow_id = excluded.follow_id`);
+    const insertJob = prepareJobInsert(db);
+    this.addFollower = db.transaction((follower: Follower, accept: NewJob, now: Date) => {
+      const existed = exists.get(follower.username, follower.actor) !== undefined;
+      upsert.run({
+        username: follower.username,
+        actor: follower.actor,
+        inbox: follower.inbox,
+        shared_inbox: follower.sharedInbox,
+        follow_id: follower.followId,
+        followed_at: follower.followedAt.getTime(),
+      });
+      insertJob(accept, now);
+      return existed ? 'updated' : 'added';
+    });
+    this.older = db.prepare(
+      `SELECT ${COLUMNS} FROM followers WHERE username = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+    );
+    this.newer = db.prepare(
+      `SELECT ${COLUMNS} FROM followers WHERE username = ? AND seq > ? ORDER BY seq ASC LIMIT ?`,
+    );
+    // Counts entries of the (username, actor) index under one username; no table row is read.
     this.countByUser = db.prepare('SELECT COUNT(*) AS n FROM followers WHERE username = ?');
+    this.removeByUser = db.prepare('DELETE FROM followers WHERE actor = ? AND username = ?');
+    this.removeByFollowId = db.prepare('DELETE FROM followers WHERE actor = ? AND follow_id = ?');
+    this.removeAll = db.prepare('DELETE FROM followers WHERE actor = ?');
   }
 
-  async count(username: Username): Promise<number> {
-    return storeCall(() => this.countByUser.get(username))?.n ?? 0;
+  async add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'> {
+    return storeCall(() => this.addFollower.immediate(follower, accept, now));
+  }
+
+  async remove(actor: string, match: FollowMatch): Promise<number> {
+    return storeCall(() =>
+      'username' in match
+        ? this.removeByUser.run(actor, match.username)
+        : this.removeByFollowId.run(actor, match.followId),
+    ).changes;
+  }
+
+  async removeActor(actor: string): Promise<number> {
+    return storeCall(() => this.removeAll.run(actor)).changes;
+  }
+
+  async listOlder(
+    filter: FollowerFilter,
+    before: number | null,
+    limit: number,
+  ): Promise<Positioned<Follower>[]> {
+    // SQLite reads a negative LIMIT as "no limit".
+    if (limit <= 0) return [];
+    return storeCall(() => this.older.all(filter.username, before ?? NO_POSITION_BOUND, limit)).map(
+      positioned,
+    );
+  }
+
+  async listNewer(filter: FollowerFilter, after: number, limit: number): Promise<Positioned<Follower>[]> {
+    if (limit <= 0) return [];
+    return storeCall(() => this.newer.all(filter.username, after, limit)).map(positioned);
+  }
+
+  async count(filter: FollowerFilter): Promise<number> {
+    return storeCall(() => this.countByUser.get(filter.username))?.n ?? 0;
   }
 }

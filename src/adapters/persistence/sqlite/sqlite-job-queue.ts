@@ -1,5 +1,5 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 
@@ -7,20 +7,15 @@ interface JobRow {
   id: number;
   kind: string;
   payload: string;
+  lane: string | null;
   attempts: number;
   queued_at: number;
 }
 
-interface ClaimInput {
-  now: Date;
-  leaseMs: number;
-  limit: number;
-  leaseId: string;
-}
-
 export class SqliteJobQueue implements JobQueue {
   private readonly enqueueAll: Transaction<(jobs: readonly NewJob[], now: Date) => void>;
-  private readonly claimDue: Transaction<(input: ClaimInput) => Job[]>;
+  private readonly claimDue: Transaction<(input: ClaimRequest) => Job[]>;
+  private readonly postpone: Statement<{ lane: string; until: number; now: number }>;
   private readonly deleteLeased: Statement<{ id: number; lease_id: string }>;
   private readonly retryLeased: Statement<{ id: number; lease_id: string; run_at: number; error: string }>;
   private readonly abandonLeased: Statement<{ id: number; lease_id: string; error: string }>;
@@ -28,10 +23,13 @@ export class SqliteJobQueue implements JobQueue {
 
   constructor(db: Database) {
     const insert = prepareJobInsert(db);
-    const selectDue = db.prepare<[number, number, number], JobRow>(`
-      SELECT id, kind, payload, attempts, queued_at FROM jobs
+    // Skipped lanes are left out by SQLite itself; "one job per lane" is applied while reading, which stops as soon
+    // as the limit is reached.
+    const selectDue = db.prepare<[number, number, string], JobRow>(`
+      SELECT id, kind, payload, lane, attempts, queued_at FROM jobs
       WHERE state = 'pending' AND run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-      ORDER BY run_at, id LIMIT ?`);
+        AND (lane IS NULL OR lane NOT IN (SELECT value FROM json_each(?)))
+      ORDER BY run_at, id`);
     const lease = db.prepare<[string, number, number]>(
       'UPDATE jobs SET lease_id = ?, lease_until = ? WHERE id = ?',
     );
@@ -44,6 +42,10 @@ export class SqliteJobQueue implements JobQueue {
     this.abandonLeased = db.prepare(`
       UPDATE jobs SET state = 'abandoned', lease_id = NULL, lease_until = NULL, last_error = @error
       WHERE ${leasedBy}`);
+    this.postpone = db.prepare(`
+      UPDATE jobs SET run_at = @until
+      WHERE lane = @lane AND state = 'pending' AND run_at < @until
+        AND (lease_until IS NULL OR lease_until <= @now)`);
     this.countByState = db.prepare(`
       SELECT SUM(state = 'pending') AS pending, SUM(state = 'abandoned') AS abandoned FROM jobs`);
 
@@ -51,13 +53,24 @@ export class SqliteJobQueue implements JobQueue {
       for (const job of jobs) insert(job, now);
     });
     // Selecting and leasing under one write lock is what keeps two processes from claiming one job.
-    this.claimDue = db.transaction(({ now, leaseMs, limit, leaseId }: ClaimInput) => {
-      const rows = selectDue.all(now.getTime(), now.getTime(), limit);
+    this.claimDue = db.transaction(({ now, leaseMs, limit, leaseId, skipLanes = [] }: ClaimRequest) => {
+      const rows: JobRow[] = [];
+      const lanes = new Set<string>();
+      // The iterator must be done before the connection runs another statement: lease after reading.
+      for (const row of selectDue.iterate(now.getTime(), now.getTime(), JSON.stringify(skipLanes))) {
+        if (row.lane !== null) {
+          if (lanes.has(row.lane)) continue;
+          lanes.add(row.lane);
+        }
+        rows.push(row);
+        if (rows.length >= limit) break;
+      }
       for (const row of rows) lease.run(leaseId, now.getTime() + leaseMs, row.id);
       return rows.map((row) => ({
         id: String(row.id),
         kind: row.kind,
         payload: JSON.parse(row.payload) as unknown,
+        lane: row.lane,
         attempts: row.attempts,
         queuedAt: new Date(row.queued_at),
         leaseId,
@@ -69,8 +82,7 @@ export class SqliteJobQueue implements JobQueue {
     if (jobs.length > 0) storeCall(() => this.enqueueAll.immediate(jobs, now));
   }
 
-  async claim(input: ClaimInput): Promise<Job[]> {
-    // SQLite reads a negative LIMIT as "no limit".
+  async claim(input: ClaimRequest): Promise<Job[]> {
     if (input.limit <= 0) return [];
     return storeCall(() => this.claimDue.immediate(input));
   }
@@ -85,6 +97,10 @@ export class SqliteJobQueue implements JobQueue {
 
   async abandon(job: Job, error: string): Promise<boolean> {
     return this.changedOne(() => this.abandonLeased.run({ ...leaseOf(job), error }));
+  }
+
+  async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
+    return storeCall(() => this.postpone.run({ lane, until: until.getTime(), now: now.getTime() })).changes;
   }
 
   async stats(): Promise<{ pending: number; abandoned: number }> {

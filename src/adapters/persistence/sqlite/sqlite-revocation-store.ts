@@ -1,6 +1,7 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { RevocationStore } from '../../../application/ports/revocation-store.js';
-import { REVOCATION_NOTICE_JOB, type Revocation } from '../../../domain/revocation.js';
+import { revocationNoticeJob } from '../../../domain/jobs.js';
+import type { Revocation } from '../../../domain/revocation.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 
@@ -28,7 +29,7 @@ export class SqliteRevocationStore implements RevocationStore {
         );
         if (changes !== 1) continue;
         added++;
-        if (notice) insertJob({ kind: REVOCATION_NOTICE_JOB, payload: notice }, now);
+        if (notice) insertJob(revocationNoticeJob(notice), now);
       }
       return added;
     });

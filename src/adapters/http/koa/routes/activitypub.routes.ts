@@ -2,19 +2,36 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { User } from '../../../../domain/user.js';
 import { actorDocument } from '../activitypub/actor-document.js';
-import { countedCollection, orderedCollection, outboxPage } from '../activitypub/collections.js';
+import {
+  countedCollection,
+  followersPage,
+  orderedCollection,
+  outboxPage,
+} from '../activitypub/collections.js';
+import { instanceActorDocument } from '../activitypub/instance-actor-document.js';
 import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
+import { inboxProblem } from '../error-status.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson, userJson } from '../representations.js';
 import { respond } from '../respond.js';
 
 const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
 
+/** Header values as received (names lower-case; repeated headers joined with ", "), for signature checks. */
+function receivedHeaders(ctx: Context): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(ctx.req.headersDistinct).map(([name, values]) => [name, (values ?? []).join(', ')]),
+  );
+}
+
 export function activityPubRoutes(router: Router, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
+  // The service actor is @<host>@<domain>, as Mastodon names its own.
+  const instanceHost = new URL(settings.publicUrl).hostname;
+  const instanceAcct = `acct:${instanceHost}@${settings.webfingerDomain}`.toLowerCase();
 
   const userOr404 = async (ctx: Context): Promise<User> => {
     const user = await useCases.getUser.execute(String(ctx.params.username));
@@ -47,14 +64,16 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     const user = await userOr404(ctx);
     await respond(ctx, {
       html: async () => {
-        const [assets, activities] = await Promise.all([
+        const [assets, activities, followers] = await Promise.all([
           useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
           useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
+          useCases.listFollowers.count(user.username),
         ]);
         await renderPage(ctx, deps, 'user', {
           title: user.username,
           user: userJson(user, urls),
           handle: `@${user.username}@${settings.webfingerDomain}`,
+          followers,
           assets: listJson(
             assets,
             (a) => assetJson(a, urls),
@@ -70,30 +89,69 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     });
   });
 
+  /** The collection's root without `?page`, else one page of it. */
+  const pageOf = (ctx: Context, collectionId: string) => ({
+    collectionId,
+    pageId: `${settings.publicUrl}${ctx.path}?${new URLSearchParams(ctx.querystring)}`,
+    link: pageLink(ctx, settings.publicUrl),
+  });
+
   router.get('/users/:username/outbox', async (ctx) => {
     const user = await userOr404(ctx);
     const id = urls.outbox(user.username);
-    const body = async () => {
-      if (ctx.query.page === undefined) {
-        return orderedCollection(
-          id,
-          (await useCases.listActivities.execute({ actor: user.username }, { limit: 1 })).total,
-        );
-      }
-      const request = cursorRequest(ctx);
-      const page = await useCases.listActivities.execute({ actor: user.username }, request);
-      const link = pageLink(ctx, settings.publicUrl);
-      const pageId = `${settings.publicUrl}${ctx.path}?${new URLSearchParams(ctx.querystring)}`;
-      return outboxPage({ collectionId: id, pageId, page, link });
-    };
+    const actor = { actor: user.username };
+    const body = async () =>
+      ctx.query.page === undefined
+        ? orderedCollection(id, (await useCases.listActivities.execute(actor, { limit: 1 })).total)
+        : outboxPage({
+            ...pageOf(ctx, id),
+            page: await useCases.listActivities.execute(actor, cursorRequest(ctx)),
+          });
     await respond(ctx, { json: body, ap: body });
   });
 
   router.get('/users/:username/followers', async (ctx) => {
     const user = await userOr404(ctx);
+    const id = urls.followers(user.username);
     const body = async () =>
-      countedCollection(urls.followers(user.username), await useCases.countFollowers.execute(user.username));
+      ctx.query.page === undefined
+        ? orderedCollection(id, await useCases.listFollowers.count(user.username))
+        : followersPage({
+            ...pageOf(ctx, id),
+            page: await useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
+          });
     await respond(ctx, { json: body, ap: body });
+  });
+
+  // Inboxes: signed activities from other servers (API.md §5). The body middleware has read the exact bytes.
+  const inbox = (owner: (ctx: Context) => string | null) => async (ctx: Context) => {
+    const received = await useCases.receiveActivity.execute({
+      inboxOwner: owner(ctx),
+      body: ctx.request.body,
+      request: {
+        method: ctx.method,
+        target: ctx.originalUrl,
+        headers: receivedHeaders(ctx),
+        body: ctx.request.rawBytes ?? Buffer.alloc(0),
+      },
+    });
+    if (!received.ok) throw inboxProblem(received.error);
+    ctx.status = 202;
+    ctx.body = '';
+  };
+  router.post(
+    '/inbox',
+    inbox(() => null),
+  );
+  router.post(
+    '/users/:username/inbox',
+    inbox((ctx) => String(ctx.params.username)),
+  );
+
+  router.get('/actor', async (ctx) => {
+    const { publicKeyPem } = await deps.instanceActorKeys.keyPair();
+    const body = () => instanceActorDocument(urls, { host: instanceHost, publicKeyPem });
+    await respond(ctx, { ap: body, json: body });
   });
 
   router.get('/users/:username/following', async (ctx) => {
@@ -108,6 +166,15 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     const resource = ctx.query.resource;
     if (typeof resource !== 'string' || resource === '') {
       throw new HttpProblem(400, 'invalid_request', 'resource: give acct:<user>@<domain> or an actor URL.');
+    }
+    if (resource.toLowerCase() === instanceAcct || resource === urls.instanceActor()) {
+      ctx.type = 'application/jrd+json; charset=utf-8';
+      ctx.body = {
+        subject: instanceAcct,
+        aliases: [urls.instanceActor()],
+        links: [{ rel: 'self', type: 'application/activity+json', href: urls.instanceActor() }],
+      };
+      return;
     }
     const named = usernameFromResource(resource, {
       domain: settings.webfingerDomain,

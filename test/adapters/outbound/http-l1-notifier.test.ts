@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpL1Notifier } from '../../../src/adapters/notifier/http-l1-notifier.js';
+import { HttpL1Notifier } from '../../../src/adapters/outbound/http-l1-notifier.js';
+import { OutboundHttp } from '../../../src/adapters/outbound/outbound-request.js';
 import {
   IpDestinationPolicy,
   nonPublicReason,
-} from '../../../src/adapters/notifier/ip-destination-policy.js';
+} from '../../../src/adapters/outbound/ip-destination-policy.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../../src/domain/l1-server.js';
 import type { RevocationNotice } from '../../../src/domain/revocation.js';
 import type { Username } from '../../../src/domain/user.js';
@@ -46,7 +47,9 @@ describe('HTTP L1 notifier', () => {
   });
 
   it('POSTs the notice as JSON to <l1_server>/auth/revoke', async () => {
-    const outcome = await new HttpL1Notifier(new IpDestinationPolicy(true), 'L2-test').notify(notice(url));
+    const outcome = await new HttpL1Notifier(
+      new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
+    ).notify(notice(url));
     expect(outcome).to.deep.equal({ kind: 'delivered' });
     expect(hits).to.have.length(1);
     expect(hits[0]!.method).to.equal('POST');
@@ -56,13 +59,17 @@ describe('HTTP L1 notifier', () => {
 
   it('counts a non-2xx answer as a failure to retry', async () => {
     answer = (res) => res.writeHead(500).end();
-    const outcome = await new HttpL1Notifier(new IpDestinationPolicy(true), 'L2-test').notify(notice(url));
+    const outcome = await new HttpL1Notifier(
+      new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
+    ).notify(notice(url));
     expect(outcome).to.deep.equal({ kind: 'failed', reason: 'answered 500' });
   });
 
   it('never follows a redirect', async () => {
     answer = (res) => res.writeHead(307, { location: `${url}/elsewhere` }).end();
-    const outcome = await new HttpL1Notifier(new IpDestinationPolicy(true), 'L2-test').notify(notice(url));
+    const outcome = await new HttpL1Notifier(
+      new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
+    ).notify(notice(url));
     expect(outcome.kind).to.equal('failed');
     expect(hits.map((h) => h.path)).to.deep.equal(['/auth/revoke']);
   });
@@ -71,14 +78,16 @@ describe('HTTP L1 notifier', () => {
     answer = () => {
       /* never answers */
     };
-    const outcome = await new HttpL1Notifier(new IpDestinationPolicy(true), 'L2-test', 200).notify(
-      notice(url),
-    );
+    const outcome = await new HttpL1Notifier(
+      new OutboundHttp(new IpDestinationPolicy(true), 'L2-test', 200),
+    ).notify(notice(url));
     expect(outcome).to.deep.equal({ kind: 'failed', reason: 'timed out' });
   });
 
   it('refuses a loopback L1 server when private destinations are not allowed, without connecting', async () => {
-    const outcome = await new HttpL1Notifier(new IpDestinationPolicy(false), 'L2-test').notify(notice(url));
+    const outcome = await new HttpL1Notifier(
+      new OutboundHttp(new IpDestinationPolicy(false), 'L2-test'),
+    ).notify(notice(url));
     expect(outcome.kind).to.equal('refused');
     expect(hits).to.have.length(0);
   });

@@ -1,0 +1,133 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { IpDestinationPolicy } from './ip-destination-policy.js';
+
+/** Every outbound request gives up after this long, answer body included. */
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+/** The most of an answer body read (a fetched document); more fails the request. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface OutboundRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** 0 discards the answer body unread (only the status matters). */
+  readonly maxResponseBytes: number;
+}
+
+export interface OutboundResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** Why a request got no answer; `refused` is final (the destination is forbidden), the others may pass. */
+export class OutboundFailure extends Error {
+  constructor(
+    readonly kind: 'refused' | 'timeout' | 'network' | 'too_large',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundFailure';
+  }
+}
+
+/**
+ * Sends requests with node:http — not fetch, whose agent ignores a custom `lookup`, so the SSRF check could not run
+ * on the resolved address. Connections are kept alive per host (a delivery to a busy inbox reuses its socket); a
+ * name is checked on the address it resolves to each time a connection is made. Redirects are never followed here.
+ */
+export class OutboundHttp {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 4 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 4 }),
+  };
+
+  constructor(
+    readonly policy: IpDestinationPolicy,
+    readonly userAgent: string,
+    private readonly timeoutMs = OUTBOUND_TIMEOUT_MS,
+  ) {}
+
+  /** Answers with the status and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
+  async send(request: OutboundRequest): Promise<OutboundResponse> {
+    const refusal = await this.policy.check(request.url);
+    if (refusal) throw new OutboundFailure('refused', refusal);
+    const target = new URL(request.url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      throw new OutboundFailure('refused', `${target.protocol} is not http(s)`);
+    const transport = target.protocol === 'https:' ? https : http;
+    const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+    return new Promise((resolve, reject) => {
+      const signal = AbortSignal.timeout(this.timeoutMs);
+      const fail = (error: NodeJS.ErrnoException) =>
+        reject(
+          error instanceof OutboundFailure
+            ? error
+            : error.code === 'EREFUSED_PRIVATE'
+              ? new OutboundFailure('refused', error.message)
+              : signal.aborted || error.name === 'AbortError'
+                ? new OutboundFailure('timeout', 'timed out')
+                : new OutboundFailure('network', error.message),
+        );
+      const outgoing = transport.request(
+        target,
+        {
+          method: request.method,
+          headers: {
+            ...request.headers,
+            'user-agent': this.userAgent,
+            ...(body ? { 'content-length': String(body.length) } : {}),
+          },
+          lookup: this.policy.lookup,
+          agent: this.agents[target.protocol as 'http:' | 'https:'],
+          signal,
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (request.maxResponseBytes === 0) {
+            response.resume();
+            resolve({ status, headers: response.headers, body: Buffer.alloc(0) });
+            return;
+          }
+          const declared = Number(response.headers['content-length'] ?? '0');
+          if (declared > request.maxResponseBytes) {
+            response.destroy();
+            fail(
+              new OutboundFailure('too_large', `the answer is larger than ${request.maxResponseBytes} bytes`),
+            );
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > request.maxResponseBytes) {
+              response.destroy(
+                new OutboundFailure(
+                  'too_large',
+                  `the answer is larger than ${request.maxResponseBytes} bytes`,
+                ),
+              );
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on('end', () =>
+            resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }),
+          );
+          response.on('error', fail);
+        },
+      );
+      outgoing.on('error', fail);
+      outgoing.end(body);
+    });
+  }
+
+  /** Closes idle kept-alive connections (at shutdown). */
+  close(): void {
+    this.agents['http:'].destroy();
+    this.agents['https:'].destroy();
+  }
+}

@@ -1,0 +1,220 @@
+// Rule: queued outbound work is done at least once — retried with growing delays for 24 hours, given up at once
+// when refused for good — and a destination that fails is backed off as a whole so it never holds up the others.
+import { nextAttemptAt, retryDelayMs, type RetryPolicy } from '../../domain/delivery-policy.js';
+import { isJobKind, type JobKind, type JobPayloads } from '../../domain/jobs.js';
+import type { Clock } from '../ports/clock.js';
+import type { DeliveryOutcome } from '../ports/delivery-outcome.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { Job, JobQueue } from '../ports/job-queue.js';
+import type { ProblemLog } from '../ports/problem-log.js';
+
+/** One handler per job kind: the map is total, so a kind without a handler does not compile. */
+export type JobHandlers = {
+  readonly [K in JobKind]: (payload: JobPayloads[K]) => Promise<DeliveryOutcome>;
+};
+
+export interface RunnerLimits {
+  /** Jobs in flight at once, over all lanes. */
+  readonly concurrency: number;
+  /** Jobs in flight at once in a lane that answers; a lane not yet proven, or failing, gets one at a time. */
+  readonly perLane: number;
+  /** Longer than one attempt may take (10 s timeout), so a live worker never loses its lease mid-attempt. */
+  readonly leaseMs: number;
+}
+
+export const DEFAULT_RUNNER_LIMITS: RunnerLimits = { concurrency: 512, perLane: 8, leaseMs: 60_000 };
+
+/** What this process knows of one destination. */
+interface Lane {
+  running: number;
+  /** Answered well since its last failure: may take `perLane` jobs at once. */
+  proven: boolean;
+  /** Failures in a row. */
+  failures: number;
+  /** Epoch ms until which its jobs wait. */
+  backedOffUntil: number;
+}
+
+/** Lanes remembered at most; idle ones are forgotten first (they start again as unproven). */
+const MAX_LANES = 10_000;
+
+/**
+ * Claims due jobs and runs each with the handler of its kind, keeping up to `concurrency` in flight without waiting
+ * for a batch to finish: a slow job holds one slot, not the others. Each lane (destination) runs at most `perLane`
+ * jobs at once — one while unproven — and after a failure the whole lane waits (its queued jobs are postponed in
+ * the store, so other processes wait too), longer after each failure in a row.
+ */
+export class JobRunner {
+  private readonly running = new Set<Promise<void>>();
+  private readonly lanes = new Map<string, Lane>();
+  private claiming = false;
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly handlers: JobHandlers,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly policy: RetryPolicy,
+    private readonly problems: ProblemLog,
+    private readonly limits: RunnerLimits = DEFAULT_RUNNER_LIMITS,
+    /** Called whenever a job settles, so the worker can claim into the freed slot. */
+    private readonly onSettled: () => void = () => {},
+  ) {}
+
+  /** Jobs in flight now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Claims as many due jobs as there is room for and starts them, without waiting for them; returns how many it
+   * started. Claims only once a sixteenth of the slots is free (or none is busy), so each settling job does not
+   * cost a claim of its own.
+   */
+  async start(): Promise<number> {
+    const room = this.limits.concurrency - this.running.size;
+    const worthClaiming =
+      room >= Math.max(1, Math.floor(this.limits.concurrency / 16)) || this.running.size === 0;
+    if (this.claiming || room <= 0 || !worthClaiming) return 0;
+    this.claiming = true;
+    try {
+      const now = this.clock.now();
+      const batch = await this.jobs.claim({
+        now,
+        leaseMs: this.limits.leaseMs,
+        limit: room,
+        leaseId: this.ids.newId(),
+        skipLanes: this.unavailableLanes(now.getTime()),
+      });
+      for (const job of batch) this.launch(job);
+      return batch.length;
+    } finally {
+      this.claiming = false;
+    }
+  }
+
+  /** Resolves once every job started so far has settled. */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+
+  /** Starts what is due and waits for it to settle; returns how many jobs ran. */
+  async runOnce(): Promise<number> {
+    const started = await this.start();
+    await this.settled();
+    return started;
+  }
+
+  private launch(job: Job): void {
+    const lane = job.lane === null ? null : this.laneOf(job.lane);
+    if (lane) lane.running++;
+    const run = this.run(job, lane).finally(() => {
+      if (lane) lane.running--;
+      this.running.delete(run);
+      this.onSettled();
+    });
+    this.running.add(run);
+  }
+
+  /** Never rejects: a store that cannot record the outcome leaves the job leased, and it runs again later. */
+  private async run(job: Job, lane: Lane | null): Promise<void> {
+    try {
+      if (!isJobKind(job.kind)) {
+        this.problems.error(
+          { jobId: job.id, kind: job.kind },
+          'job of an unknown kind given up: this is a bug',
+        );
+        await this.jobs.abandon(job, `unknown job kind ${job.kind}`);
+        return;
+      }
+      const outcome = await this.handle(job.kind, job);
+      await this.record(job, lane, outcome);
+    } catch (error) {
+      this.problems.error({ err: error, jobId: job.id, kind: job.kind }, 'job could not be run or recorded');
+    }
+  }
+
+  private async handle<K extends JobKind>(kind: K, job: Job): Promise<DeliveryOutcome> {
+    const handler = this.handlers[kind] as (payload: JobPayloads[K]) => Promise<DeliveryOutcome>;
+    try {
+      return await handler(job.payload as JobPayloads[K]);
+    } catch (error) {
+      // A handler must answer with an outcome; a throw is a bug, but the job may still succeed later.
+      this.problems.error({ err: error, jobId: job.id, kind }, 'job handler threw; the job is retried');
+      return { kind: 'failed', reason: 'internal error' };
+    }
+  }
+
+  private async record(job: Job, lane: Lane | null, outcome: DeliveryOutcome): Promise<void> {
+    switch (outcome.kind) {
+      case 'delivered':
+        if (lane) Object.assign(lane, { proven: true, failures: 0 });
+        await this.jobs.complete(job);
+        return;
+      case 'refused':
+        this.problems.warn(
+          { jobId: job.id, kind: job.kind, lane: job.lane, reason: outcome.reason },
+          'job given up',
+        );
+        await this.jobs.abandon(job, outcome.reason);
+        return;
+      case 'failed': {
+        const now = this.clock.now();
+        const random = this.ids.random();
+        const retryAt = nextAttemptAt({
+          policy: this.policy,
+          failedAttempts: job.attempts + 1,
+          firstQueuedAt: job.queuedAt,
+          now,
+          random,
+        });
+        let runAt = retryAt;
+        if (lane && job.lane !== null) {
+          lane.proven = false;
+          lane.failures++;
+          const until = new Date(now.getTime() + retryDelayMs(this.policy, lane.failures, random));
+          lane.backedOffUntil = until.getTime();
+          await this.jobs.postponeLane(job.lane, until, now);
+          if (runAt && runAt < until) runAt = until;
+        }
+        if (runAt) {
+          await this.jobs.reschedule(job, runAt, outcome.reason);
+        } else {
+          this.problems.warn(
+            { jobId: job.id, kind: job.kind, lane: job.lane, reason: outcome.reason },
+            'job given up after retrying',
+          );
+          await this.jobs.abandon(job, outcome.reason);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Lanes at their limit of jobs in flight, or backed off: the next claim leaves them out. */
+  private unavailableLanes(now: number): string[] {
+    const unavailable: string[] = [];
+    for (const [name, lane] of this.lanes) {
+      const limit = lane.proven ? this.limits.perLane : 1;
+      if (lane.running >= limit || lane.backedOffUntil > now) unavailable.push(name);
+    }
+    return unavailable;
+  }
+
+  private laneOf(name: string): Lane {
+    let lane = this.lanes.get(name);
+    if (!lane) {
+      if (this.lanes.size >= MAX_LANES) this.forgetIdleLanes();
+      lane = { running: 0, proven: false, failures: 0, backedOffUntil: 0 };
+      this.lanes.set(name, lane);
+    }
+    return lane;
+  }
+
+  private forgetIdleLanes(): void {
+    const now = this.clock.now().getTime();
+    for (const [name, lane] of this.lanes) {
+      if (lane.running === 0 && lane.backedOffUntil <= now) this.lanes.delete(name);
+    }
+  }
+}

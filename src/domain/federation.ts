@@ -1,0 +1,72 @@
+import { AS_CONTEXT } from './activity-streams.js';
+import { err, ok, type Result } from './result.js';
+
+/** The parts of an incoming activity the inbox acts on; the rest of the document is ignored. */
+export interface IncomingActivity {
+  readonly id: string | null;
+  readonly type: string;
+  /** The actor's id. */
+  readonly actor: string;
+  readonly object: unknown;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An absolute http(s) URL, or null. */
+export function httpUrl(value: unknown): string | null {
+  if (typeof value !== 'string' || !URL.canParse(value)) return null;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' ? value : null;
+}
+
+/** The id of a link or an embedded object (`"https://…"` or `{ "id": "https://…" }`), or null. */
+export function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return httpUrl(value);
+  return isRecord(value) ? httpUrl(value.id) : null;
+}
+
+/** The `type` of an embedded object, or null (a bare link has none). */
+export function typeOf(value: unknown): string | null {
+  return isRecord(value) && typeof value.type === 'string' ? value.type : null;
+}
+
+/** Reads what the inbox needs from a parsed JSON body: an object with a `type` and an `actor` (a URL or `{id}`). */
+export function parseIncomingActivity(json: unknown): Result<IncomingActivity, string> {
+  if (!isRecord(json)) return err('The body must be a JSON object (an activity).');
+  const { type } = json;
+  if (typeof type !== 'string' || type === '') return err('type: an activity needs a type.');
+  const actor = idOf(json.actor);
+  if (actor === null) return err('actor: an activity needs an actor (an http(s) URL).');
+  return ok({ id: idOf(json.id), type, actor, object: json.object });
+}
+
+/** Whether two URLs share scheme, host and port. */
+export function sameOrigin(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+}
+
+/**
+ * The Accept of a Follow, as Mastodon expects it: the Follow embedded with its id, so that the follower's server
+ * finds its pending request by id or by actor and object. Only the Follow's id, actor and object are repeated,
+ * never anything else the peer sent.
+ */
+export function acceptDocument(input: {
+  id: string;
+  actor: string;
+  follow: { id: string | null; actor: string; object: string };
+}): Record<string, unknown> {
+  const { id, actor, follow } = input;
+  return {
+    '@context': AS_CONTEXT,
+    id,
+    type: 'Accept',
+    actor,
+    object: {
+      ...(follow.id === null ? {} : { id: follow.id }),
+      type: 'Follow',
+      actor: follow.actor,
+      object: follow.object,
+    },
+  };
+}

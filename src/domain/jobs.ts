@@ -1,0 +1,65 @@
+import type { RevocationNotice } from './revocation.js';
+import type { Username } from './user.js';
+
+/** One activity of the log, delivered to one inbox: a follower's own, or a shared inbox serving several. */
+export interface ActivityDelivery {
+  readonly idx: number;
+  readonly inbox: string;
+}
+
+/** A document (an Accept) signed by `signer` when it is sent, delivered once to `inbox`. */
+export interface DocumentDelivery {
+  readonly signer: Username;
+  readonly inbox: string;
+  readonly document: Record<string, unknown>;
+}
+
+/** Every kind of outbound work, and what its job carries. A new kind needs a handler: the worker's map is total. */
+export interface JobPayloads {
+  readonly revocation_notice: RevocationNotice;
+  readonly activity_delivery: ActivityDelivery;
+  readonly accept_delivery: DocumentDelivery;
+}
+
+export type JobKind = keyof JobPayloads;
+
+const KINDS: Readonly<Record<JobKind, true>> = {
+  revocation_notice: true,
+  activity_delivery: true,
+  accept_delivery: true,
+};
+
+export const isJobKind = (kind: string): kind is JobKind => Object.hasOwn(KINDS, kind);
+
+/**
+ * A job to queue. `lane` names the destination (its origin): a worker limits how many jobs of one lane run at once
+ * and backs a failing lane off as a whole, so a dead host never holds up the others.
+ */
+export interface JobSpec<K extends JobKind = JobKind> {
+  readonly kind: K;
+  readonly payload: JobPayloads[K];
+  readonly lane: string;
+}
+
+/** The lane of a destination URL: its origin (scheme, host, port), the unit a host is backed off by. */
+export function laneOf(url: string): string {
+  return new URL(url).origin;
+}
+
+export const revocationNoticeJob = (notice: RevocationNotice): JobSpec<'revocation_notice'> => ({
+  kind: 'revocation_notice',
+  payload: notice,
+  lane: laneOf(notice.l1Server),
+});
+
+export const activityDeliveryJob = (idx: number, inbox: string): JobSpec<'activity_delivery'> => ({
+  kind: 'activity_delivery',
+  payload: { idx, inbox },
+  lane: laneOf(inbox),
+});
+
+export const acceptDeliveryJob = (delivery: DocumentDelivery): JobSpec<'accept_delivery'> => ({
+  kind: 'accept_delivery',
+  payload: delivery,
+  lane: laneOf(delivery.inbox),
+});
