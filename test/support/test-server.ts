@@ -33,8 +33,10 @@ export interface TestServerOptions {
   readonly background?: boolean;
   /** Reuse a directory (to restart on the same SQLite file). */
   readonly dir?: string;
-  /** Make PUBLIC_URL the server's real address (for a browser that follows absolute links). */
+  /** Make PUBLIC_URL the server's real address (for a browser that follows absolute links, or a peer). */
   readonly publicUrlIsServer?: boolean;
+  /** Listen on this port (to restart a server at the same address); an ephemeral one by default. */
+  readonly port?: number;
 }
 
 /** Starts a real L2 server on an ephemeral port, with a test secret and bcrypt cost 4. */
@@ -42,7 +44,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'l2-test-'));
   // Listen first, so PUBLIC_URL can be the real address when a browser must follow absolute links.
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   writeFileSync(join(dir, 'jwt_secret'), `${TEST_SECRET}\n`);

@@ -1,0 +1,233 @@
+// API.md §5 against a real remote server: Fedify on 127.0.0.1 follows, receives and verifies, as Mastodon would.
+import { expect } from 'chai';
+import { MemoryDatabase } from '../../../../src/adapters/persistence/memory/memory-database.js';
+import type { SqlitePersistence } from '../../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import { persistenceOf } from '../../../../src/composition/container.js';
+import { client, registerUser } from '../../../support/http.js';
+import { FedifyPeer } from '../../../support/fedify-peer.js';
+import type { TestServer } from '../../../support/test-server.js';
+import {
+  AP_ACCEPT,
+  AP_CONTENT_TYPE,
+  createAsset,
+  startServer,
+  STORES,
+  type Api,
+} from '../registry/support.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+for (const store of STORES) {
+  describe(`federation with a Fedify peer (${store})`, function () {
+    this.timeout(30_000);
+    let server: TestServer;
+    let api: Api;
+    let alice: string;
+    let peer: FedifyPeer;
+    let aliceActor: string;
+
+    const followers = async (): Promise<Json> => {
+      const root = await api.get('/users/alice/followers', { headers: { accept: AP_ACCEPT } });
+      const page = await api.get('/users/alice/followers?page=true', { headers: { accept: AP_ACCEPT } });
+      return { totalItems: root.json.totalItems, items: page.json.orderedItems };
+    };
+
+    beforeEach(async () => {
+      server = await startServer(store, { publicUrlIsServer: true });
+      api = client(server.url);
+      alice = await registerUser(server.url, 'alice');
+      aliceActor = `${server.url}/users/alice`;
+      // Mastodon's authorized-fetch mode: the peer's actor answers only GETs signed by a key it can verify.
+      peer = await FedifyPeer.start({ authorizedFetch: true });
+    });
+    afterEach(async () => {
+      await server.close();
+      await peer.close();
+    });
+
+    it('accepts a signed Follow: the follower is stored and a signed Accept of that Follow reaches its inbox', async () => {
+      const follow = peer.follow(aliceActor);
+
+      const response = await peer.send(`${server.url}/users/alice/inbox`, follow);
+
+      expect(response.status, await response.text()).to.equal(202);
+      const accept = await peer.waitFor((r) => r.body.type === 'Accept');
+      expect(accept.path, 'the follower’s own inbox').to.equal('/users/bob/inbox');
+      expect(accept.httpSignedBy, 'verified by Fedify with alice’s key').to.equal(`${aliceActor}#main-key`);
+      expect(accept.contentType).to.match(AP_CONTENT_TYPE);
+      expect(accept.body).to.deep.include({ actor: aliceActor, type: 'Accept' });
+      expect(accept.body.object).to.deep.equal({
+        id: follow.id,
+        type: 'Follow',
+        actor: peer.actorId,
+        object: aliceActor,
+      });
+      expect(await followers()).to.deep.equal({ totalItems: 1, items: [peer.actorId] });
+      expect(peer.actorFetchedBy.every((by) => by === `${server.url}/actor#main-key`)).to.equal(true);
+      expect(peer.actorFetchedBy.length).to.be.greaterThan(0);
+    });
+
+    it('delivers a later Create to the shared inbox, HTTP-signed and LD-signed by its publisher', async () => {
+      await peer.send(`${server.url}/inbox`, peer.follow(aliceActor));
+      await peer.waitFor((r) => r.body.type === 'Accept');
+
+      const created = await createAsset(api, alice, 'sunset');
+
+      const delivered = await peer.waitFor((r) => r.body.type === 'Create');
+      expect(delivered.path).to.equal('/inbox');
+      expect(delivered.body.id).to.equal(created.activity.id);
+      expect(delivered.httpSignedBy).to.equal(`${aliceActor}#main-key`);
+      expect(delivered.ldVerified, 'Fedify verifyJsonLd').to.equal(true);
+      const stored = await api.get(new URL(created.activity.id).pathname, { headers: { accept: AP_ACCEPT } });
+      expect(delivered.body, 'the stored signed activity, as it is').to.deep.equal(stored.json);
+    });
+
+    it('answers a repeated Follow with another Accept and keeps one follower', async () => {
+      const first = peer.follow(aliceActor);
+      const second = peer.follow(aliceActor);
+      await peer.send(`${server.url}/users/alice/inbox`, first);
+      await peer.send(`${server.url}/users/alice/inbox`, second);
+
+      await peer.waitFor((r) => r.body.type === 'Accept' && r.body.object.id === first.id);
+      await peer.waitFor((r) => r.body.type === 'Accept' && r.body.object.id === second.id);
+      expect(await followers()).to.deep.equal({ totalItems: 1, items: [peer.actorId] });
+    });
+
+    it('ends the follow on an Undo: later activities go to the remaining followers only', async () => {
+      const other = await FedifyPeer.start();
+      try {
+        const follow = peer.follow(aliceActor);
+        await peer.send(`${server.url}/users/alice/inbox`, follow);
+        await other.send(`${server.url}/users/alice/inbox`, other.follow(aliceActor));
+        await peer.waitFor((r) => r.body.type === 'Accept');
+        await other.waitFor((r) => r.body.type === 'Accept');
+
+        const undo = {
+          '@context': 'https://www.w3.org/ns/activitystreams',
+          id: `${follow.id}/undo`,
+          type: 'Undo',
+          actor: peer.actorId,
+          object: follow,
+        };
+        const response = await peer.send(`${server.url}/users/alice/inbox`, undo);
+        expect(response.status).to.equal(202);
+        expect((await followers()).items).to.deep.equal([other.actorId]);
+
+        await createAsset(api, alice, 'after-undo');
+
+        // Deliveries are queued with the activity, in one write: none was queued for the peer that left.
+        expect(jobsInLane(server, peer.url), 'jobs for the peer that left').to.equal(0);
+        await other.waitFor((r) => r.body.type === 'Create');
+        expect(peer.received.map((r) => r.body.type)).to.deep.equal(['Accept']);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('removes a deleted actor from the followers', async () => {
+      await peer.send(`${server.url}/users/alice/inbox`, peer.follow(aliceActor));
+      await peer.waitFor((r) => r.body.type === 'Accept');
+
+      const response = await peer.send(`${server.url}/inbox`, {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${peer.actorId}#delete`,
+        type: 'Delete',
+        actor: peer.actorId,
+        object: peer.actorId,
+      });
+
+      expect(response.status).to.equal(202);
+      expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
+    });
+
+    it('accepts and ignores other activity types', async () => {
+      const like = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${peer.actorId}/likes/1`,
+        type: 'Like',
+        actor: peer.actorId,
+        object: aliceActor,
+      };
+
+      expect((await peer.send(`${server.url}/inbox`, like)).status).to.equal(202);
+      expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
+    });
+
+    describe('refuses with 401 and stores nothing', () => {
+      /** Sends, expects a 401 problem, and checks that no follower and no job was stored. */
+      async function refused(send: () => Promise<Response>, detail: RegExp): Promise<void> {
+        const response = await send();
+        const body = (await response.json()) as Json;
+        expect(response.status, JSON.stringify(body)).to.equal(401);
+        expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(body).to.deep.include({ status: 401, code: 'unauthenticated' });
+        expect(body.detail).to.match(detail);
+        expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
+        expect(await queueStats(server)).to.deep.equal({ pending: 0, abandoned: 0 });
+      }
+      const inbox = () => `${server.url}/users/alice/inbox`;
+
+      it('an unsigned Follow', () =>
+        refused(() => peer.send(inbox(), peer.follow(aliceActor), { unsigned: true }), /not signed/));
+
+      it('a bad signature', () =>
+        refused(async () => {
+          const follow = peer.follow(aliceActor);
+          const signed = await peer.signedHeaders(inbox(), follow);
+          const tampered = signed
+            .get('signature')!
+            .replace(/signature="(.)/, (_m, c: string) => `signature="${c === 'A' ? 'B' : 'A'}`);
+          signed.set('signature', tampered);
+          return fetch(inbox(), { method: 'POST', headers: signed, body: JSON.stringify(follow) });
+        }, /does not verify/));
+
+      it('a Digest that does not match the body', () =>
+        refused(
+          () =>
+            peer.send(inbox(), peer.follow(aliceActor), { body: JSON.stringify(peer.follow(aliceActor)) }),
+          /Digest does not match/,
+        ));
+
+      it('a Date 10 minutes old', () =>
+        refused(
+          () =>
+            peer.send(inbox(), peer.follow(aliceActor), {
+              headers: { date: new Date(Date.now() - 10 * 60_000).toUTCString() },
+            }),
+          /too old/,
+        ));
+
+      it('a key that cannot be found', () =>
+        refused(
+          () => peer.send(inbox(), peer.follow(aliceActor), { keyId: `${peer.url}/users/nobody#main-key` }),
+          /could not be fetched/,
+        ));
+
+      it('a signer that is not the actor', async () => {
+        const other = await FedifyPeer.start();
+        try {
+          // bob signs a Follow that claims to be by the other server's actor.
+          await refused(
+            () => peer.send(inbox(), { ...peer.follow(aliceActor), actor: other.actorId }),
+            /not signed by the activity/,
+          );
+        } finally {
+          await other.close();
+        }
+      });
+    });
+  });
+}
+
+/** Jobs waiting in the server's queue, read from its store. */
+const queueStats = (server: TestServer) => persistenceOf(server.container).jobs.stats();
+
+/** How many jobs, leased or not, the server's store holds for one destination. */
+function jobsInLane(server: TestServer, lane: string): number {
+  const { db } = persistenceOf(server.container) as unknown as { db: unknown };
+  if (db instanceof MemoryDatabase) return [...db.jobs.values()].filter((j) => j.lane === lane).length;
+  const sqlite = db as SqlitePersistence['db'];
+  return sqlite.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM jobs WHERE lane = ?').get(lane)!
+    .n;
+}

@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpFederationClient } from '../../../src/adapters/outbound/http-federation-client.js';
+import { IpDestinationPolicy } from '../../../src/adapters/outbound/ip-destination-policy.js';
+import { OutboundHttp } from '../../../src/adapters/outbound/outbound-request.js';
+
+const { privateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+const key = { keyId: 'https://l2.example/users/alice#main-key', privateKeyPem: privateKey };
+
+/** Allows only 127.0.0.1 (the test server), as production allows only public addresses. */
+class OnlyLoopbackOne extends IpDestinationPolicy {
+  constructor() {
+    super(true);
+  }
+  override async check(url: string): Promise<string | null> {
+    return new URL(url).hostname === '127.0.0.1' ? null : `${new URL(url).hostname} is refused`;
+  }
+}
+
+describe('HTTP federation client', () => {
+  let server: Server;
+  let base: string;
+  let handler: (req: IncomingMessage, res: ServerResponse) => void;
+  let seen: IncomingMessage[];
+
+  const federation = (timeoutMs?: number) =>
+    new HttpFederationClient(
+      new OutboundHttp(new OnlyLoopbackOne(), 'L2-test', timeoutMs),
+      async () => ({ keyId: 'https://l2.example/actor#main-key', privateKeyPem: privateKey }),
+      { now: () => new Date() },
+    );
+
+  beforeEach(async () => {
+    seen = [];
+    server = createServer((req, res) => {
+      seen.push(req);
+      req.resume();
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const json = (res: ServerResponse, body: unknown, type = 'application/activity+json') =>
+    res.writeHead(200, { 'content-type': type }).end(JSON.stringify(body));
+
+  describe('deliveries', () => {
+    it('POSTs the document as activity+json, signed over (request-target) host date digest content-type', async () => {
+      handler = (_req, res) => res.writeHead(202).end();
+
+      const outcome = await federation().deliver(`${base}/inbox`, { type: 'Create' }, key);
+
+      expect(outcome).to.deep.equal({ kind: 'delivered' });
+      const headers = seen[0]!.headers;
+      expect(headers['content-type']).to.equal('application/activity+json');
+      expect(headers.digest).to.match(/^SHA-256=/);
+      expect(headers.signature).to.match(
+        /^keyId="https:\/\/l2\.example\/users\/alice#main-key",algorithm="rsa-sha256",headers="\(request-target\) host date digest content-type accept",signature="/,
+      );
+    });
+
+    for (const [status, kind] of [
+      [200, 'delivered'],
+      [204, 'delivered'],
+      [301, 'failed'],
+      [400, 'refused'],
+      [401, 'failed'],
+      [403, 'refused'],
+      [404, 'refused'],
+      [408, 'failed'],
+      [410, 'refused'],
+      [429, 'failed'],
+      [500, 'failed'],
+      [503, 'failed'],
+    ] as const) {
+      it(`counts ${status} as ${kind}`, async () => {
+        handler = (_req, res) => res.writeHead(status).end();
+        expect((await federation().deliver(`${base}/inbox`, {}, key)).kind).to.equal(kind);
+      });
+    }
+
+    it('counts a host that does not answer within the timeout as a failure to retry', async () => {
+      handler = () => {
+        /* never answers */
+      };
+      expect(await federation(200).deliver(`${base}/inbox`, {}, key)).to.deep.equal({
+        kind: 'failed',
+        reason: 'timed out',
+      });
+    });
+
+    it('refuses a destination the rules forbid, without connecting', async () => {
+      const outcome = await federation().deliver('http://10.0.0.1/inbox', {}, key);
+      expect(outcome.kind).to.equal('refused');
+      expect(seen).to.have.length(0);
+    });
+  });
+
+  describe('fetching documents', () => {
+    it('sends a GET signed by the service actor, asking for ActivityStreams', async () => {
+      handler = (_req, res) => json(res, { id: `${base}/users/bob` });
+
+      const fetched = await federation().fetchDocument(`${base}/users/bob`);
+
+      expect(fetched.ok).to.equal(true);
+      expect(seen[0]!.headers.accept).to.match(/^application\/activity\+json/);
+      expect(seen[0]!.headers.signature).to.match(
+        /^keyId="https:\/\/l2\.example\/actor#main-key",algorithm="rsa-sha256",headers="\(request-target\) host date accept"/,
+      );
+    });
+
+    it('follows up to 3 redirects, each checked against the rules', async () => {
+      handler = (req, res) => {
+        const hop = Number(req.url!.slice(1));
+        if (hop < 3) res.writeHead(302, { location: `/${hop + 1}` }).end();
+        else json(res, { id: 'x' });
+      };
+      expect((await federation().fetchDocument(`${base}/0`)).ok).to.equal(true);
+
+      handler = (req, res) => res.writeHead(302, { location: `/${Number(req.url!.slice(1)) + 1}` }).end();
+      expect(await federation().fetchDocument(`${base}/0`)).to.deep.equal({
+        ok: false,
+        reason: 'too many redirects',
+      });
+    });
+
+    it('never follows a redirect to a refused address', async () => {
+      handler = (_req, res) =>
+        res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+
+      const fetched = await federation().fetchDocument(`${base}/users/bob`);
+
+      expect(fetched).to.deep.equal({ ok: false, reason: '169.254.169.254 is refused' });
+      expect(seen).to.have.length(1);
+    });
+
+    it('refuses an answer over 1 MiB, and one that is not JSON', async () => {
+      handler = (_req, res) => json(res, { id: 'x', padding: 'x'.repeat(1024 * 1024) });
+      const big = await federation().fetchDocument(`${base}/big`);
+      expect(big.ok).to.equal(false);
+
+      handler = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+      expect((await federation().fetchDocument(`${base}/html`)).ok).to.equal(false);
+    });
+
+    it('reads an actor: its inbox and shared inbox, only when the document is the actor asked for', async () => {
+      const actor = {
+        id: `${base}/users/bob`,
+        type: 'Person',
+        inbox: `${base}/users/bob/inbox`,
+        endpoints: { sharedInbox: `${base}/inbox` },
+      };
+      handler = (_req, res) => json(res, actor);
+      expect(await federation().fetchActor(actor.id)).to.deep.equal({
+        id: actor.id,
+        inbox: actor.inbox,
+        sharedInbox: `${base}/inbox`,
+      });
+
+      handler = (_req, res) => json(res, { ...actor, id: `${base}/users/mallory` });
+      expect(await federation().fetchActor(actor.id)).to.equal(null);
+      handler = (_req, res) => json(res, { ...actor, type: 'Note' });
+      expect(await federation().fetchActor(actor.id)).to.equal(null);
+    });
+  });
+});

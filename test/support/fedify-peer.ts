@@ -1,0 +1,265 @@
+// A remote ActivityPub server on 127.0.0.1 built on Fedify's own signing and verification (the reference's test
+// oracle): it serves an actor with its key, signs what it sends with Fedify's signRequest, and checks everything
+// it receives with Fedify's verifyRequest and verifyJsonLd — sharing no code with src/.
+import {
+  exportJwk,
+  exportSpki,
+  generateCryptoKeyPair,
+  getDocumentLoader,
+  signRequest,
+  verifyJsonLd,
+  verifyRequest,
+} from '@fedify/fedify';
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** Fedify refuses loopback addresses unless told otherwise; its loaders fetch our L2 and the peer's documents. */
+const documentLoader = getDocumentLoader({ allowPrivateAddress: true });
+const loaders = { documentLoader, contextLoader: documentLoader };
+
+export interface Received {
+  readonly path: string;
+  readonly body: Json;
+  readonly contentType: string;
+  /** The key id Fedify's verifyRequest found the HTTP signature made with, or null when it does not verify. */
+  readonly httpSignedBy: string | null;
+  /** Whether Fedify's verifyJsonLd accepts the document's Linked Data signature (and its actor as key owner). */
+  readonly ldVerified: boolean;
+}
+
+export interface PeerOptions {
+  /** Offer a shared inbox (default true). */
+  readonly sharedInbox?: boolean;
+  /** Serve the key as a document of its own at …/main-key, GoToSocial style, instead of in the actor. */
+  readonly keyDocument?: boolean;
+  /** Answer 401 to GETs of the actor whose signature Fedify cannot verify (Mastodon's authorized fetch). */
+  readonly authorizedFetch?: boolean;
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers))
+    if (typeof value === 'string') headers.set(name, value);
+  return headers;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** What each inbox path answers: a status, or a request that is never answered (`'hang'`). */
+export type InboxAnswer = number | 'hang';
+
+export class FedifyPeer {
+  readonly received: Received[] = [];
+  /** Every POST to an inbox, whatever was answered. */
+  attempts = 0;
+  /** Key ids that signed the GETs of the actor (null for an unsigned GET). */
+  readonly actorFetchedBy: (string | null)[] = [];
+  /** What the inboxes answer; 202 unless a test says otherwise. */
+  answer: InboxAnswer = 202;
+  private readonly events = new EventEmitter();
+  private readonly hanging = new Set<() => void>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly keys: Awaited<ReturnType<typeof generateCryptoKeyPair>>,
+    readonly publicKeyPem: string,
+    private readonly options: PeerOptions,
+  ) {}
+
+  static async start(options: PeerOptions = {}): Promise<FedifyPeer> {
+    const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    const publicKeyPem = await exportSpki(keys.publicKey);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const peer = new FedifyPeer(server, url, keys, publicKeyPem, options);
+    server.on('request', (req, res) => {
+      peer.handle(req).then(
+        ([status, type, body]) => {
+          if (status === 'hang') {
+            peer.hanging.add(() => res.destroy());
+            return;
+          }
+          res.writeHead(status, type ? { 'content-type': type } : {}).end(body);
+        },
+        () => res.writeHead(500).end(),
+      );
+    });
+    return peer;
+  }
+
+  get actorId(): string {
+    return `${this.url}/users/bob`;
+  }
+  get keyId(): string {
+    return this.options.keyDocument ? `${this.actorId}/main-key` : `${this.actorId}#main-key`;
+  }
+  get inbox(): string {
+    return `${this.actorId}/inbox`;
+  }
+  get sharedInbox(): string {
+    return `${this.url}/inbox`;
+  }
+
+  /** The actor document Fedify-made peers serve (Mastodon's shape). */
+  actor(): Json {
+    const key = { id: this.keyId, owner: this.actorId, publicKeyPem: this.publicKeyPem };
+    return {
+      '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
+      id: this.actorId,
+      type: 'Person',
+      preferredUsername: 'bob',
+      inbox: this.inbox,
+      outbox: `${this.actorId}/outbox`,
+      ...(this.options.sharedInbox === false ? {} : { endpoints: { sharedInbox: this.sharedInbox } }),
+      publicKey: key,
+    };
+  }
+
+  /** The headers of `activity` POSTed to `inbox`, signed by Fedify's signRequest (preset headers signed as set). */
+  async signedHeaders(
+    inbox: string,
+    activity: Json,
+    options: { headers?: Record<string, string>; keyId?: string } = {},
+  ): Promise<Headers> {
+    const request = new Request(inbox, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/activity+json',
+        accept: 'application/activity+json',
+        ...options.headers,
+      },
+      body: JSON.stringify(activity),
+    });
+    const signed = await signRequest(request, this.keys.privateKey, new URL(options.keyId ?? this.keyId));
+    return signed.headers;
+  }
+
+  /**
+   * POSTs `activity` to `inbox`, signed by Fedify's signRequest with the actor's key (under `keyId` if given).
+   * `headers` are set before signing; `body` replaces the body after signing; `unsigned` sends no signature.
+   */
+  async send(
+    inbox: string,
+    activity: Json,
+    options: { headers?: Record<string, string>; body?: string; unsigned?: boolean; keyId?: string } = {},
+  ): Promise<Response> {
+    const headers = options.unsigned
+      ? new Headers({ 'content-type': 'application/activity+json', ...options.headers })
+      : await this.signedHeaders(inbox, activity, options);
+    return fetch(inbox, { method: 'POST', headers, body: options.body ?? JSON.stringify(activity) });
+  }
+
+  /** The actor's private key as a node:crypto key, for signing with other libraries (GoToSocial, RFC 9421 peers). */
+  async privateKeyObject(): Promise<KeyObject> {
+    return createPrivateKey({ key: (await exportJwk(this.keys.privateKey)) as JsonWebKey, format: 'jwk' });
+  }
+
+  /** A Follow of `object` by this peer's actor. */
+  follow(object: string, id = `${this.actorId}/follows/${Math.random().toString(36).slice(2)}`): Json {
+    return {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id,
+      type: 'Follow',
+      actor: this.actorId,
+      object,
+    };
+  }
+
+  /** Resolves once the inboxes have been posted to `count` times in all, or rejects after `ms`. */
+  waitForAttempts(count: number, ms = 15_000): Promise<void> {
+    if (this.attempts >= count) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.events.off('attempt', listener);
+        reject(new Error(`the peer saw ${this.attempts} of ${count} attempts within ${ms} ms`));
+      }, ms);
+      const listener = () => {
+        if (this.attempts < count) return;
+        clearTimeout(timer);
+        this.events.off('attempt', listener);
+        resolve();
+      };
+      this.events.on('attempt', listener);
+    });
+  }
+
+  /** Resolves with the first delivery (present or future) that `matches`, or rejects after `ms`. */
+  waitFor(matches: (received: Received) => boolean, ms = 15_000): Promise<Received> {
+    const found = this.received.find(matches);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.events.off('received', listener);
+        reject(new Error(`the peer received nothing matching within ${ms} ms`));
+      }, ms);
+      const listener = (received: Received) => {
+        if (!matches(received)) return;
+        clearTimeout(timer);
+        this.events.off('received', listener);
+        resolve(received);
+      };
+      this.events.on('received', listener);
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const abort of this.hanging) abort();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private async handle(req: IncomingMessage): Promise<[InboxAnswer, string?, string?]> {
+    const path = req.url ?? '/';
+    if (req.method === 'GET' && path === '/users/bob') {
+      const signer = await verifyRequest(
+        new Request(`${this.url}${path}`, { headers: headersOf(req) }),
+        loaders,
+      );
+      this.actorFetchedBy.push(signer?.id?.href ?? null);
+      if (this.options.authorizedFetch && !signer) return [401];
+      return [200, 'application/activity+json', JSON.stringify(this.actor())];
+    }
+    if (req.method === 'GET' && path === '/users/bob/main-key' && this.options.keyDocument) {
+      const key = {
+        '@context': 'https://w3id.org/security/v1',
+        id: this.keyId,
+        owner: this.actorId,
+        publicKeyPem: this.publicKeyPem,
+      };
+      return [200, 'application/activity+json', JSON.stringify(key)];
+    }
+    if (req.method === 'POST' && (path === '/inbox' || path === '/users/bob/inbox')) {
+      const body = await readBody(req);
+      this.attempts++;
+      this.events.emit('attempt');
+      if (this.answer === 'hang') return ['hang'];
+      const request = new Request(`${this.url}${path}`, { method: 'POST', headers: headersOf(req), body });
+      const key = await verifyRequest(request, loaders);
+      const json = JSON.parse(body.toString('utf8')) as Json;
+      const received: Received = {
+        path,
+        body: json,
+        contentType: req.headers['content-type'] ?? '',
+        httpSignedBy: key?.id?.href ?? null,
+        ldVerified: json.signature ? await verifyJsonLd(json, loaders) : false,
+      };
+      if (this.answer >= 200 && this.answer < 300) {
+        this.received.push(received);
+        this.events.emit('received', received);
+      }
+      return [this.answer];
+    }
+    return [404];
+  }
+}
