@@ -298,8 +298,11 @@ function registerActivityPubPaths(registry: OpenAPIRegistry): void {
   });
   for (const [suffix, summary] of [
     ['outbox', "The user's activities: an OrderedCollection; pages at ?page=true[&before=<idx>]"],
-    ['followers', 'An OrderedCollection with totalItems'],
-    ['following', 'An OrderedCollection with totalItems'],
+    [
+      'followers',
+      'The actors following the user: an OrderedCollection; pages of actor ids at ?page=true[&before=]',
+    ],
+    ['following', 'An empty OrderedCollection (L2 users follow no one)'],
   ] as const) {
     registry.registerPath({
       method: 'get',
@@ -313,6 +316,47 @@ function registerActivityPubPaths(registry: OpenAPIRegistry): void {
       },
     });
   }
+  const inbox = {
+    description:
+      'An activity HTTP-signed by its actor (draft-cavage rsa-sha256 or hs2019 covering (request-target), host, date ' +
+      'and digest, or RFC 9421 with content-digest; Date within 5 minutes). Follow, Undo of a Follow and Delete of ' +
+      'the actor are acted on; anything else is accepted and ignored. See docs/activitypub.md.',
+    content: {
+      'application/activity+json': {
+        schema: z.object({ type: z.string(), actor: z.string() }).passthrough(),
+      },
+      'application/ld+json': { schema: z.object({ type: z.string(), actor: z.string() }).passthrough() },
+    },
+  };
+  const inboxResponses = {
+    202: { description: 'Accepted (acted on or ignored)' },
+    400: problem('invalid_request: not JSON, not an object, no type or actor; a follower without an inbox'),
+    401: problem(
+      'unauthenticated: unsigned, bad signature or digest, stale Date, unknown key, signer is not the actor',
+    ),
+    413: problem('payload_too_large: over 256 KiB'),
+    415: problem('unsupported_media_type'),
+  };
+  registry.registerPath({
+    method: 'post',
+    path: '/users/{username}/inbox',
+    summary: "A user's inbox (ActivityPub)",
+    request: { params: userParam, body: inbox },
+    responses: { ...inboxResponses, 404: problem('not_found: no such user') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/inbox',
+    summary: 'The shared inbox (ActivityPub)',
+    request: { body: inbox },
+    responses: inboxResponses,
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/actor',
+    summary: "The service's own actor (an Application), which signs the GETs the service makes",
+    responses: { 200: apJson('ActivityStreams Application'), 406: problem('not_acceptable') },
+  });
   registry.registerPath({
     method: 'get',
     path: '/.well-known/webfinger',

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { persistenceOf } from '../../../../src/composition/container.js';
+import { aFollower, anAcceptJob, aUsername } from '../../../support/builders.js';
 import { client, registerUser, type HttpResponse } from '../../../support/http.js';
 import type { TestServer } from '../../../support/test-server.js';
 import {
@@ -259,6 +261,55 @@ for (const store of STORES) {
           'invalid_request',
         );
       }
+    });
+
+    it('pages through the followers, newest follow first, with the true count and working next/prev links', async () => {
+      await registerUser(server.url, 'dora');
+      const store = persistenceOf(server.container);
+      const actors: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const follower = aFollower({ username: aUsername('dora') });
+        await store.followers.add(follower, anAcceptJob(follower), new Date());
+        actors.push(follower.actor);
+      }
+      await store.followers.add(
+        aFollower({ username: aUsername('bob') }),
+        anAcceptJob(aFollower()),
+        new Date(),
+      );
+
+      const root = expectAp(await getAs(api, '/users/dora/followers', AP_ACCEPT));
+      expect(root).to.include({ totalItems: 5, first: `${BASE}/users/dora/followers?page=true` });
+      const seen: string[] = [];
+      let url: string | null = `${root.first}&limit=2`;
+      const pages: Doc[] = [];
+      while (url) {
+        const page = expectAp(await getAs(api, localPath(url), AP_ACCEPT));
+        expect(page).to.include({
+          type: 'OrderedCollectionPage',
+          partOf: `${BASE}/users/dora/followers`,
+          totalItems: 5,
+        });
+        pages.push(page);
+        seen.push(...page.orderedItems);
+        url = page.next ?? null;
+      }
+      expect(seen).to.deep.equal([...actors].reverse());
+      expect(pages).to.have.length(3);
+      const back = expectAp(await getAs(api, localPath(pages[2].prev), AP_ACCEPT));
+      expect(back.orderedItems).to.deep.equal(pages[1].orderedItems);
+    });
+
+    it('shows the follower count and the handle to follow on the profile page', async () => {
+      await registerUser(server.url, 'erin');
+      const follower = aFollower({ username: aUsername('erin') });
+      await persistenceOf(server.container).followers.add(follower, anAcceptJob(follower), new Date());
+
+      const page = await getAs(api, '/users/erin', 'text/html');
+
+      expect(page.text).to.match(/1 follower</);
+      expect(page.text).to.match(/<input id="follow-handle"[^>]*readonly value="@erin@l2\.test"/);
+      expect(page.text).to.match(/<label for="follow-handle">/);
     });
 
     for (const name of ['followers', 'following']) {
