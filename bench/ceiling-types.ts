@@ -1,12 +1,15 @@
+/** bcrypt hashes, RSA-2048 key pairs, RSA-SHA256 signatures (one HTTP signature each). */
+export type CeilingKind = 'bcrypt' | 'rsa' | 'rsa-sign';
+
 export interface CeilingSpec {
-  readonly kind: 'bcrypt' | 'rsa';
+  readonly kind: CeilingKind;
   readonly seconds: number;
   readonly bcryptCost: number;
 }
 
 /** One core, operations one after another. */
 export interface CeilingSample {
-  readonly kind: 'bcrypt' | 'rsa';
+  readonly kind: CeilingKind;
   readonly count: number;
   readonly seconds: number;
   readonly perSecond: number;

@@ -1,20 +1,30 @@
 // One core's sequential rate of one expensive operation, for a fixed time. Runs in its own process.
-// Usage: node --import tsx bench/ceiling-worker.ts '{"kind":"bcrypt"|"rsa","seconds":10,"bcryptCost":12}'
+// Usage: node --import tsx bench/ceiling-worker.ts '{"kind":"bcrypt"|"rsa"|"rsa-sign","seconds":10,"bcryptCost":12}'
 import bcrypt from 'bcrypt';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { CeilingSample, CeilingSpec } from './ceiling-types.js';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as CeilingSpec;
 
+/** What an HTTP signature signs: a draft-cavage signing string of a delivery, about 300 bytes. */
+const signingString = Buffer.from(
+  `(request-target): post /inbox\nhost: peer.example\ndate: ${new Date().toUTCString()}\n` +
+    `digest: SHA-256=${randomBytes(32).toString('base64')}\ncontent-type: application/activity+json\n` +
+    'accept: application/activity+json',
+);
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
 const operation =
   spec.kind === 'bcrypt'
     ? () => bcrypt.hashSync(randomBytes(16).toString('hex'), spec.bcryptCost)
-    : () =>
-        generateKeyPairSync('rsa', {
-          modulusLength: 2048,
-          publicKeyEncoding: { type: 'spki', format: 'pem' },
-          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-        });
+    : spec.kind === 'rsa-sign'
+      ? () => sign('sha256', signingString, privateKey)
+      : () =>
+          generateKeyPairSync('rsa', {
+            modulusLength: 2048,
+            publicKeyEncoding: { type: 'spki', format: 'pem' },
+            privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+          });
 
 operation(); // warm-up, not counted
 const started = process.hrtime.bigint();

@@ -18,6 +18,8 @@ export interface Profile {
   readonly warmUpSeconds: number;
   /** Length of each ceiling measurement. */
   readonly ceilingSeconds: number;
+  /** Scenario 7: followers spread over fake servers, and how many activities are published to them. */
+  readonly fanOut: { readonly hosts: number; readonly followersPerHost: number; readonly activities: number };
 }
 
 export const CONNECTIONS = {
@@ -44,6 +46,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     latencySeconds: 10,
     warmUpSeconds: 3,
     ceilingSeconds: 15,
+    fanOut: { hosts: 500, followersPerHost: 10, activities: 20 },
   },
   quick: {
     name: 'quick',
@@ -57,5 +60,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     latencySeconds: 2,
     warmUpSeconds: 0.5,
     ceilingSeconds: 2,
+    fanOut: { hosts: 100, followersPerHost: 10, activities: 5 },
   },
 };

@@ -3,6 +3,7 @@ import type { LoadResult } from './load-types.js';
 import type { Machine } from './machine.js';
 import type { Profile } from './profile.js';
 import type { DeepPageResults } from './scenarios/deep-pages.js';
+import type { FanOutResults } from './scenarios/fan-out.js';
 import type { FederationResults } from './scenarios/federation.js';
 import type { StormResults } from './scenarios/login-storm.js';
 import type { StoreSizeResults } from './scenarios/store-size.js';
@@ -19,7 +20,7 @@ export interface BenchResults {
   readonly seconds: { build?: number; total?: number };
   /** Progress, with the machine's 1-minute load average at each step (other processes share the machine). */
   readonly log: { seconds: number; load1: number; message: string }[];
-  ceilings?: { bcrypt: Ceiling; rsa: Ceiling };
+  ceilings?: { bcrypt: Ceiling; rsa: Ceiling; rsaSign?: Ceiling };
   /** Bare Koa "hello" at 64 connections, at the start and at the end of the run. */
   baseline?: { start: LoadResult; end?: LoadResult };
   /** The service on an empty store. */
@@ -42,6 +43,8 @@ export interface BenchResults {
     federation?: FederationResults;
     memoryAfterLoad?: Memory;
   };
+  /** Scenario 7, each run on a fresh store. */
+  fanOut?: FanOutResults;
   rows?: Row[];
 }
 

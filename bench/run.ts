@@ -14,6 +14,7 @@ import { CONNECTIONS, PROFILES } from './profile.js';
 import { markdownTable, RESULTS_FILE, tableRows, writeResults } from './report.js';
 import type { BenchResults } from './results-types.js';
 import { deepPages } from './scenarios/deep-pages.js';
+import { fanOut } from './scenarios/fan-out.js';
 import { federationReads } from './scenarios/federation.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
 import { registrations } from './scenarios/registration.js';
@@ -111,6 +112,27 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
   empty.memoryAfterLoad = l2.memory();
 }
 
+/** Scenario 7 on stores of its own. */
+async function runFanOut(): Promise<void> {
+  const { hosts, followersPerHost, activities } = profile.fanOut;
+  step(`fan-out: ${hosts * followersPerHost} followers on ${hosts} hosts, ${activities} activities`);
+  results.fanOut = await fanOut(profile.fanOut, workspace.dir, async (storePath) => {
+    const server = await startL2({
+      storePath,
+      secretsDir: workspace.secretsDir,
+      publicUrl: PUBLIC_URL,
+      bcryptCost: profile.bcryptCost,
+    });
+    running.add(server);
+    return { ...server, stop: () => server.stop().finally(() => running.delete(server)) };
+  });
+  const { alive, halfHanging } = results.fanOut;
+  step(
+    `fan-out: ${alive.deliveriesPerSecond.toFixed(0)} deliveries/s (${alive.seconds.toFixed(1)} s); ` +
+      `half hanging ${halfHanging.seconds.toFixed(1)} s`,
+  );
+}
+
 async function seed(): Promise<void> {
   step(
     `seeding ${profile.users} users, ${profile.activities} activities, ${profile.revocations} revocations`,
@@ -150,13 +172,18 @@ async function main(): Promise<void> {
   const ceiling = { seconds: profile.ceilingSeconds, bcryptCost: profile.bcryptCost };
   const bcrypt = await measureCeiling({ kind: 'bcrypt', ...ceiling });
   const rsa = await measureCeiling({ kind: 'rsa', ...ceiling });
-  results.ceilings = { bcrypt, rsa };
-  step(`ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA ${rsa.perSecond.toFixed(2)}/s`);
+  const rsaSign = await measureCeiling({ kind: 'rsa-sign', ...ceiling });
+  results.ceilings = { bcrypt, rsa, rsaSign };
+  step(
+    `ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA keys ${rsa.perSecond.toFixed(2)}/s, ` +
+      `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s`,
+  );
 
   results.baseline = { start: await hello() };
   step(`baseline hello ${results.baseline.start.rps.toFixed(0)} rps`);
 
   await serve(l2On('empty'), onEmptyStore);
+  await runFanOut();
   await seed();
 
   let seededIdle: Memory | undefined;

@@ -79,7 +79,9 @@ export interface L2Settings {
 
 /** `node dist/main.js` in production mode on 127.0.0.1 and a free port, as an operator would run it. */
 export async function startL2(settings: L2Settings): Promise<RunningServer> {
-  const child = spawn(process.execPath, [MAIN], {
+  // BENCH_L2_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
+  const nodeArgs = (process.env.BENCH_L2_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

@@ -71,8 +71,8 @@ export class FedifyPeer {
   private constructor(
     private readonly server: Server,
     readonly url: string,
-    private readonly keys: Awaited<ReturnType<typeof generateCryptoKeyPair>>,
-    readonly publicKeyPem: string,
+    private keys: Awaited<ReturnType<typeof generateCryptoKeyPair>>,
+    public publicKeyPem: string,
     private readonly options: PeerOptions,
   ) {}
 
@@ -158,6 +158,12 @@ export class FedifyPeer {
       ? new Headers({ 'content-type': 'application/activity+json', ...options.headers })
       : await this.signedHeaders(inbox, activity, options);
     return fetch(inbox, { method: 'POST', headers, body: options.body ?? JSON.stringify(activity) });
+  }
+
+  /** Replaces the actor's key pair under the same key id, as a server rotating its keys does. */
+  async rotateKey(): Promise<void> {
+    this.keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    this.publicKeyPem = await exportSpki(this.keys.publicKey);
   }
 
   /** The actor's private key as a node:crypto key, for signing with other libraries (GoToSocial, RFC 9421 peers). */

@@ -4,7 +4,7 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { FederationClient, RemoteActor } from '../../application/ports/federation-client.js';
 import { httpUrl } from '../../domain/federation.js';
-import { signedHeaders } from './http-signatures.js';
+import { digestOf, signedHeaders } from './http-signatures.js';
 import { MAX_RESPONSE_BYTES, OutboundFailure, type OutboundHttp } from './outbound-request.js';
 
 const AP_TYPE = 'application/activity+json';
@@ -39,6 +39,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export class HttpFederationClient implements FederationClient {
   private readonly privateKeys = new Map<string, KeyObject>();
+  /** The JSON and digest of each document sent, while the document is alive: one activity goes to many inboxes. */
+  private readonly bodies = new WeakMap<object, { body: string; digest: string }>();
   private readonly documents = new Map<string, { at: number; result: Promise<FetchResult> }>();
 
   constructor(
@@ -48,13 +50,14 @@ export class HttpFederationClient implements FederationClient {
   ) {}
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
-    const body = JSON.stringify(document);
+    const { body, digest } = this.bodyOf(document);
     try {
       const headers = await signedHeaders({
         method: 'POST',
         url: inbox,
         headers: { 'content-type': AP_TYPE, accept: AP_TYPE },
         body,
+        digest,
         key: { keyId: key.keyId, privateKey: this.privateKey(key.privateKeyPem) },
         now: this.clock.now(),
       });
@@ -151,6 +154,16 @@ export class HttpFederationClient implements FederationClient {
       if (error instanceof OutboundFailure) return { ok: false, reason: error.message };
       throw error;
     }
+  }
+
+  private bodyOf(document: JsonLdDocument): { body: string; digest: string } {
+    let sent = this.bodies.get(document);
+    if (!sent) {
+      const body = JSON.stringify(document);
+      sent = { body, digest: digestOf(body) };
+      this.bodies.set(document, sent);
+    }
+    return sent;
   }
 
   /** Parsing a PEM costs a good part of a signature; each key is parsed once. */

@@ -11,6 +11,11 @@ import { readSignature, verifyRsaSha256 } from './http-signatures.js';
 
 /** A stored key is fetched again after this long; until then it is used as stored. */
 export const KEY_REFRESH_MS = 24 * 60 * 60_000;
+/**
+ * A key that fails to verify is fetched again at most this often: a stream of badly signed requests naming some
+ * server's key must not turn into a stream of requests to that server.
+ */
+export const REFETCH_INTERVAL_MS = 60_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,6 +36,9 @@ function listedKey(actor: Record<string, unknown>, keyId: string): string | null
  * again once when a signature fails to verify with it (the key may have been rotated).
  */
 export class HttpSignatureVerifier implements SignatureVerifier {
+  /** When each key was last fetched again because a signature failed with it (epoch ms). */
+  private readonly refetched = new Map<string, number>();
+
   constructor(
     private readonly client: HttpFederationClient,
     private readonly keys: RemoteKeyStore,
@@ -48,6 +56,8 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     const stored = await this.keys.get(claim.keyId);
     const fresh = stored !== null && now.getTime() - stored.fetchedAt.getTime() < KEY_REFRESH_MS;
     if (fresh && verifyRsaSha256(claim, stored.publicKeyPem)) return this.signedBy(stored);
+    if (fresh && !this.mayRefetch(claim.keyId, now.getTime()))
+      return { ok: false, reason: 'the signature does not verify with the signer’s key' };
 
     const fetched = await this.fetchKey(claim.keyId);
     if (typeof fetched === 'string') {
@@ -59,6 +69,14 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     return verifyRsaSha256(claim, fetched.publicKeyPem)
       ? this.signedBy(fetched)
       : { ok: false, reason: 'the signature does not verify with the signer’s key' };
+  }
+
+  private mayRefetch(keyId: string, now: number): boolean {
+    const last = this.refetched.get(keyId);
+    if (last !== undefined && now - last < REFETCH_INTERVAL_MS) return false;
+    if (this.refetched.size >= 10_000) this.refetched.clear();
+    this.refetched.set(keyId, now);
+    return true;
   }
 
   private signedBy(key: RemoteKey): SignatureVerdict {

@@ -59,6 +59,9 @@ export function verifyRsaSha256(claim: SignatureClaim, publicKey: KeyObject | st
 // ---------------------------------------------------------------------------------------------------------------
 // Signing (draft-cavage)
 
+/** The `Digest` header value of a body (RFC 3230, SHA-256). */
+export const digestOf = (body: string): string => `SHA-256=${sha256(body).toString('base64')}`;
+
 export interface SigningKeyObject {
   readonly keyId: string;
   readonly privateKey: KeyObject;
@@ -73,6 +76,8 @@ export async function signedHeaders(input: {
   url: string;
   headers: Readonly<Record<string, string>>;
   body?: string;
+  /** The body's `Digest` value when the caller already has it (the same body sent to many inboxes). */
+  digest?: string;
   key: SigningKeyObject;
   now: Date;
 }): Promise<Record<string, string>> {
@@ -82,7 +87,7 @@ export async function signedHeaders(input: {
     host: url.host,
     date: input.now.toUTCString(),
   };
-  if (input.body !== undefined) headers.digest = `SHA-256=${sha256(input.body).toString('base64')}`;
+  if (input.body !== undefined) headers.digest = input.digest ?? digestOf(input.body);
   const names = ['(request-target)', 'host', 'date', ...(input.body !== undefined ? ['digest'] : [])];
   for (const optional of ['content-type', 'accept'])
     if (headers[optional] !== undefined) names.push(optional);

@@ -39,9 +39,10 @@ export class OutboundFailure extends Error {
  * name is checked on the address it resolves to each time a connection is made. Redirects are never followed here.
  */
 export class OutboundHttp {
+  // As many sockets per host as deliveries may run at once to it, all kept for the next ones.
   private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 4 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 4 }),
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32 }),
   };
 
   constructor(

@@ -1,4 +1,5 @@
 // Rule: an activity or an Accept is delivered signed with its author's key, exactly as it was stored.
+import type { Activity } from '../../domain/activity.js';
 import type { ActivityDelivery, DocumentDelivery } from '../../domain/jobs.js';
 import type { Urls } from '../../domain/activity-streams.js';
 import type { Username } from '../../domain/user.js';
@@ -8,8 +9,24 @@ import type { DeliveryOutcome } from '../ports/delivery-outcome.js';
 import type { FederationClient } from '../ports/federation-client.js';
 import type { UserRepository } from '../ports/user-repository.js';
 
-/** Sends the deliveries of the job queue: activities of the log and Accepts of Follows. */
+/** Entries kept of each cache: an activity is delivered to every follower inbox in a burst, then rarely again. */
+const CACHED = 256;
+
+/** Forgets the oldest entry once `map` is full (Maps iterate in insertion order). */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (map.size >= CACHED) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * Sends the deliveries of the job queue: activities of the log and Accepts of Follows. An activity goes to hundreds
+ * of inboxes at once, so the log entry and the publisher's key are read once and kept (neither ever changes).
+ */
 export class Deliveries {
+  private readonly activities = new Map<number, Promise<Activity | null>>();
+  private readonly keys = new Map<Username, Promise<SigningKey | null>>();
+
   constructor(
     private readonly log: ActivityLog,
     private readonly users: UserRepository,
@@ -19,7 +36,7 @@ export class Deliveries {
 
   /** The activity at `idx`, as signed when it was published, to one inbox. */
   async activity({ idx, inbox }: ActivityDelivery): Promise<DeliveryOutcome> {
-    const activity = await this.log.get(idx);
+    const activity = await (this.activities.get(idx) ?? remember(this.activities, idx, this.load(idx)));
     if (!activity) return { kind: 'refused', reason: `no activity ${idx} in the log` };
     return this.send(activity.actor, inbox, activity.document);
   }
@@ -34,13 +51,29 @@ export class Deliveries {
     inbox: string,
     document: Record<string, unknown>,
   ): Promise<DeliveryOutcome> {
-    const key = await this.keyOf(signer);
+    const key = await (this.keys.get(signer) ?? remember(this.keys, signer, this.keyOf(signer)));
     if (!key) return { kind: 'refused', reason: `no user ${signer} to sign with` };
     return this.client.deliver(inbox, document, key);
   }
 
-  private async keyOf(username: Username): Promise<SigningKey | null> {
-    const user = await this.users.findByUsername(username);
-    return user && { privateKeyPem: user.privateKeyPem, keyId: this.urls.keyId(user.username) };
+  /** Reads an activity; a failed read is not kept, so the next delivery asks the store again. */
+  private load(idx: number): Promise<Activity | null> {
+    const loading = this.log.get(idx);
+    loading.then(
+      (activity) => activity ?? this.activities.delete(idx),
+      () => this.activities.delete(idx),
+    );
+    return loading;
+  }
+
+  private keyOf(username: Username): Promise<SigningKey | null> {
+    const loading = this.users
+      .findByUsername(username)
+      .then((user) => user && { privateKeyPem: user.privateKeyPem, keyId: this.urls.keyId(user.username) });
+    loading.then(
+      (key) => key ?? this.keys.delete(username),
+      () => this.keys.delete(username),
+    );
+    return loading;
   }
 }

@@ -1,5 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import { CoalescedWrites } from './coalesced-writes.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 
@@ -20,8 +21,11 @@ export class SqliteJobQueue implements JobQueue {
   private readonly retryLeased: Statement<{ id: number; lease_id: string; run_at: number; error: string }>;
   private readonly abandonLeased: Statement<{ id: number; lease_id: string; error: string }>;
   private readonly countByState: Statement<[], { pending: number | null; abandoned: number | null }>;
+  /** Outcomes of jobs (complete, reschedule, abandon) arrive one by one; they are committed together. */
+  private readonly outcomes: CoalescedWrites;
 
   constructor(db: Database) {
+    this.outcomes = new CoalescedWrites(db);
     const insert = prepareJobInsert(db);
     // Skipped lanes are left out by SQLite itself; "one job per lane" is applied while reading, which stops as soon
     // as the limit is reached.
@@ -108,8 +112,8 @@ export class SqliteJobQueue implements JobQueue {
     return { pending: row?.pending ?? 0, abandoned: row?.abandoned ?? 0 };
   }
 
-  private changedOne(write: () => { changes: number }): boolean {
-    return storeCall(write).changes === 1;
+  private async changedOne(write: () => { changes: number }): Promise<boolean> {
+    return (await this.outcomes.run(() => write().changes)) === 1;
   }
 }
 

@@ -151,6 +151,26 @@ describe('inbox', function () {
     });
   });
 
+  describe('keys', () => {
+    it('fetches a key again when a signature fails with the kept one (the peer rotated it), at most once a minute', async () => {
+      await peer.send(`${server.url}/inbox`, peer.follow(aliceActor));
+      const fetchesBefore = peer.actorFetchedBy.length;
+      await peer.rotateKey();
+
+      const rotated = await peer.send(`${server.url}/inbox`, peer.follow(aliceActor));
+
+      expect(rotated.status, await rotated.text()).to.equal(202);
+      expect(peer.actorFetchedBy.length, 'one fetch of the new key').to.equal(fetchesBefore + 1);
+
+      // A forged signature under the same key id fails against the new key and is not worth another fetch.
+      await peer.rotateKey();
+      const forged = await peer.send(`${server.url}/inbox`, peer.follow(aliceActor));
+      const forgedAgain = await peer.send(`${server.url}/inbox`, peer.follow(aliceActor));
+      expect([forged.status, forgedAgain.status]).to.deep.equal([401, 401]);
+      expect(peer.actorFetchedBy.length, 'no second fetch within the minute').to.equal(fetchesBefore + 1);
+    });
+  });
+
   describe('input rules', () => {
     const post = (path: string, body: string, type = 'application/activity+json') =>
       fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
