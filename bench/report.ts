@@ -172,25 +172,6 @@ export function tableRows(results: BenchResults): Row[] {
       registered / both,
     );
   }
-  if (results.fanOut && ceilings?.rsaSign) {
-    const { alive, halfHanging } = results.fanOut;
-    const sign = ceilings.rsaSign;
-    const followers = count(alive.hosts * alive.followersPerHost);
-    add(
-      '7 Fan-out',
-      `deliveries/s: ${followers} followers on ${count(alive.hosts)} hosts, ${alive.activities} activities`,
-      `${rate(alive.deliveriesPerSecond)}/s (${count(alive.deliveries)} in ${alive.seconds.toFixed(1)} s)`,
-      `RSA-SHA256 signing ceiling ${rate(sign.ceilingPerSecond)}/s (${sign.cores} × ${rate(sign.perSecond)}/s)`,
-      alive.deliveriesPerSecond / sign.ceilingPerSecond,
-    );
-    add(
-      '7 Fan-out',
-      `every live host has everything, ${count(halfHanging.hanging)} of ${count(halfHanging.hosts)} hosts hanging`,
-      `${halfHanging.seconds.toFixed(1)} s`,
-      `${alive.seconds.toFixed(1)} s with all alive`,
-      halfHanging.seconds / alive.seconds,
-    );
-  }
   if (empty) {
     const idle = empty.memoryIdle.rssMiB;
     add('6 Memory', 'RSS idle, empty store', mib(idle), '–', null);
@@ -219,6 +200,25 @@ export function tableRows(results: BenchResults): Row[] {
           seeded.memoryAfterLoad.peakRssMiB / idle,
         );
     }
+  }
+  if (results.fanOut && ceilings?.rsaSign) {
+    const { alive, halfHanging } = results.fanOut;
+    const sign = ceilings.rsaSign;
+    const followers = count(alive.hosts * alive.followersPerHost);
+    add(
+      '7 Fan-out',
+      `deliveries/s: ${followers} followers on ${count(alive.hosts)} hosts, ${alive.activities} activities`,
+      `${rate(alive.deliveriesPerSecond)}/s (${count(alive.deliveries)} in ${alive.seconds.toFixed(1)} s)`,
+      `RSA-SHA256 signing ceiling ${rate(sign.ceilingPerSecond)}/s (${sign.cores} × ${rate(sign.perSecond)}/s)`,
+      alive.deliveriesPerSecond / sign.ceilingPerSecond,
+    );
+    add(
+      '7 Fan-out',
+      `every live host has everything, ${count(halfHanging.hanging)} of ${count(halfHanging.hosts)} hosts hanging`,
+      `${halfHanging.seconds.toFixed(1)} s`,
+      `${alive.seconds.toFixed(1)} s with all alive`,
+      halfHanging.seconds / alive.seconds,
+    );
   }
   return rows;
 }

@@ -137,7 +137,7 @@ export function buildContainer(
         c.resolve(TOKENS.FederationClient),
         c.resolve(TOKENS.RemoteKeyStore),
         c.resolve(TOKENS.Clock),
-        isHttps(config) ? 'https' : 'http',
+        config.publicUrl,
       ),
   );
   factory(TOKENS.LoginThrottle, () => {

@@ -10,7 +10,8 @@ export interface IncomingActivity {
   readonly object: unknown;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not an array, not null). */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An absolute http(s) URL, or null. */

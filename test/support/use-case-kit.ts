@@ -8,7 +8,11 @@ import { AuthenticateToken } from '../../src/application/use-cases/authenticate-
 import { CleanupRevocations } from '../../src/application/use-cases/cleanup-revocations.js';
 import { Deliveries } from '../../src/application/services/deliveries.js';
 import { DEFAULT_RUNNER_LIMITS, JobRunner } from '../../src/application/services/job-runner.js';
-import type { FederationClient, RemoteActor } from '../../src/application/ports/federation-client.js';
+import type {
+  ActorLookup,
+  FederationClient,
+  RemoteActor,
+} from '../../src/application/ports/federation-client.js';
 import type { JsonLdDocument, SigningKey } from '../../src/application/ports/activity-signer.js';
 import { Urls } from '../../src/domain/activity-streams.js';
 import { DetachRenderer } from '../../src/application/use-cases/detach-renderer.js';
@@ -51,8 +55,9 @@ export class ScriptedFederation implements FederationClient {
     return this.outcomes.get(inbox)?.shift() ?? { kind: 'delivered' };
   }
 
-  async fetchActor(id: string): Promise<RemoteActor | null> {
-    return this.actors.get(id) ?? null;
+  async fetchActor(id: string): Promise<ActorLookup> {
+    const actor = this.actors.get(id);
+    return actor ? { ok: true, actor } : { ok: false, retryable: false, reason: 'no such actor' };
   }
 }
 

@@ -2,10 +2,15 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { JsonLdDocument, SigningKey } from '../../application/ports/activity-signer.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
-import type { FederationClient, RemoteActor } from '../../application/ports/federation-client.js';
-import { httpUrl } from '../../domain/federation.js';
+import type { ActorLookup, FederationClient } from '../../application/ports/federation-client.js';
+import { httpUrl, isRecord, sameOrigin } from '../../domain/federation.js';
 import { digestOf, signedHeaders } from './http-signatures.js';
-import { MAX_RESPONSE_BYTES, OutboundFailure, type OutboundHttp } from './outbound-request.js';
+import {
+  MAX_RESPONSE_BYTES,
+  OutboundFailure,
+  OutboundHttp,
+  OUTBOUND_TIMEOUT_MS,
+} from './outbound-request.js';
 
 const AP_TYPE = 'application/activity+json';
 const ACCEPT_AP =
@@ -14,34 +19,83 @@ const MAX_REDIRECTS = 3;
 /** How long a fetched document is reused: the key check and the Follow that follows it need the same actor. */
 const DOCUMENT_TTL_MS = 60_000;
 const MAX_CACHED = 1000;
+/** Documents fetched at once; more wait their turn, so a flood of unknown keys cannot flood memory. */
+const MAX_FETCHES = 32;
+/** The most public keys read from one document, and the longest PEM kept. */
+const MAX_KEYS = 8;
+const MAX_PEM_LENGTH = 16 * 1024;
 const ACTOR_TYPES = new Set(['Person', 'Service', 'Application', 'Group', 'Organization']);
 
-/** 2xx delivered; 401 (the peer may not have our key yet), 408, 429 and 5xx worth another try; other answers final. */
+/**
+ * 2xx delivered; 401 (the peer may not have fetched our key yet, as Mastodon also retries), 408, 429 and 5xx worth
+ * another try; any other answer, a redirect included (a POST is never redirected), is final.
+ */
 function outcomeOf(status: number): DeliveryOutcome {
   if (status >= 200 && status < 300) return { kind: 'delivered' };
-  const retry = status < 400 || status >= 500 || status === 401 || status === 408 || status === 429;
+  const retry = status >= 500 || status === 401 || status === 408 || status === 429;
   return retry
     ? { kind: 'failed', reason: `answered ${status}` }
     : { kind: 'refused', reason: `answered ${status}` };
 }
 
-export type FetchResult =
-  | { readonly ok: true; readonly document: Record<string, unknown> }
-  | { readonly ok: false; readonly reason: string };
+/**
+ * What is kept of a fetched document: the fields an actor or key lookup reads, nothing else, so that a 1 MiB
+ * answer costs its parse and then a few kilobytes.
+ */
+export interface FetchedDocument {
+  readonly id?: string;
+  readonly type?: string;
+  readonly inbox?: string;
+  readonly sharedInbox?: string;
+  readonly owner?: string;
+  readonly publicKeyPem?: string;
+  readonly publicKey: readonly {
+    readonly id?: string;
+    readonly owner?: string;
+    readonly publicKeyPem?: string;
+  }[];
+}
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export type FetchResult =
+  | { readonly ok: true; readonly document: FetchedDocument }
+  | { readonly ok: false; readonly reason: string; readonly retryable: boolean };
+
+const text = (value: unknown, max = 2048): string | undefined =>
+  typeof value === 'string' && value.length <= max ? value : undefined;
+
+function trimmed(document: Record<string, unknown>): FetchedDocument {
+  const keys = Array.isArray(document.publicKey) ? document.publicKey : [document.publicKey];
+  const endpoints = isRecord(document.endpoints) ? document.endpoints : {};
+  return {
+    id: text(document.id),
+    type: text(document.type, 64),
+    inbox: text(document.inbox),
+    sharedInbox: text(endpoints.sharedInbox) ?? text(document.sharedInbox),
+    owner: text(document.owner),
+    publicKeyPem: text(document.publicKeyPem, MAX_PEM_LENGTH),
+    publicKey: keys
+      .slice(0, MAX_KEYS)
+      .filter(isRecord)
+      .map((key) => ({
+        id: text(key.id),
+        owner: text(key.owner),
+        publicKeyPem: text(key.publicKeyPem, MAX_PEM_LENGTH),
+      })),
+  };
+}
 
 /**
  * Talks to other ActivityPub servers: deliveries POSTed and HTTP-signed with the author's key; documents fetched with
  * GETs signed by the service actor (servers in authorized-fetch mode refuse unsigned ones), at most 3 redirects, each
- * checked against the destination rules, answers of at most 1 MiB.
+ * checked against the destination rules, 10 s for the whole fetch, answers of at most 1 MiB.
  */
 export class HttpFederationClient implements FederationClient {
   private readonly privateKeys = new Map<string, KeyObject>();
   /** The JSON and digest of each document sent, while the document is alive: one activity goes to many inboxes. */
   private readonly bodies = new WeakMap<object, { body: string; digest: string }>();
   private readonly documents = new Map<string, { at: number; result: Promise<FetchResult> }>();
+  private fetching = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly http: OutboundHttp,
@@ -71,32 +125,32 @@ export class HttpFederationClient implements FederationClient {
       return outcomeOf(status);
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error;
-      return error.kind === 'refused'
-        ? { kind: 'refused', reason: error.message }
-        : { kind: 'failed', reason: error.message };
+      return OutboundHttp.outcomeOf(error);
     }
   }
 
-  async fetchActor(id: string): Promise<RemoteActor | null> {
+  async fetchActor(id: string): Promise<ActorLookup> {
     const fetched = await this.fetchDocument(id);
-    if (!fetched.ok || fetched.document.id !== id) return null;
+    if (!fetched.ok) return fetched;
     const actor = fetched.document;
     const inbox = httpUrl(actor.inbox);
-    if (typeof actor.type !== 'string' || !ACTOR_TYPES.has(actor.type) || inbox === null) return null;
-    const endpoints = isRecord(actor.endpoints) ? actor.endpoints : {};
-    return { id, inbox, sharedInbox: httpUrl(endpoints.sharedInbox) ?? httpUrl(actor.sharedInbox) };
+    if (actor.id !== id) return { ok: false, retryable: false, reason: 'the document is another actor' };
+    if (actor.type === undefined || !ACTOR_TYPES.has(actor.type))
+      return { ok: false, retryable: false, reason: 'no actor' };
+    if (inbox === null) return { ok: false, retryable: false, reason: 'the actor has no inbox' };
+    return { ok: true, actor: { id, inbox, sharedInbox: httpUrl(actor.sharedInbox) } };
   }
 
   /**
-   * The JSON object at `url` (without fragment); a non-JSON answer or any failure is `ok: false`. Callers check its
-   * `id`. The same URL asked again within a minute answers from memory.
+   * The document at `url` (without fragment), trimmed to what lookups read; its `id` must be on the origin it was
+   * finally served from. Callers check the id itself. The same URL asked again within a minute answers from memory.
    */
   fetchDocument(url: string): Promise<FetchResult> {
     const now = this.clock.now().getTime();
     const cached = this.documents.get(url);
     if (cached && now - cached.at < DOCUMENT_TTL_MS) return cached.result;
-    if (this.documents.size >= MAX_CACHED) this.documents.clear();
-    const result = this.fetchUncached(url);
+    if (this.documents.size >= MAX_CACHED) this.forgetExpired(now);
+    const result = this.inTurn(() => this.fetchUncached(url));
     this.documents.set(url, { at: now, result });
     // Failures are not remembered: the next request tries again.
     void result.then((r) => (r.ok ? undefined : this.documents.delete(url)));
@@ -108,8 +162,29 @@ export class HttpFederationClient implements FederationClient {
     this.documents.delete(url);
   }
 
+  private forgetExpired(now: number): void {
+    for (const [url, entry] of this.documents)
+      if (now - entry.at >= DOCUMENT_TTL_MS) this.documents.delete(url);
+    // Still full of fresh entries: start again rather than grow.
+    if (this.documents.size >= MAX_CACHED) this.documents.clear();
+  }
+
+  /** Runs `fetch` once fewer than MAX_FETCHES are running. */
+  private async inTurn<T>(fetch: () => Promise<T>): Promise<T> {
+    if (this.fetching >= MAX_FETCHES) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.fetching++;
+    try {
+      return await fetch();
+    } finally {
+      this.fetching--;
+      this.waiting.shift()?.();
+    }
+  }
+
   private async fetchUncached(requested: string): Promise<FetchResult> {
     let url = requested;
+    // One deadline for the whole fetch, redirects included.
+    const deadline = AbortSignal.timeout(OUTBOUND_TIMEOUT_MS);
     try {
       for (let redirects = 0; ; redirects++) {
         const key = await this.instanceKey();
@@ -125,33 +200,53 @@ export class HttpFederationClient implements FederationClient {
           url,
           headers,
           maxResponseBytes: MAX_RESPONSE_BYTES,
+          signal: deadline,
         });
         const location = response.headers.location;
         if (response.status >= 300 && response.status < 400 && location) {
-          if (redirects >= MAX_REDIRECTS) return { ok: false, reason: 'too many redirects' };
+          if (redirects >= MAX_REDIRECTS)
+            return { ok: false, retryable: false, reason: 'too many redirects' };
           const next = httpUrl(URL.canParse(location, url) ? new URL(location, url).href : null);
-          if (next === null) return { ok: false, reason: 'redirected to a URL that is not http(s)' };
+          if (next === null)
+            return { ok: false, retryable: false, reason: 'redirected to a URL that is not http(s)' };
           url = next;
           continue;
         }
-        if (response.status !== 200) return { ok: false, reason: `answered ${response.status}` };
+        if (response.status !== 200) {
+          const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
+          return { ok: false, retryable, reason: `answered ${response.status}` };
+        }
         const type = String(response.headers['content-type'] ?? '')
           .split(';')[0]!
           .trim()
           .toLowerCase();
         if (!['application/activity+json', 'application/ld+json', 'application/json'].includes(type))
-          return { ok: false, reason: `answered ${type || 'no content type'}, not ActivityStreams JSON` };
+          return {
+            ok: false,
+            retryable: false,
+            reason: `answered ${type || 'no content type'}, not ActivityStreams JSON`,
+          };
         let document: unknown;
         try {
           document = JSON.parse(response.body.toString('utf8'));
         } catch {
-          return { ok: false, reason: 'answered malformed JSON' };
+          return { ok: false, retryable: false, reason: 'answered malformed JSON' };
         }
-        if (!isRecord(document)) return { ok: false, reason: 'answered JSON that is not an object' };
-        return { ok: true, document };
+        if (!isRecord(document))
+          return { ok: false, retryable: false, reason: 'answered JSON that is not an object' };
+        const kept = trimmed(document);
+        // A redirect may lead elsewhere, but a server speaks only for its own origin.
+        if (kept.id === undefined || !sameOrigin(kept.id, url))
+          return {
+            ok: false,
+            retryable: false,
+            reason: 'the document’s id is not on the origin that served it',
+          };
+        return { ok: true, document: kept };
       }
     } catch (error) {
-      if (error instanceof OutboundFailure) return { ok: false, reason: error.message };
+      if (error instanceof OutboundFailure)
+        return { ok: false, retryable: error.kind !== 'refused', reason: error.message };
       throw error;
     }
   }

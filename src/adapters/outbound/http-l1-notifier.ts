@@ -2,7 +2,7 @@ import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.j
 import type { L1Notifier } from '../../application/ports/l1-notifier.js';
 import { revocationNoticeUrl } from '../../domain/l1-server.js';
 import type { RevocationNotice } from '../../domain/revocation.js';
-import { OutboundFailure, type OutboundHttp } from './outbound-request.js';
+import { OutboundFailure, OutboundHttp } from './outbound-request.js';
 
 /** POSTs revocation notices; any non-2xx answer (a redirect included: none is followed) counts as a failure. */
 export class HttpL1Notifier implements L1Notifier {
@@ -22,9 +22,7 @@ export class HttpL1Notifier implements L1Notifier {
         : { kind: 'failed', reason: `answered ${status}` };
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error;
-      return error.kind === 'refused'
-        ? { kind: 'refused', reason: error.message }
-        : { kind: 'failed', reason: error.message };
+      return OutboundHttp.outcomeOf(error);
     }
   }
 }

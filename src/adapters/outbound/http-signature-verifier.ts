@@ -5,92 +5,117 @@ import type {
   SignatureVerifier,
   SignedRequest,
 } from '../../application/ports/signature-verifier.js';
-import { httpUrl } from '../../domain/federation.js';
-import type { HttpFederationClient } from './http-federation-client.js';
-import { readSignature, verifyRsaSha256 } from './http-signatures.js';
+import { httpUrl, sameOrigin } from '../../domain/federation.js';
+import type { FetchedDocument, HttpFederationClient } from './http-federation-client.js';
+import { readSignature, verifyRsaSha256, type SignatureClaim } from './http-signatures.js';
 
 /** A stored key is fetched again after this long; until then it is used as stored. */
 export const KEY_REFRESH_MS = 24 * 60 * 60_000;
 /**
- * A key that fails to verify is fetched again at most this often: a stream of badly signed requests naming some
- * server's key must not turn into a stream of requests to that server.
+ * A key is fetched at most this often after a signature failed with it, and a key that could not be fetched is not
+ * asked for again before: a stream of badly signed requests naming some server's key must not turn into a stream
+ * of requests to that server.
  */
 export const REFETCH_INTERVAL_MS = 60_000;
+const MAX_REMEMBERED = 10_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const asArray = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : value === undefined ? [] : [value];
+/** The `publicKey` entry with this id in a fetched document, if it lists one with a PEM. */
+function listedKey(document: FetchedDocument, keyId: string): string | null {
+  return (
+    document.publicKey.find((key) => key.id === keyId && key.publicKeyPem !== undefined)?.publicKeyPem ?? null
+  );
+}
 
-/** The `publicKey` entry with this id in an actor document, if it lists one with a PEM. */
-function listedKey(actor: Record<string, unknown>, keyId: string): string | null {
-  for (const key of asArray(actor.publicKey)) {
-    if (isRecord(key) && key.id === keyId && typeof key.publicKeyPem === 'string') return key.publicKeyPem;
+const refuse = (reason: string): SignatureVerdict => ({ ok: false, reason });
+
+/** Whether `keyId` was noted in `times` within the last minute; with `note`, notes now when it was not. */
+function lately(times: Map<string, number>, keyId: string, now: number, note: boolean): boolean {
+  const last = times.get(keyId);
+  if (last !== undefined && now - last < REFETCH_INTERVAL_MS) return true;
+  if (note) {
+    if (times.size >= MAX_REMEMBERED) times.clear();
+    times.set(keyId, now);
   }
-  return null;
+  return false;
 }
 
 /**
  * Verifies draft-cavage and RFC 9421 signatures with the signer's key: fetched from the key id (an actor document
- * listing it, or a key document whose owner lists it), kept in the store, used as kept for a day, and fetched
- * again once when a signature fails to verify with it (the key may have been rotated).
+ * listing it, or a key document whose owner lists it), kept in the store once a signature verified with it, used as
+ * kept for a day, and fetched again once when a signature fails with it (the key may have been rotated).
  */
 export class HttpSignatureVerifier implements SignatureVerifier {
-  /** When each key was last fetched again because a signature failed with it (epoch ms). */
+  /** When a kept key was last fetched again because a signature failed with it (epoch ms). */
   private readonly refetched = new Map<string, number>();
+  /** When a key last could not be fetched. */
+  private readonly unfetchable = new Map<string, number>();
+  private readonly host: string;
 
   constructor(
     private readonly client: HttpFederationClient,
     private readonly keys: RemoteKeyStore,
     private readonly clock: Clock,
-    private readonly scheme: 'http' | 'https',
-  ) {}
+    /** PUBLIC_URL: a signature must be made for this service's host, not replayed from another server. */
+    publicUrl: string,
+  ) {
+    this.host = new URL(publicUrl).host;
+    this.scheme = new URL(publicUrl).protocol === 'https:' ? 'https' : 'http';
+  }
 
-  async verify(request: SignedRequest): Promise<SignatureVerdict> {
+  private readonly scheme: 'http' | 'https';
+
+  async verify(request: SignedRequest, actor: string): Promise<SignatureVerdict> {
     const now = this.clock.now();
+    if (request.headers.host?.toLowerCase() !== this.host)
+      return refuse(`the request is not addressed to ${this.host} (Host)`);
     const read = readSignature({ ...request, scheme: this.scheme }, now);
     if (!read.ok) return read;
     const { claim } = read;
-    if (httpUrl(claim.keyId) === null) return { ok: false, reason: 'keyId is not an http(s) URL' };
+    if (httpUrl(claim.keyId) === null) return refuse('keyId is not an http(s) URL');
+    if (!sameOrigin(claim.keyId, actor)) return refuse('the key is not on the actor’s server');
 
     const stored = await this.keys.get(claim.keyId);
     const fresh = stored !== null && now.getTime() - stored.fetchedAt.getTime() < KEY_REFRESH_MS;
-    if (fresh && verifyRsaSha256(claim, stored.publicKeyPem)) return this.signedBy(stored);
-    if (fresh && !this.mayRefetch(claim.keyId, now.getTime()))
-      return { ok: false, reason: 'the signature does not verify with the signer’s key' };
+    if (fresh && verifyRsaSha256(claim, stored.publicKeyPem)) return this.signedBy(stored, actor);
+    // A kept key that fails is fetched again at most once a minute; an unknown key that could not be fetched is
+    // not asked for again within a minute (and one that could is answered by the client's cache meanwhile).
+    if (stored && lately(this.refetched, claim.keyId, now.getTime(), true))
+      return refuse('the signature does not verify with the signer’s key');
+    if (!stored && lately(this.unfetchable, claim.keyId, now.getTime(), false))
+      return refuse('the signing key could not be fetched a moment ago');
 
-    const fetched = await this.fetchKey(claim.keyId);
+    const fetched = await this.fetchKey(claim.keyId, stored !== null);
     if (typeof fetched === 'string') {
+      lately(this.unfetchable, claim.keyId, now.getTime(), true);
       // The signer's server cannot be asked now: the key as stored is still the best evidence.
-      if (stored && !fresh && verifyRsaSha256(claim, stored.publicKeyPem)) return this.signedBy(stored);
-      return { ok: false, reason: `the signing key could not be fetched: ${fetched}` };
+      if (stored && !fresh && verifyRsaSha256(claim, stored.publicKeyPem))
+        return this.signedBy(stored, actor);
+      return refuse(`the signing key could not be fetched: ${fetched}`);
     }
-    await this.keys.put(fetched);
-    return verifyRsaSha256(claim, fetched.publicKeyPem)
-      ? this.signedBy(fetched)
-      : { ok: false, reason: 'the signature does not verify with the signer’s key' };
+    return this.keep(claim, fetched, actor);
   }
 
-  private mayRefetch(keyId: string, now: number): boolean {
-    const last = this.refetched.get(keyId);
-    if (last !== undefined && now - last < REFETCH_INTERVAL_MS) return false;
-    if (this.refetched.size >= 10_000) this.refetched.clear();
-    this.refetched.set(keyId, now);
-    return true;
+  /** The verdict of a fetched key; the key is stored only when the signature verifies and its owner is the actor. */
+  private async keep(claim: SignatureClaim, key: RemoteKey, actor: string): Promise<SignatureVerdict> {
+    if (!verifyRsaSha256(claim, key.publicKeyPem))
+      return refuse('the signature does not verify with the signer’s key');
+    const verdict = this.signedBy(key, actor);
+    if (verdict.ok) await this.keys.put(key);
+    return verdict;
   }
 
-  private signedBy(key: RemoteKey): SignatureVerdict {
+  private signedBy(key: RemoteKey, actor: string): SignatureVerdict {
+    if (key.owner !== actor) return refuse('the request is not signed by the activity’s actor');
     return { ok: true, keyId: key.keyId, owner: key.owner };
   }
 
-  /** The key and its owner, or why not. */
-  private async fetchKey(keyId: string): Promise<RemoteKey | string> {
+  /** The key and its owner, or why not. `again`: a kept key failed, so the server is asked, not the cache. */
+  private async fetchKey(keyId: string, again: boolean): Promise<RemoteKey | string> {
     const url = keyId.split('#')[0]!;
-    // A key that failed to verify must come from its server, not from a document fetched a moment ago.
-    this.client.forget(url);
+    if (again) this.client.forget(url);
     const fetched = await this.client.fetchDocument(url);
     if (!fetched.ok) return fetched.reason;
-    const document = fetched.document;
+    const { document } = fetched;
     const fetchedAt = this.clock.now();
 
     const listed = listedKey(document, keyId);
@@ -99,9 +124,7 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     // A key document of its own (with `owner`), or an actor stub served at the key's URL (GoToSocial's
     // …/main-key): the owner's own document must list the key too.
     const owner = listed !== null ? httpUrl(document.id) : httpUrl(document.owner);
-    const publicKeyPem =
-      listed ??
-      (document.id === keyId && typeof document.publicKeyPem === 'string' ? document.publicKeyPem : null);
+    const publicKeyPem = listed ?? (document.id === keyId ? (document.publicKeyPem ?? null) : null);
     if (owner === null || publicKeyPem === null) return 'the key id names no public key';
     const ownerDocument = await this.client.fetchDocument(owner);
     if (!ownerDocument.ok) return `the key's owner: ${ownerDocument.reason}`;

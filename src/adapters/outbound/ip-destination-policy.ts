@@ -1,4 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { lookup as dnsLookup } from 'node:dns';
+import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { DestinationPolicy } from '../../application/ports/destination-policy.js';
 
@@ -46,17 +47,44 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.map((a) => nonPublicReason(a.address)).find((reason) => reason !== null);
-    if (refused)
-      return callback(
-        Object.assign(new Error(`destination refused: ${refused}`), { code: 'EREFUSED_PRIVATE' }),
-        [],
-      );
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    return first ? callback(null, first.address, first.family) : callback(new Error('no address'), []);
-  });
+/**
+ * Names are resolved with c-ares (`dns.Resolver`), not getaddrinfo: getaddrinfo runs on libuv's thread pool, which
+ * also signs deliveries and hashes passwords, so a peer whose name servers never answer could stall them all.
+ * A single-label name (`localhost`, a container's service name) can only be local: the system resolver answers it.
+ */
+const resolver = new dnsPromises.Resolver({ timeout: 3000, tries: 2 });
+
+async function resolveAll(hostname: string): Promise<LookupAddress[]> {
+  if (!hostname.includes('.')) return dnsPromises.lookup(hostname, { all: true });
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+  const addresses = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  if (addresses.length === 0)
+    throw v4.status === 'rejected' ? v4.reason : new Error(`${hostname} has no address`);
+  return addresses;
+}
+
+function guardedLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: LookupCallback,
+): void {
+  resolveAll(hostname).then(
+    (resolved) => {
+      const family = Number(String(options.family ?? 0).replace('IPv', '')) || 0;
+      const addresses = family === 0 ? resolved : resolved.filter((a) => a.family === family);
+      const refused = addresses.map((a) => nonPublicReason(a.address)).find((reason) => reason !== null);
+      if (refused)
+        return callback(
+          Object.assign(new Error(`destination refused: ${refused}`), { code: 'EREFUSED_PRIVATE' }),
+          [],
+        );
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      return first ? callback(null, first.address, first.family) : callback(new Error('no address'), []);
+    },
+    (error: NodeJS.ErrnoException) => callback(error, []),
+  );
 }

@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { IpDestinationPolicy } from './ip-destination-policy.js';
 
 /** Every outbound request gives up after this long, answer body included. */
@@ -14,6 +15,8 @@ export interface OutboundRequest {
   readonly body?: string;
   /** 0 discards the answer body unread (only the status matters). */
   readonly maxResponseBytes: number;
+  /** Ends the request early (a deadline shared by several requests); the 10 s timeout applies regardless. */
+  readonly signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -61,7 +64,8 @@ export class OutboundHttp {
     const transport = target.protocol === 'https:' ? https : http;
     const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
     return new Promise((resolve, reject) => {
-      const signal = AbortSignal.timeout(this.timeoutMs);
+      const timeout = AbortSignal.timeout(this.timeoutMs);
+      const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
       const fail = (error: NodeJS.ErrnoException) =>
         reject(
           error instanceof OutboundFailure
@@ -124,6 +128,13 @@ export class OutboundHttp {
       outgoing.on('error', fail);
       outgoing.end(body);
     });
+  }
+
+  /** The outcome of a delivery that got no answer: a forbidden destination is final, anything else may pass. */
+  static outcomeOf(error: OutboundFailure): DeliveryOutcome {
+    return error.kind === 'refused'
+      ? { kind: 'refused', reason: error.message }
+      : { kind: 'failed', reason: error.message };
   }
 
   /** Closes idle kept-alive connections (at shutdown). */

@@ -8,6 +8,10 @@ export interface RemoteActor {
   readonly sharedInbox: string | null;
 }
 
+export type ActorLookup =
+  | { readonly ok: true; readonly actor: RemoteActor }
+  | { readonly ok: false; readonly retryable: boolean; readonly reason: string };
+
 /** Requests to other ActivityPub servers, within the outbound rules (public addresses, timeouts, size caps). */
 export interface FederationClient {
   /**
@@ -17,8 +21,8 @@ export interface FederationClient {
    */
   deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome>;
   /**
-   * The actor at `id`, fetched with a GET signed by the service actor; null when it cannot be fetched, is no actor,
-   * or its document's id is not `id`.
+   * The actor at `id`, fetched with a GET signed by the service actor. Not found when its server cannot be reached
+   * or does not answer 200 now (`retryable`), or when the document is no actor, has no inbox, or its id is not `id`.
    */
-  fetchActor(id: string): Promise<RemoteActor | null>;
+  fetchActor(id: string): Promise<ActorLookup>;
 }

@@ -16,5 +16,9 @@ export type SignatureVerdict =
 
 /** Checks HTTP signatures of requests from other servers, fetching (and keeping) the signers' public keys. */
 export interface SignatureVerifier {
-  verify(request: SignedRequest): Promise<SignatureVerdict>;
+  /**
+   * Whether `request` is signed by `actor`: a key on the actor's origin, owned by the actor. Nothing is fetched for
+   * a key on another origin, and a key is kept only once a signature verified with it.
+   */
+  verify(request: SignedRequest, actor: string): Promise<SignatureVerdict>;
 }

@@ -25,7 +25,9 @@ export type InboxError =
   | { readonly type: 'invalid_request'; readonly message: string }
   | { readonly type: 'not_found' }
   /** The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. */
-  | { readonly type: 'unauthenticated'; readonly message: string };
+  | { readonly type: 'unauthenticated'; readonly message: string }
+  /** The follower's server could not be asked for its actor now: the peer should send the Follow again later. */
+  | { readonly type: 'unavailable'; readonly message: string };
 
 /** What the activity did; every one of them answers 202. */
 export type InboxOutcome = 'followed' | 'unfollowed' | 'removed' | 'ignored';
@@ -57,8 +59,9 @@ export class ReceiveActivity {
     if (input.inboxOwner !== null && !(await this.localUser(input.inboxOwner)))
       return err({ type: 'not_found' });
 
-    const verdict = await this.verifier.verify(input.request);
+    const verdict = await this.verifier.verify(input.request, activity.actor);
     if (!verdict.ok) return err({ type: 'unauthenticated', message: verdict.reason });
+    // The verifier promises it; checked here too, as the rule this use-case stands on.
     if (verdict.owner !== activity.actor || !sameOrigin(verdict.keyId, activity.actor))
       return err({ type: 'unauthenticated', message: 'The request is not signed by the activity’s actor.' });
 
@@ -82,9 +85,12 @@ export class ReceiveActivity {
     const followed = target === null ? null : this.urls.usernameOf(target);
     const user = followed === null ? null : await this.localUser(followed);
     if (!user) return ok('ignored');
-    const remote = await this.client.fetchActor(activity.actor);
-    if (!remote)
-      return err({ type: 'invalid_request', message: 'The follower’s actor could not be fetched.' });
+    const lookup = await this.client.fetchActor(activity.actor);
+    if (!lookup.ok) {
+      const message = `The follower’s actor could not be read: ${lookup.reason}.`;
+      return err(lookup.retryable ? { type: 'unavailable', message } : { type: 'invalid_request', message });
+    }
+    const remote = lookup.actor;
     // Deliveries go only to the follower's own server: an actor cannot point them at somebody else's.
     if (!sameOrigin(remote.inbox, remote.id))
       return err({ type: 'invalid_request', message: 'The follower’s inbox is not on its own server.' });

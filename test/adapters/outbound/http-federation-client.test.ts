@@ -72,7 +72,7 @@ describe('HTTP federation client', () => {
     for (const [status, kind] of [
       [200, 'delivered'],
       [204, 'delivered'],
-      [301, 'failed'],
+      [301, 'refused'],
       [400, 'refused'],
       [401, 'failed'],
       [403, 'refused'],
@@ -123,14 +123,51 @@ describe('HTTP federation client', () => {
       handler = (req, res) => {
         const hop = Number(req.url!.slice(1));
         if (hop < 3) res.writeHead(302, { location: `/${hop + 1}` }).end();
-        else json(res, { id: 'x' });
+        else json(res, { id: `${base}/3` });
       };
       expect((await federation().fetchDocument(`${base}/0`)).ok).to.equal(true);
 
       handler = (req, res) => res.writeHead(302, { location: `/${Number(req.url!.slice(1)) + 1}` }).end();
       expect(await federation().fetchDocument(`${base}/0`)).to.deep.equal({
         ok: false,
+        retryable: false,
         reason: 'too many redirects',
+      });
+    });
+
+    it('refuses a document whose id is not on the origin that finally served it', async () => {
+      handler = (_req, res) => json(res, { id: 'https://victim.example/users/bob' });
+      const fetched = await federation().fetchDocument(`${base}/users/bob`);
+      expect(fetched).to.deep.include({ ok: false });
+    });
+
+    it('keeps only what lookups read of a document', async () => {
+      handler = (_req, res) =>
+        json(res, {
+          id: `${base}/users/bob`,
+          type: 'Person',
+          inbox: `${base}/in`,
+          endpoints: { sharedInbox: `${base}/shared` },
+          publicKey: {
+            id: `${base}/users/bob#k`,
+            owner: `${base}/users/bob`,
+            publicKeyPem: 'PEM',
+            extra: 'x',
+          },
+          attachment: Array.from({ length: 1000 }, (_, i) => ({ name: `field ${i}` })),
+        });
+      const fetched = await federation().fetchDocument(`${base}/users/bob`);
+      expect(fetched).to.deep.equal({
+        ok: true,
+        document: {
+          id: `${base}/users/bob`,
+          type: 'Person',
+          inbox: `${base}/in`,
+          sharedInbox: `${base}/shared`,
+          owner: undefined,
+          publicKeyPem: undefined,
+          publicKey: [{ id: `${base}/users/bob#k`, owner: `${base}/users/bob`, publicKeyPem: 'PEM' }],
+        },
       });
     });
 
@@ -140,7 +177,7 @@ describe('HTTP federation client', () => {
 
       const fetched = await federation().fetchDocument(`${base}/users/bob`);
 
-      expect(fetched).to.deep.equal({ ok: false, reason: '169.254.169.254 is refused' });
+      expect(fetched).to.deep.equal({ ok: false, retryable: false, reason: '169.254.169.254 is refused' });
       expect(seen).to.have.length(1);
     });
 
@@ -162,15 +199,16 @@ describe('HTTP federation client', () => {
       };
       handler = (_req, res) => json(res, actor);
       expect(await federation().fetchActor(actor.id)).to.deep.equal({
-        id: actor.id,
-        inbox: actor.inbox,
-        sharedInbox: `${base}/inbox`,
+        ok: true,
+        actor: { id: actor.id, inbox: actor.inbox, sharedInbox: `${base}/inbox` },
       });
 
       handler = (_req, res) => json(res, { ...actor, id: `${base}/users/mallory` });
-      expect(await federation().fetchActor(actor.id)).to.equal(null);
+      expect((await federation().fetchActor(actor.id)).ok).to.equal(false);
       handler = (_req, res) => json(res, { ...actor, type: 'Note' });
-      expect(await federation().fetchActor(actor.id)).to.equal(null);
+      expect((await federation().fetchActor(actor.id)).ok).to.equal(false);
+      handler = (_req, res) => res.writeHead(503).end();
+      expect(await federation().fetchActor(actor.id)).to.deep.include({ ok: false, retryable: true });
     });
   });
 });

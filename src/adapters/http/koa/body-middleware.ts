@@ -9,8 +9,8 @@ export const INBOX_BODY_LIMIT_BYTES = 256 * 1024;
 const JSON_TYPES = ['application/json'];
 const FORM_TYPES = ['application/x-www-form-urlencoded'];
 const ACTIVITY_TYPES = ['application/activity+json', 'application/ld+json'];
-/** The personal and the shared inbox. */
-export const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox$/;
+/** The personal and the shared inbox, in every spelling the router takes for them (any case, a trailing slash). */
+export const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/i;
 
 declare module 'koa' {
   interface Request {

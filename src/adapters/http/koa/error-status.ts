@@ -46,6 +46,8 @@ export function inboxProblem(error: InboxError): HttpProblem {
           'WWW-Authenticate': 'Signature realm="inbox",headers="(request-target) host date digest"',
         },
       });
+    case 'unavailable':
+      return new HttpProblem(503, error.type, error.message, { headers: { 'Retry-After': '60' } });
     default:
       return assertNever(error);
   }

@@ -155,6 +155,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE jobs ADD COLUMN lane TEXT;
       CREATE INDEX jobs_pending_by_lane ON jobs (lane, run_at) WHERE state = 'pending';
+      CREATE INDEX jobs_pending_without_lane ON jobs (run_at) WHERE state = 'pending' AND lane IS NULL;
 
       CREATE TABLE followers_v2 (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,

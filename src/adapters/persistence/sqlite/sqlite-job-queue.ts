@@ -4,6 +4,12 @@ import { CoalescedWrites } from './coalesced-writes.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 
+/** A due job found by a claim, before it is read whole. */
+interface Candidate {
+  id: number;
+  run_at: number;
+}
+
 interface JobRow {
   id: number;
   kind: string;
@@ -27,13 +33,28 @@ export class SqliteJobQueue implements JobQueue {
   constructor(db: Database) {
     this.outcomes = new CoalescedWrites(db);
     const insert = prepareJobInsert(db);
-    // Skipped lanes are left out by SQLite itself; "one job per lane" is applied while reading, which stops as soon
-    // as the limit is reached.
-    const selectDue = db.prepare<[number, number, string], JobRow>(`
-      SELECT id, kind, payload, lane, attempts, queued_at FROM jobs
-      WHERE state = 'pending' AND run_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-        AND (lane IS NULL OR lane NOT IN (SELECT value FROM json_each(?)))
-      ORDER BY run_at, id`);
+    // A claim takes the first due job of each lane (a loose index scan over the distinct pending lanes, then one
+    // seek per lane) and the due jobs without a lane, so it costs the number of lanes, not the number of jobs: a
+    // backlog of thousands for one host, or hundreds of backed-off hosts, does not slow it down.
+    const due = '(lease_until IS NULL OR lease_until <= @now) AND run_at <= @now';
+    const selectFirstPerLane = db.prepare<{ now: number; skip: string }, Candidate>(`
+      WITH RECURSIVE lanes(lane) AS (
+        SELECT MIN(lane) FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane IS NOT NULL
+        UNION ALL
+        SELECT (
+          SELECT MIN(lane) FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane > lanes.lane
+        ) FROM lanes WHERE lanes.lane IS NOT NULL
+      )
+      SELECT first.id, first.run_at FROM lanes JOIN jobs AS first ON first.id = (
+        SELECT id FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane = lanes.lane AND ${due}
+        ORDER BY run_at, id LIMIT 1)
+      WHERE lanes.lane IS NOT NULL AND lanes.lane NOT IN (SELECT value FROM json_each(@skip))`);
+    const selectWithoutLane = db.prepare<{ now: number; limit: number }, Candidate>(`
+      SELECT id, run_at FROM jobs INDEXED BY jobs_pending_without_lane
+      WHERE state = 'pending' AND lane IS NULL AND ${due} ORDER BY run_at, id LIMIT @limit`);
+    const selectById = db.prepare<[number], JobRow>(
+      'SELECT id, kind, payload, lane, attempts, queued_at FROM jobs WHERE id = ?',
+    );
     const lease = db.prepare<[string, number, number]>(
       'UPDATE jobs SET lease_id = ?, lease_until = ? WHERE id = ?',
     );
@@ -58,17 +79,15 @@ export class SqliteJobQueue implements JobQueue {
     });
     // Selecting and leasing under one write lock is what keeps two processes from claiming one job.
     this.claimDue = db.transaction(({ now, leaseMs, limit, leaseId, skipLanes = [] }: ClaimRequest) => {
-      const rows: JobRow[] = [];
-      const lanes = new Set<string>();
-      // The iterator must be done before the connection runs another statement: lease after reading.
-      for (const row of selectDue.iterate(now.getTime(), now.getTime(), JSON.stringify(skipLanes))) {
-        if (row.lane !== null) {
-          if (lanes.has(row.lane)) continue;
-          lanes.add(row.lane);
-        }
-        rows.push(row);
-        if (rows.length >= limit) break;
-      }
+      const at = now.getTime();
+      const ids = [
+        ...selectFirstPerLane.all({ now: at, skip: JSON.stringify(skipLanes) }),
+        ...selectWithoutLane.all({ now: at, limit }),
+      ];
+      const rows = ids
+        .sort((a, b) => a.run_at - b.run_at || a.id - b.id)
+        .slice(0, limit)
+        .map((candidate) => selectById.get(candidate.id)!);
       for (const row of rows) lease.run(leaseId, now.getTime() + leaseMs, row.id);
       return rows.map((row) => ({
         id: String(row.id),

@@ -1,5 +1,6 @@
 // API.md §5 against a real remote server: Fedify on 127.0.0.1 follows, receives and verifies, as Mastodon would.
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { MemoryDatabase } from '../../../../src/adapters/persistence/memory/memory-database.js';
 import type { SqlitePersistence } from '../../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { persistenceOf } from '../../../../src/composition/container.js';
@@ -165,6 +166,9 @@ for (const store of STORES) {
         expect(body.detail).to.match(detail);
         expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
         expect(await queueStats(server)).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await persistenceOf(server.container).remoteKeys.get(peer.keyId), 'no key kept').to.equal(
+          null,
+        );
       }
       const inbox = () => `${server.url}/users/alice/inbox`;
 
@@ -204,13 +208,48 @@ for (const store of STORES) {
           /could not be fetched/,
         ));
 
-      it('a signer that is not the actor', async () => {
+      it('a signer that is another actor of the same server', () =>
+        refused(
+          () => peer.send(inbox(), { ...peer.follow(aliceActor), actor: `${peer.url}/users/carol` }),
+          /not signed by the activity’s actor/,
+        ));
+
+      it('a request signed for another server (Host), replayed here', () =>
+        refused(async () => {
+          // fetch() sets Host itself; node:http sends the one the peer signed for.
+          const follow = peer.follow(aliceActor);
+          const headers = await peer.signedHeaders(inbox(), follow, {
+            headers: { host: 'mastodon.example' },
+          });
+          return new Promise<Response>((resolve, reject) => {
+            const request = httpRequest(
+              inbox(),
+              { method: 'POST', headers: Object.fromEntries(headers) },
+              (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (chunk: Buffer) => chunks.push(chunk));
+                res.on('end', () =>
+                  resolve(
+                    new Response(Buffer.concat(chunks), {
+                      status: res.statusCode ?? 0,
+                      headers: { 'content-type': String(res.headers['content-type']) },
+                    }),
+                  ),
+                );
+              },
+            );
+            request.on('error', reject);
+            request.end(JSON.stringify(follow));
+          });
+        }, /not addressed to/));
+
+      it('a signer on another server than the actor', async () => {
         const other = await FedifyPeer.start();
         try {
           // bob signs a Follow that claims to be by the other server's actor.
           await refused(
             () => peer.send(inbox(), { ...peer.follow(aliceActor), actor: other.actorId }),
-            /not signed by the activity/,
+            /not on the actor’s server/,
           );
         } finally {
           await other.close();

@@ -181,10 +181,12 @@ describe('inbox', function () {
       });
       expect(ld.status, await ld.text()).to.equal(202);
 
-      for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
-        const response = await post('/inbox', JSON.stringify(peer.follow(aliceActor)), type);
-        expect(response.status, type).to.equal(415);
-        expect(((await response.json()) as Json).code).to.equal('unsupported_media_type');
+      for (const path of ['/inbox', '/Inbox/', '/users/alice/INBOX', '/users/alice/inbox/']) {
+        for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+          const response = await post(path, JSON.stringify(peer.follow(aliceActor)), type);
+          expect(response.status, `${path} ${type}`).to.equal(415);
+          expect(((await response.json()) as Json).code).to.equal('unsupported_media_type');
+        }
       }
     });
 
