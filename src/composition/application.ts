@@ -1,30 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { AttachRenderer } from '../application/use-cases/attach-renderer.js';
-import { AuthenticateToken } from '../application/use-cases/authenticate-token.js';
-import { DetachRenderer } from '../application/use-cases/detach-renderer.js';
-import { GetUser } from '../application/use-cases/get-user.js';
-import { GetStatistics } from '../application/use-cases/get-statistics.js';
-import { ListFollowers } from '../application/use-cases/list-followers.js';
-import { ReceiveActivity } from '../application/use-cases/receive-activity.js';
 import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
 import type { OutboundHttp } from '../adapters/outbound/outbound-request.js';
-import { GetQueueStatistics } from '../application/use-cases/get-queue-statistics.js';
-import { DeleteAsset } from '../application/use-cases/delete-asset.js';
-import { GetActivity } from '../application/use-cases/get-activity.js';
-import { GetAsset } from '../application/use-cases/get-asset.js';
-import { ListActivities } from '../application/use-cases/list-activities.js';
-import { ListRegistry } from '../application/use-cases/list-registry.js';
-import { ListUsers } from '../application/use-cases/list-users.js';
-import { RegisterAsset } from '../application/use-cases/register-asset.js';
-import { UpdateAsset } from '../application/use-cases/update-asset.js';
-import { IssueToken } from '../application/use-cases/issue-token.js';
-import { ListRenderers } from '../application/use-cases/list-renderers.js';
-import { RegisterUser } from '../application/use-cases/register-user.js';
-import { RevokeToken } from '../application/use-cases/revoke-token.js';
-import { VerifyToken } from '../application/use-cases/verify-token.js';
-import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { createApp } from '../adapters/http/koa/create-app.js';
 import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
@@ -35,6 +13,7 @@ import { loadReadme } from '../adapters/views/readme-renderer.js';
 import { loadStaticFiles } from '../adapters/views/static-files.js';
 import { VERSION } from './version.js';
 import { TOKENS } from './tokens.js';
+import { useCasesOf } from './use-cases.js';
 
 /** The running pieces of one L2 process: the HTTP app and its background work. */
 export interface L2Application {
@@ -75,29 +54,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     csrf: c.resolve(TOKENS.CsrfGuard),
     health: c.resolve(TOKENS.StoreHealth),
     instanceActorKeys: c.resolve(InstanceActorKeys),
-    useCases: {
-      registerUser: c.resolve(RegisterUser),
-      issueToken: c.resolve(IssueToken),
-      authenticateToken: c.resolve(AuthenticateToken),
-      verifyToken: c.resolve(VerifyToken),
-      revokeToken: c.resolve(RevokeToken),
-      attachRenderer: c.resolve(AttachRenderer),
-      detachRenderer: c.resolve(DetachRenderer),
-      listRenderers: c.resolve(ListRenderers),
-      getUser: c.resolve(GetUser),
-      getStatistics: c.resolve(GetStatistics),
-      registerAsset: c.resolve(RegisterAsset),
-      updateAsset: c.resolve(UpdateAsset),
-      deleteAsset: c.resolve(DeleteAsset),
-      getAsset: c.resolve(GetAsset),
-      listRegistry: c.resolve(ListRegistry),
-      getActivity: c.resolve(GetActivity),
-      listActivities: c.resolve(ListActivities),
-      listUsers: c.resolve(ListUsers),
-      listFollowers: c.resolve(ListFollowers),
-      receiveActivity: c.resolve(ReceiveActivity),
-      getQueueStatistics: c.resolve(GetQueueStatistics),
-    },
+    useCases: useCasesOf(c),
   });
 
   let closed = false;
@@ -105,8 +62,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     app,
     logger,
     async startBackground() {
-      const hasher = c.resolve<{ dummy?: BcryptPasswordHasher['dummy'] }>(TOKENS.PasswordHasher);
-      await hasher.dummy?.call(hasher);
+      await c.resolve<() => Promise<unknown>>(TOKENS.WarmUp)();
       worker.start();
       cleanup.start();
     },

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
-import { CleanupRevocations } from '../application/use-cases/cleanup-revocations.js';
 import { TOKENS } from './tokens.js';
+import { useCasesOf } from './use-cases.js';
 
 export interface MaintenanceResult {
   readonly revocations: number;
@@ -12,7 +12,7 @@ export interface MaintenanceResult {
  * issued-token records, and login-failure counters whose window is over.
  */
 export async function runMaintenance(c: DependencyContainer): Promise<MaintenanceResult> {
-  const removed = await c.resolve(CleanupRevocations).execute();
+  const removed = await useCasesOf(c).cleanupRevocations.execute();
   await c.resolve<() => Promise<void>>(TOKENS.PurgeExpiredLimits)();
   return removed;
 }

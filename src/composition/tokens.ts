@@ -4,6 +4,8 @@ export const TOKENS = {
   Logger: Symbol('Logger'),
   Persistence: Symbol('Persistence'),
   PurgeExpiredLimits: Symbol('PurgeExpiredLimits'),
+  /** Work done once at start-up, before the first request needs it. */
+  WarmUp: Symbol('WarmUp'),
   UserRepository: Symbol('UserRepository'),
   IssuedTokenRegistry: Symbol('IssuedTokenRegistry'),
   RevocationStore: Symbol('RevocationStore'),

@@ -36,6 +36,15 @@ export interface Asset {
   readonly deletedAt: Date | null;
 }
 
+/** What an update may not change, by its API name, and why. */
+export const FIXED_ASSET_FIELDS = {
+  name: 'The name cannot be changed.',
+  content_hash: 'The content hash cannot be changed: register new content as a new asset.',
+  owner: 'The owner cannot be changed.',
+} as const;
+
+export type FixedAssetField = keyof typeof FIXED_ASSET_FIELDS;
+
 /** The fields an owner may set; `content_hash` is fixed at registration (new content is a new asset). */
 export interface AssetFields {
   readonly contentHash: string;

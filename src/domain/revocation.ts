@@ -1,4 +1,5 @@
 import type { L1ServerUrl } from './l1-server.js';
+import { fromSeconds, type TokenClaims } from './token.js';
 import type { Username } from './user.js';
 
 /** A revoked token is remembered by its SHA-256 hash until it would have expired; the token itself is never stored. */
@@ -34,6 +35,19 @@ export interface IssuedToken {
   readonly l1Server: L1ServerUrl | null;
   readonly issuedAt: Date;
   readonly expiresAt: Date;
+}
+
+/** The record of a token, from its claims and the hash of the token string. */
+export function issuedTokenOf(claims: TokenClaims, tokenHash: string): IssuedToken {
+  return {
+    tokenHash,
+    jti: claims.jti,
+    username: claims.username,
+    sessionJti: claims.sid ?? null,
+    l1Server: claims.l1_server ?? null,
+    issuedAt: fromSeconds(claims.iat),
+    expiresAt: fromSeconds(claims.exp),
+  };
 }
 
 export function revocationOf(token: IssuedToken, l2Server: string): Revocation {

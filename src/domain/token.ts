@@ -39,6 +39,10 @@ export function expiresAt(claims: TokenClaims): Date {
   return fromSeconds(claims.exp);
 }
 
+export function issuedAt(claims: TokenClaims): Date {
+  return fromSeconds(claims.iat);
+}
+
 /** Claims of a session token, issued at login or registration. */
 export function sessionClaims(input: {
   username: Username;

@@ -1,12 +1,18 @@
+// The one place where use-case errors become HTTP answers: one exhaustive mapper per error type. Refusals that the
+// person can fix by changing what they typed are InputProblems, which a form shows again (see pages.ts).
+import type { AttachRendererError } from '../../../application/use-cases/accounts/attach-renderer.js';
+import type { IssueTokenError } from '../../../application/use-cases/accounts/issue-token.js';
+import type { RegisterUserError } from '../../../application/use-cases/accounts/register-user.js';
+import type { InboxError } from '../../../application/use-cases/federation/receive-activity.js';
+import type { AssetError } from '../../../application/use-cases/registry/asset-checks.js';
 import { assertNever } from '../../../domain/result.js';
-import type { InboxError } from '../../../application/use-cases/receive-activity.js';
 import type { TokenVerdictError } from '../../../domain/token.js';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, InputProblem } from './problem.js';
 
 /**
- * The one place where a token verdict becomes an HTTP answer. The detail reveals nothing from the token itself
- * (RFC 7662 §2.2: an inactive token gets no details). Pass the RFC 6750 challenge in `extra.headers` where the
- * token was presented to authenticate (not where it is the object of the call, as in /auth/verify).
+ * A token verdict as an HTTP answer. The detail reveals nothing from the token itself (RFC 7662 §2.2: an inactive
+ * token gets no details). Pass the RFC 6750 challenge in `extra.headers` where the token was presented to
+ * authenticate (not where it is the object of the call, as in /auth/verify).
  */
 export function tokenProblem(error: TokenVerdictError, extra: Record<string, unknown> = {}): HttpProblem {
   switch (error.type) {
@@ -32,6 +38,77 @@ export const unauthenticated = (): HttpProblem =>
   new HttpProblem(401, 'unauthenticated', 'Sign in, or send a token as "Authorization: Bearer <token>".', {
     headers: { 'WWW-Authenticate': 'Bearer' },
   });
+
+/** A field that fails a rule, with the field named as API.md's validation errors do. */
+const invalidField = (
+  path: string,
+  message: string,
+  others: readonly { path: string; message: string }[] = [],
+) =>
+  new InputProblem(400, 'invalid_request', `${path}: ${message}`, {
+    errors: [{ path, message }, ...others],
+  });
+
+export function registerProblem(error: RegisterUserError): HttpProblem {
+  switch (error.type) {
+    case 'invalid_request':
+      return invalidField(error.path, error.message);
+    case 'username_taken':
+      return new InputProblem(409, error.type, `The username '${error.username}' is already registered.`);
+    default:
+      return assertNever(error);
+  }
+}
+
+export function loginProblem(error: IssueTokenError): HttpProblem {
+  switch (error.type) {
+    case 'invalid_credentials':
+      return new InputProblem(401, error.type, 'The username or password is wrong.');
+    case 'rate_limited':
+      return new InputProblem(429, error.type, 'Too many failed logins. Try again later.', {
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      });
+    default:
+      return assertNever(error);
+  }
+}
+
+/** Logout and detach: a token verdict, or a scoped token doing what only a session may. */
+export function sessionProblem(error: TokenVerdictError | { readonly type: 'forbidden' }): HttpProblem {
+  return error.type === 'forbidden' ? scopedTokenForbidden() : tokenProblem(error);
+}
+
+export function attachProblem(error: AttachRendererError): HttpProblem {
+  switch (error.type) {
+    case 'forbidden':
+      return new InputProblem(403, error.type, error.detail);
+    case 'invalid_request':
+      return new InputProblem(400, error.type, error.detail, {
+        errors: [{ path: 'l1_server', message: error.detail }],
+      });
+    case 'token_revoked':
+      return tokenProblem(error);
+    default:
+      return assertNever(error);
+  }
+}
+
+export function assetProblem(error: AssetError, name: string): HttpProblem {
+  switch (error.type) {
+    case 'invalid_request':
+      return invalidField(error.path, error.message, error.others);
+    case 'asset_exists':
+      return new InputProblem(409, error.type, `The asset name '${error.name}' is already taken.`);
+    case 'not_found':
+      return new HttpProblem(404, error.type, `There is no asset named '${name}'.`);
+    case 'gone':
+      return new HttpProblem(410, error.type, `The asset '${name}' has been deleted.`);
+    case 'forbidden':
+      return new InputProblem(403, error.type, 'Only the owner can change this asset.');
+    default:
+      return assertNever(error);
+  }
+}
 
 /** An inbox refusal as an HTTP answer: 401 carries the signature challenge peers read. */
 export function inboxProblem(error: InboxError): HttpProblem {

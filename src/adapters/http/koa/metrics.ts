@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { GetQueueStatistics } from '../../../application/use-cases/get-queue-statistics.js';
-import type { GetStatistics } from '../../../application/use-cases/get-statistics.js';
+import type { GetQueueStatistics } from '../../../application/use-cases/operations/get-queue-statistics.js';
+import type { GetStatistics } from '../../../application/use-cases/operations/get-statistics.js';
 
 /**
  * Prometheus metrics for `GET /metrics`: process metrics, requests by route pattern (never by raw path, so the

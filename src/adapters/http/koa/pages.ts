@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { HttpDependencies } from './dependencies.js';
+import { InputProblem } from './problem.js';
 import { viewer } from './request-auth.js';
 
 /** Renders a page with the signed-in user and a CSRF token for its forms. */
@@ -27,6 +28,26 @@ export async function renderPage(
 /** A form post is a browser: it gets 303 redirects and re-rendered forms instead of JSON. */
 export const isFormPost = (ctx: Context): boolean =>
   typeof ctx.request.is('application/x-www-form-urlencoded') === 'string';
+
+/**
+ * Runs a handler that a browser form or an API client may call, deciding which before it runs: a form post whose
+ * input is refused (an InputProblem) is shown its form again by `showForm`; everything else, and every API
+ * request, answers as it is thrown (problem+json, or an error page).
+ */
+export async function formOrJson(
+  ctx: Context,
+  showForm: (problem: InputProblem) => Promise<void>,
+  handle: () => Promise<void>,
+): Promise<void> {
+  if (!isFormPost(ctx)) return handle();
+  try {
+    await handle();
+  } catch (error) {
+    if (!(error instanceof InputProblem)) throw error;
+    for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
+    await showForm(error);
+  }
+}
 
 /** Answers 303 See Other with an empty body (Koa's default body would echo the URL into HTML). */
 export function seeOther(ctx: Context, location: string): void {

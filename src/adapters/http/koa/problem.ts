@@ -15,6 +15,17 @@ export class HttpProblem extends Error {
   }
 }
 
+/**
+ * A problem with what the person sent — a field that fails its rule, a name already taken, a wrong password: a
+ * browser form shows it in the form again, with what was typed; anything else becomes an error page.
+ */
+export class InputProblem extends HttpProblem {
+  constructor(...args: ConstructorParameters<typeof HttpProblem>) {
+    super(...args);
+    this.name = 'InputProblem';
+  }
+}
+
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

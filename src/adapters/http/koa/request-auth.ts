@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { AuthenticatedToken } from '../../../application/use-cases/authenticate-token.js';
+import type { AuthenticatedToken } from '../../../application/services/authenticate-token.js';
 import type { HttpDependencies } from './dependencies.js';
 import { bearerChallenge, tokenProblem, unauthenticated } from './error-status.js';
 import { HttpProblem } from './problem.js';
@@ -41,7 +41,7 @@ export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise
   const presented = presentedToken(ctx);
   if (!presented) throw unauthenticated();
   guardCookieRequest(ctx, deps, presented);
-  const result = await deps.useCases.authenticateToken.execute(presented.token);
+  const result = await deps.useCases.authenticateToken.authenticate(presented.token);
   if (!result.ok) throw tokenProblem(result.error, { headers: bearerChallenge });
   return result.value;
 }
@@ -53,7 +53,7 @@ export async function viewer(ctx: Context, deps: HttpDependencies): Promise<Auth
   try {
     const presented = presentedToken(ctx);
     if (presented) {
-      const result = await deps.useCases.authenticateToken.execute(presented.token);
+      const result = await deps.useCases.authenticateToken.authenticate(presented.token);
       found = result.ok ? result.value : null;
     }
   } catch (error) {

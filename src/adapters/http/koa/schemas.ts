@@ -185,12 +185,6 @@ export const RegisterAssetRequest = z
   .openapi('RegisterAssetRequest');
 
 /** Fields a PATCH may not carry, with why (checked before the schema, which would silently drop them). */
-export const FIXED_ASSET_FIELDS: Record<string, string> = {
-  name: 'The name cannot be changed.',
-  content_hash: 'The content hash cannot be changed: register new content as a new asset.',
-  owner: 'The owner cannot be changed.',
-};
-
 export const UpdateAssetRequest = z
   .object({
     description: z.string().max(20000).optional(),

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { HttpProblem } from './problem.js';
+import { InputProblem } from './problem.js';
 
 /** Parses the request body with a schema, or throws `400 invalid_request` listing every problem by field. */
 export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
@@ -12,7 +12,7 @@ export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.ou
     message: issue.code === 'invalid_type' && issue.input === undefined ? 'Required.' : issue.message,
   }));
   const first = errors[0];
-  throw new HttpProblem(
+  throw new InputProblem(
     400,
     'invalid_request',
     first ? `${first.path}: ${first.message}` : 'The request is invalid.',

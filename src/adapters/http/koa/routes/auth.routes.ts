@@ -1,72 +1,53 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
+import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { normaliseL1Server } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { scopedTokenForbidden, tokenProblem, unauthenticated } from '../error-status.js';
-import { isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
-import { HttpProblem } from '../problem.js';
+import {
+  loginProblem,
+  registerProblem,
+  sessionProblem,
+  tokenProblem,
+  unauthenticated,
+} from '../error-status.js';
+import { formOrJson, isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
+import type { HttpProblem } from '../problem.js';
 import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth.js';
 import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 
-/** Form posts that fail re-render their page with the message; the password is never echoed back. */
-async function rerender(
-  ctx: Context,
-  deps: HttpDependencies,
-  page: 'login' | 'register',
-  problem: HttpProblem,
-) {
-  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-  const username = typeof body.username === 'string' ? body.username : '';
-  const title = page === 'login' ? 'Log in' : 'Register';
-  for (const [name, value] of Object.entries(problem.extra.headers ?? {})) ctx.set(name, value);
-  await renderPage(
-    ctx,
-    deps,
-    page,
-    { title, error: problem.detail, username, next: safeNextPath(body.next) },
-    problem.status,
-  );
-}
+/** A refused login or registration form shows again with the message; the password is never echoed back. */
+const showAuthForm =
+  (ctx: Context, deps: HttpDependencies, page: 'login' | 'register') =>
+  (problem: HttpProblem): Promise<void> => {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const username = typeof body.username === 'string' ? body.username : '';
+    const title = page === 'login' ? 'Log in' : 'Register';
+    return renderPage(
+      ctx,
+      deps,
+      page,
+      { title, error: problem.detail, username, next: safeNextPath(body.next) },
+      problem.status,
+    );
+  };
 
-/** Runs a handler; for a browser form, a problem re-renders the form instead of answering problem+json. */
-async function formAware(
-  ctx: Context,
-  deps: HttpDependencies,
-  page: 'login' | 'register',
-  handler: () => Promise<void>,
-) {
-  try {
-    // Login and register forms are rendered for signed-out visitors only.
-    if (isFormPost(ctx)) deps.csrf.check(ctx, null);
-    await handler();
-  } catch (error) {
-    if (isFormPost(ctx) && error instanceof HttpProblem && error.code !== 'csrf_failed') {
-      await rerender(ctx, deps, page, error);
-      return;
-    }
-    throw error;
-  }
-}
+/** Login and register forms are rendered for signed-out visitors only: their CSRF token is bound to no session. */
+const checkSignedOutForm = (ctx: Context, deps: HttpDependencies) => {
+  if (isFormPost(ctx)) deps.csrf.check(ctx, null);
+};
 
 export function authRoutes(router: Router, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
   const actorUrl = deps.urls.actor;
 
-  router.post('/auth/register', (ctx) =>
-    formAware(ctx, deps, 'register', async () => {
+  router.post('/auth/register', (ctx) => {
+    checkSignedOutForm(ctx, deps);
+    return formOrJson(ctx, showAuthForm(ctx, deps, 'register'), async () => {
       const input = validateBody(ctx, RegisterRequest);
       const result = await useCases.registerUser.execute(input);
-      if (!result.ok) {
-        const error = result.error;
-        throw error.type === 'username_taken'
-          ? new HttpProblem(409, 'username_taken', `The username '${error.username}' is already registered.`)
-          : new HttpProblem(400, 'invalid_request', `${error.path}: ${error.message}`, {
-              errors: [{ path: error.path, message: error.message }],
-            });
-      }
+      if (!result.ok) throw registerProblem(result.error);
       const { user, session } = result.value;
       if (isFormPost(ctx)) {
         setTokenCookie(ctx, session.token, settings.cookies);
@@ -82,21 +63,15 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
         token_type: 'Bearer',
         expires_at: session.expiresAt.toISOString(),
       };
-    }),
-  );
+    });
+  });
 
-  router.post('/auth/login', (ctx) =>
-    formAware(ctx, deps, 'login', async () => {
+  router.post('/auth/login', (ctx) => {
+    checkSignedOutForm(ctx, deps);
+    return formOrJson(ctx, showAuthForm(ctx, deps, 'login'), async () => {
       const input = validateBody(ctx, LoginRequest);
       const result = await useCases.issueToken.execute({ ...input, clientAddress: ctx.ip });
-      if (!result.ok) {
-        const error = result.error;
-        throw error.type === 'rate_limited'
-          ? new HttpProblem(429, 'rate_limited', 'Too many failed logins. Try again later.', {
-              headers: { 'Retry-After': String(error.retryAfterSeconds) },
-            })
-          : new HttpProblem(401, 'invalid_credentials', 'The username or password is wrong.');
-      }
+      if (!result.ok) throw loginProblem(result.error);
       const session = result.value;
       if (isFormPost(ctx)) {
         setTokenCookie(ctx, session.token, settings.cookies);
@@ -109,13 +84,15 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
         expires_in: TOKEN_LIFETIME_SECONDS,
         expires_at: session.expiresAt.toISOString(),
       };
-    }),
-  );
+    });
+  });
 
   router.get('/auth/me', async (ctx) => {
-    const { claims } = await requireAuth(ctx, deps);
-    const user = await useCases.getUser.execute(claims.username);
-    if (!user) throw tokenProblem({ type: 'token_invalid' });
+    const session = await requireAuth(ctx, deps);
+    const found = await useCases.getCurrentUser.execute(session);
+    if (!found.ok) throw tokenProblem(found.error);
+    const user = found.value;
+    const { claims } = session;
     ctx.body = {
       username: user.username,
       actor: actorUrl(user.username),
@@ -123,8 +100,8 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
       l2_server: settings.publicUrl,
       token: {
         jti: claims.jti,
-        issued_at: new Date(claims.iat * 1000).toISOString(),
-        expires_at: new Date(claims.exp * 1000).toISOString(),
+        issued_at: issuedAt(claims).toISOString(),
+        expires_at: expiresAt(claims).toISOString(),
         l1_server: claims.l1_server ?? null,
       },
     };
@@ -144,7 +121,7 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
       username: claims.username,
       l2_server: claims.l2_server,
       l1_server: claims.l1_server ?? null,
-      expires_at: new Date(claims.exp * 1000).toISOString(),
+      expires_at: expiresAt(claims).toISOString(),
     };
   });
 
@@ -158,8 +135,7 @@ export function authRoutes(router: Router, deps: HttpDependencies): void {
       everywhere: input.everywhere ?? false,
     });
     clearTokenCookie(ctx, settings.cookies);
-    if (!result.ok)
-      throw result.error.type === 'forbidden' ? scopedTokenForbidden() : tokenProblem(result.error);
+    if (!result.ok) throw sessionProblem(result.error);
     if (isFormPost(ctx)) return seeOther(ctx, '/');
     ctx.body = { revoked: result.value.revoked };
   });

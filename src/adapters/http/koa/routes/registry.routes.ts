@@ -1,40 +1,20 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AssetError } from '../../../../application/use-cases/asset-checks.js';
 import type { Activity } from '../../../../domain/activity.js';
 import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
-import type { Asset } from '../../../../domain/asset.js';
-import { assertNever } from '../../../../domain/result.js';
+import { FIXED_ASSET_FIELDS, type Asset, type FixedAssetField } from '../../../../domain/asset.js';
 import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { cursorRequest, pageLink, singleQuery } from '../listing.js';
-import { isFormPost, renderPage, seeOther } from '../pages.js';
+import { assetProblem } from '../error-status.js';
+import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
 import { negotiate } from '../negotiate.js';
 import { requireAuth, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
-import { FIXED_ASSET_FIELDS, RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
+import { RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
 import { validateBody } from '../validate.js';
-
-function assetProblem(error: AssetError, name: string): HttpProblem {
-  switch (error.type) {
-    case 'invalid_request':
-      return new HttpProblem(400, 'invalid_request', `${error.path}: ${error.message}`, {
-        errors: [{ path: error.path, message: error.message }],
-      });
-    case 'asset_exists':
-      return new HttpProblem(409, 'asset_exists', `The asset name '${error.name}' is already taken.`);
-    case 'not_found':
-      return new HttpProblem(404, 'not_found', `There is no asset named '${name}'.`);
-    case 'gone':
-      return new HttpProblem(410, 'gone', `The asset '${name}' has been deleted.`);
-    case 'forbidden':
-      return new HttpProblem(403, 'forbidden', 'Only the owner can change this asset.');
-    default:
-      return assertNever(error);
-  }
-}
 
 /** The asset form's fields as the person typed them, to show again after an error. */
 function formValues(body: unknown, asset?: Asset): Record<string, string> {
@@ -50,31 +30,20 @@ function formValues(body: unknown, asset?: Asset): Record<string, string> {
   };
 }
 
+const FIXED_FIELD_NAMES = Object.keys(FIXED_ASSET_FIELDS) as FixedAssetField[];
+
 export function registryRoutes(router: Router, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
 
-  /** A browser form that fails shows the form again with the message and what was typed. */
-  const formAware = async (ctx: Context, editing: Asset | null, handler: () => Promise<void>) => {
-    try {
-      await handler();
-    } catch (error) {
-      if (
-        !isFormPost(ctx) ||
-        !(error instanceof HttpProblem) ||
-        ['csrf_failed', 'unauthenticated'].includes(error.code)
-      ) {
-        throw error;
-      }
-      if (error.code.startsWith('token_') || error.status === 404 || error.status === 410) throw error;
-      await renderAssetForm(
-        ctx,
-        editing,
-        formValues(ctx.request.body, editing ?? undefined),
-        error.detail,
-        error.status,
-      );
-    }
-  };
+  /** A refused asset form shows again with the message and what was typed. */
+  const showAssetForm = (ctx: Context, editing: Asset | null) => (problem: HttpProblem) =>
+    renderAssetForm(
+      ctx,
+      editing,
+      formValues(ctx.request.body, editing ?? undefined),
+      problem.detail,
+      problem.status,
+    );
 
   const renderAssetForm = (
     ctx: Context,
@@ -116,18 +85,16 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     const signedIn = await signedInOrLogin(ctx);
     if (!signedIn) return;
     const name = String(ctx.params.name);
-    const asset = await useCases.getAsset.execute(name);
-    if (!asset) throw assetProblem({ type: 'not_found' }, name);
-    if (asset.deletedAt) throw assetProblem({ type: 'gone' }, name);
-    if (asset.owner !== signedIn.claims.username) throw assetProblem({ type: 'forbidden' }, name);
-    await renderAssetForm(ctx, asset, formValues({}, asset));
+    const editable = await useCases.updateAsset.editable({ actor: signedIn.claims.username, name });
+    if (!editable.ok) throw assetProblem(editable.error, name);
+    await renderAssetForm(ctx, editable.value, formValues({}, editable.value));
   });
   const withActivity = (asset: Asset, activity: Activity) => ({
     ...assetJson(asset, urls),
     activity: { idx: activity.idx, id: urls.activity(activity.idx) },
   });
 
-  router.post('/assets', (ctx) => formAware(ctx, null, () => registerAsset(ctx)));
+  router.post('/assets', (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)));
 
   const registerAsset = async (ctx: Context) => {
     const session = await requireAuth(ctx, deps);
@@ -154,23 +121,14 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
   const update = async (ctx: Context) => {
     const session = await requireAuth(ctx, deps);
     const sent = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const fixed = Object.keys(FIXED_ASSET_FIELDS).filter((field) => field in sent && !isFormPost(ctx));
-    if (fixed.length > 0) {
-      const errors = fixed.map((path) => ({ path, message: FIXED_ASSET_FIELDS[path]! }));
-      throw new HttpProblem(400, 'invalid_request', `${errors[0]!.path}: ${errors[0]!.message}`, { errors });
-    }
-    const input = validateBody(ctx, UpdateAssetRequest);
+    // The edit form shows the fixed fields read-only; only an API client asking to change them is refused.
+    const fixed = isFormPost(ctx) ? [] : FIXED_FIELD_NAMES.filter((field) => field in sent);
+    const input = fixed.length > 0 ? {} : validateBody(ctx, UpdateAssetRequest);
     const name = String(ctx.params.name);
-    if ([input.description, input.tags, input.url, input.media_type].every((v) => v === undefined)) {
-      throw new HttpProblem(
-        400,
-        'invalid_request',
-        'Give at least one of description, tags, url, media_type.',
-      );
-    }
     const result = await useCases.updateAsset.execute({
       actor: session.claims.username,
       name,
+      fixed,
       changes: {
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
@@ -199,7 +157,7 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     const method = (ctx.request.body as Record<string, unknown> | undefined)?._method;
     if (method === 'PATCH') {
       const current = await useCases.getAsset.execute(String(ctx.params.name));
-      return formAware(ctx, current, () => update(ctx));
+      return formOrJson(ctx, showAssetForm(ctx, current), () => update(ctx));
     }
     if (method === 'DELETE') return remove(ctx);
     throw new HttpProblem(400, 'invalid_request', '_method: use PATCH or DELETE.', {

@@ -1,0 +1,43 @@
+import type { L1ServerUrl } from '../../domain/l1-server.js';
+import { issuedTokenOf } from '../../domain/revocation.js';
+import { scopedClaims, sessionClaims, type TokenClaims } from '../../domain/token.js';
+import type { Username } from '../../domain/user.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { IssuedTokenRegistry } from '../ports/issued-token-registry.js';
+import type { TokenCodec } from '../ports/token-codec.js';
+
+export interface IssuedTokenView {
+  readonly token: string;
+  readonly tokenHash: string;
+  readonly claims: TokenClaims;
+  readonly expiresAt: Date;
+}
+
+/** Signs tokens and remembers them (by hash), so logout can later find a session's scoped tokens. */
+export class TokenIssuer {
+  constructor(
+    private readonly codec: TokenCodec,
+    private readonly issuedTokens: IssuedTokenRegistry,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly l2Server: string,
+  ) {}
+
+  issueSession(username: Username): Promise<IssuedTokenView> {
+    return this.issue(
+      sessionClaims({ username, l2Server: this.l2Server, now: this.clock.now(), jti: this.ids.newId() }),
+    );
+  }
+
+  issueScoped(session: TokenClaims, l1Server: L1ServerUrl): Promise<IssuedTokenView> {
+    return this.issue(scopedClaims({ session, l1Server, now: this.clock.now(), jti: this.ids.newId() }));
+  }
+
+  private async issue(claims: TokenClaims): Promise<IssuedTokenView> {
+    const { token, tokenHash } = this.codec.sign(claims);
+    const record = issuedTokenOf(claims, tokenHash);
+    await this.issuedTokens.add(record);
+    return { token, tokenHash, claims, expiresAt: record.expiresAt };
+  }
+}

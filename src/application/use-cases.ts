@@ -1,0 +1,56 @@
+// What the edges of the service (HTTP, the CLI, the hourly clean-up) call: each use-case by name. The composition
+// root builds exactly this set (its factory map is typed by it), and the HTTP adapter receives it as is.
+import type { AuthenticateToken } from './services/authenticate-token.js';
+import type { AttachRenderer } from './use-cases/accounts/attach-renderer.js';
+import type { DetachRenderer } from './use-cases/accounts/detach-renderer.js';
+import type { GetCurrentUser } from './use-cases/accounts/get-current-user.js';
+import type { GetUser } from './use-cases/accounts/get-user.js';
+import type { IssueToken } from './use-cases/accounts/issue-token.js';
+import type { ListRenderers } from './use-cases/accounts/list-renderers.js';
+import type { ListUsers } from './use-cases/accounts/list-users.js';
+import type { RegisterUser } from './use-cases/accounts/register-user.js';
+import type { RevokeToken } from './use-cases/accounts/revoke-token.js';
+import type { VerifyToken } from './use-cases/accounts/verify-token.js';
+import type { ListFollowers } from './use-cases/federation/list-followers.js';
+import type { ReceiveActivity } from './use-cases/federation/receive-activity.js';
+import type { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
+import type { GetQueueStatistics } from './use-cases/operations/get-queue-statistics.js';
+import type { GetStatistics } from './use-cases/operations/get-statistics.js';
+import type { DeleteAsset } from './use-cases/registry/delete-asset.js';
+import type { GetActivity } from './use-cases/registry/get-activity.js';
+import type { GetAsset } from './use-cases/registry/get-asset.js';
+import type { ListActivities } from './use-cases/registry/list-activities.js';
+import type { ListRegistry } from './use-cases/registry/list-registry.js';
+import type { RegisterAsset } from './use-cases/registry/register-asset.js';
+import type { UpdateAsset } from './use-cases/registry/update-asset.js';
+
+export interface UseCases {
+  // Accounts and tokens
+  readonly registerUser: RegisterUser;
+  readonly issueToken: IssueToken;
+  /** A service rather than a use-case: every signed-in request authenticates through it. */
+  readonly authenticateToken: AuthenticateToken;
+  readonly verifyToken: VerifyToken;
+  readonly revokeToken: RevokeToken;
+  readonly getCurrentUser: GetCurrentUser;
+  readonly getUser: GetUser;
+  readonly listUsers: ListUsers;
+  readonly attachRenderer: AttachRenderer;
+  readonly detachRenderer: DetachRenderer;
+  readonly listRenderers: ListRenderers;
+  // Registry and activity log
+  readonly registerAsset: RegisterAsset;
+  readonly updateAsset: UpdateAsset;
+  readonly deleteAsset: DeleteAsset;
+  readonly getAsset: GetAsset;
+  readonly listRegistry: ListRegistry;
+  readonly getActivity: GetActivity;
+  readonly listActivities: ListActivities;
+  // Federation
+  readonly listFollowers: ListFollowers;
+  readonly receiveActivity: ReceiveActivity;
+  // Operations
+  readonly getStatistics: GetStatistics;
+  readonly getQueueStatistics: GetQueueStatistics;
+  readonly cleanupRevocations: CleanupRevocations;
+}

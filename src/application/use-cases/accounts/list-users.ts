@@ -1,0 +1,17 @@
+// Rule: every registered user is listed, newest first.
+import type { Page } from '../../../domain/activity.js';
+import type { User } from '../../../domain/user.js';
+import { paginate, type CursorRequest } from '../../pagination.js';
+import type { UserRepository } from '../../ports/user-repository.js';
+
+export class ListUsers {
+  constructor(private readonly users: UserRepository) {}
+
+  execute(page: CursorRequest): Promise<Page<User>> {
+    return paginate(page, {
+      older: (before, limit) => this.users.listOlder(before, limit),
+      newer: (after, limit) => this.users.listNewer(after, limit),
+      count: () => this.users.count(),
+    });
+  }
+}

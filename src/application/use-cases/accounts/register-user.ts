@@ -1,0 +1,59 @@
+// Rule: a new account gets a unique lower-cased username, a bcrypt hash of the first 72 password bytes, its own
+// RSA-2048 key pair for signing activities, and a signed-in session.
+import { checkNewPassword, passwordBytesForHashing } from '../../../domain/password.js';
+import { err, ok, type Result } from '../../../domain/result.js';
+import { normaliseUsername, type User } from '../../../domain/user.js';
+import type { Clock } from '../../ports/clock.js';
+import type { KeyPairGenerator } from '../../ports/key-pair-generator.js';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { UserRepository } from '../../ports/user-repository.js';
+import type { IssuedTokenView, TokenIssuer } from '../../services/token-issuer.js';
+
+export interface RegisterUserInput {
+  readonly username: string;
+  readonly password: string;
+}
+
+export type RegisterUserError =
+  | { readonly type: 'invalid_request'; readonly path: 'username' | 'password'; readonly message: string }
+  | { readonly type: 'username_taken'; readonly username: string };
+
+export class RegisterUser {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly keys: KeyPairGenerator,
+    private readonly issuer: TokenIssuer,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(
+    input: RegisterUserInput,
+  ): Promise<Result<{ user: User; session: IssuedTokenView }, RegisterUserError>> {
+    const username = normaliseUsername(input.username);
+    if (!username.ok) {
+      return err({
+        type: 'invalid_request',
+        path: 'username',
+        message: 'Use 3–30 characters of a–z, 0–9 and _.',
+      });
+    }
+    const password = checkNewPassword(input.password);
+    if (!password.ok) {
+      return err({ type: 'invalid_request', path: 'password', message: 'Use 8 to 4096 characters.' });
+    }
+    // Cheap early answer for the common case; the store's uniqueness decides the race.
+    if (await this.users.findByUsername(username.value))
+      return err({ type: 'username_taken', username: username.value });
+
+    const [passwordHash, keyPair] = await Promise.all([
+      this.hasher.hash(passwordBytesForHashing(password.value)),
+      this.keys.generate(),
+    ]);
+    const user: User = { username: username.value, passwordHash, ...keyPair, createdAt: this.clock.now() };
+    if ((await this.users.create(user)) === 'taken')
+      return err({ type: 'username_taken', username: username.value });
+
+    return ok({ user, session: await this.issuer.issueSession(user.username) });
+  }
+}

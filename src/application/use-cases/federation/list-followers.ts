@@ -1,0 +1,24 @@
+// Rule: a user's followers collection lists the actors following them, newest follow first, with the true count.
+import type { Page } from '../../../domain/activity.js';
+import type { Follower } from '../../../domain/follower.js';
+import type { Username } from '../../../domain/user.js';
+import { paginate, type CursorRequest } from '../../pagination.js';
+import type { FollowerRepository } from '../../ports/follower-repository.js';
+
+export class ListFollowers {
+  constructor(private readonly followers: FollowerRepository) {}
+
+  execute(username: Username, page: CursorRequest): Promise<Page<Follower>> {
+    const filter = { username };
+    return paginate(page, {
+      older: (before, limit) => this.followers.listOlder(filter, before, limit),
+      newer: (after, limit) => this.followers.listNewer(filter, after, limit),
+      count: () => this.followers.count(filter),
+    });
+  }
+
+  /** How many actors follow the user (the profile shows it). */
+  count(username: Username): Promise<number> {
+    return this.followers.count({ username });
+  }
+}

@@ -1,0 +1,148 @@
+// Rule: the inbox acts only on activities signed by their own actor. A Follow of a local user makes the actor a
+// follower and answers it with an Accept signed by that user; an Undo of the Follow ends it; a Delete of the actor
+// removes it everywhere; anything else is accepted and ignored.
+import type { Urls } from '../../../domain/activity-streams.js';
+import {
+  acceptDocument,
+  idOf,
+  parseIncomingActivity,
+  sameOrigin,
+  typeOf,
+  type IncomingActivity,
+} from '../../../domain/federation.js';
+import { acceptDeliveryJob } from '../../../domain/jobs.js';
+import { err, ok, type Result } from '../../../domain/result.js';
+import { normaliseUsername, type Username } from '../../../domain/user.js';
+import type { Clock } from '../../ports/clock.js';
+import type { FederationClient } from '../../ports/federation-client.js';
+import type { FollowerRepository } from '../../ports/follower-repository.js';
+import type { IdGenerator } from '../../ports/id-generator.js';
+import type { SignatureVerifier, SignedRequest } from '../../ports/signature-verifier.js';
+import type { UserRepository } from '../../ports/user-repository.js';
+import type { WorkSignal } from '../../ports/work-signal.js';
+
+export type InboxError =
+  | { readonly type: 'invalid_request'; readonly message: string }
+  | { readonly type: 'not_found' }
+  /** The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. */
+  | { readonly type: 'unauthenticated'; readonly message: string }
+  /** The follower's server could not be asked for its actor now: the peer should send the Follow again later. */
+  | { readonly type: 'unavailable'; readonly message: string };
+
+/** What the activity did; every one of them answers 202. */
+export type InboxOutcome = 'followed' | 'unfollowed' | 'removed' | 'ignored';
+
+export class ReceiveActivity {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly followers: FollowerRepository,
+    private readonly verifier: SignatureVerifier,
+    private readonly client: FederationClient,
+    private readonly signal: WorkSignal,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly urls: Urls,
+  ) {}
+
+  /**
+   * `inboxOwner` is the user whose personal inbox was posted to, or null for the shared inbox; `body` is the parsed
+   * JSON of `request.body`.
+   */
+  async execute(input: {
+    inboxOwner: string | null;
+    body: unknown;
+    request: SignedRequest;
+  }): Promise<Result<InboxOutcome, InboxError>> {
+    const parsed = parseIncomingActivity(input.body);
+    if (!parsed.ok) return err({ type: 'invalid_request', message: parsed.error });
+    const activity = parsed.value;
+    if (input.inboxOwner !== null && !(await this.localUser(input.inboxOwner)))
+      return err({ type: 'not_found' });
+
+    const verdict = await this.verifier.verify(input.request, activity.actor);
+    if (!verdict.ok) return err({ type: 'unauthenticated', message: verdict.reason });
+    // The verifier promises it; checked here too, as the rule this use-case stands on.
+    if (verdict.owner !== activity.actor || !sameOrigin(verdict.keyId, activity.actor))
+      return err({ type: 'unauthenticated', message: 'The request is not signed by the activity’s actor.' });
+
+    switch (activity.type) {
+      case 'Follow':
+        return this.follow(activity);
+      case 'Undo':
+        return ok((await this.undo(activity)) ? 'unfollowed' : 'ignored');
+      case 'Delete':
+        // Only the actor deleting itself concerns followers; deletes of its objects do not.
+        if (idOf(activity.object) !== activity.actor) return ok('ignored');
+        await this.followers.removeActor(activity.actor);
+        return ok('removed');
+      default:
+        return ok('ignored');
+    }
+  }
+
+  private async follow(activity: IncomingActivity): Promise<Result<InboxOutcome, InboxError>> {
+    const target = idOf(activity.object);
+    const followed = target === null ? null : this.urls.usernameOf(target);
+    const user = followed === null ? null : await this.localUser(followed);
+    if (!user) return ok('ignored');
+    const lookup = await this.client.fetchActor(activity.actor);
+    if (!lookup.ok) {
+      const message = `The follower’s actor could not be read: ${lookup.reason}.`;
+      return err(lookup.retryable ? { type: 'unavailable', message } : { type: 'invalid_request', message });
+    }
+    const remote = lookup.actor;
+    // Deliveries go only to the follower's own server: an actor cannot point them at somebody else's.
+    if (!sameOrigin(remote.inbox, remote.id))
+      return err({ type: 'invalid_request', message: 'The follower’s inbox is not on its own server.' });
+    const sharedInbox =
+      remote.sharedInbox !== null && sameOrigin(remote.sharedInbox, remote.id) ? remote.sharedInbox : null;
+
+    const now = this.clock.now();
+    const actor = this.urls.actor(user);
+    const accept = acceptDocument({
+      id: `${actor}#accepts/${this.ids.newId()}`,
+      actor,
+      follow: { id: activity.id, actor: activity.actor, object: actor },
+    });
+    await this.followers.add(
+      {
+        username: user,
+        actor: activity.actor,
+        inbox: remote.inbox,
+        sharedInbox,
+        followId: activity.id,
+        followedAt: now,
+      },
+      acceptDeliveryJob({ signer: user, inbox: remote.inbox, document: accept }),
+      now,
+    );
+    this.signal.jobsQueued();
+    return ok('followed');
+  }
+
+  /** Ends the Follow the Undo names: embedded (by its object, or its id) or by id alone. */
+  private async undo(activity: IncomingActivity): Promise<boolean> {
+    const undone = activity.object;
+    const followId = idOf(undone);
+    if (typeof undone === 'string')
+      return followId !== null && (await this.followers.remove(activity.actor, { followId })) > 0;
+    if (typeOf(undone) !== 'Follow') return false;
+    const inner = undone as Record<string, unknown>;
+    // A Follow made by someone else cannot be undone by this actor.
+    if (inner.actor !== undefined && idOf(inner.actor) !== activity.actor) return false;
+    const target = idOf(inner.object);
+    const username = target === null ? null : this.urls.usernameOf(target);
+    if (
+      username !== null &&
+      (await this.followers.remove(activity.actor, { username: username as Username })) > 0
+    )
+      return true;
+    return followId !== null && (await this.followers.remove(activity.actor, { followId })) > 0;
+  }
+
+  private async localUser(name: string): Promise<Username | null> {
+    const username = normaliseUsername(name);
+    if (!username.ok) return null;
+    return (await this.users.findByUsername(username.value))?.username ?? null;
+  }
+}

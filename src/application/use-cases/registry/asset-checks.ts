@@ -1,0 +1,63 @@
+// The checks every asset change shares: field rules and ownership of a live asset.
+import {
+  DESCRIPTION_MAX_CHARACTERS,
+  normaliseAssetUrl,
+  normaliseDescription,
+  MEDIA_TYPE_PATTERN,
+  CONTENT_HASH_PATTERN,
+  normaliseTags,
+  parseAssetName,
+  type Asset,
+  type AssetFields,
+} from '../../../domain/asset.js';
+import { err, ok, type Result } from '../../../domain/result.js';
+import type { Username } from '../../../domain/user.js';
+import type { AssetRepository } from '../../ports/asset-repository.js';
+
+/** The expected ways an asset operation fails; `type` is the API.md code. */
+export type AssetError =
+  | {
+      readonly type: 'invalid_request';
+      readonly path: string;
+      readonly message: string;
+      /** Further fields wrong in the same request. */
+      readonly others?: readonly { readonly path: string; readonly message: string }[];
+    }
+  | { readonly type: 'asset_exists'; readonly name: string }
+  | { readonly type: 'not_found' }
+  | { readonly type: 'gone' }
+  | { readonly type: 'forbidden' };
+
+/** The domain's field rules, applied whatever the edge already checked. */
+export function checkFields(fields: AssetFields): Result<AssetFields, AssetError> {
+  const invalid = (path: string, message: string) => err({ type: 'invalid_request' as const, path, message });
+  const contentHash = fields.contentHash.toLowerCase();
+  if (!CONTENT_HASH_PATTERN.test(contentHash))
+    return invalid('content_hash', 'Use sha256: followed by 64 hex digits.');
+  const mediaType = fields.mediaType.toLowerCase();
+  if (!MEDIA_TYPE_PATTERN.test(mediaType))
+    return invalid('media_type', 'Use a media type such as image/png.');
+  const url = fields.url === null ? null : normaliseAssetUrl(fields.url);
+  if (fields.url !== null && url === null) return invalid('url', 'Use an absolute http(s) URL.');
+  const description = normaliseDescription(fields.description);
+  if ([...description].length > DESCRIPTION_MAX_CHARACTERS) {
+    return invalid('description', `At most ${DESCRIPTION_MAX_CHARACTERS} characters.`);
+  }
+  const tags = normaliseTags(fields.tags);
+  if (!tags.ok) return invalid(tags.error.path, tags.error.message);
+  return ok({ contentHash, mediaType, url, description, tags: tags.value });
+}
+
+/** Finds a live asset the actor owns, or says why not. */
+export async function ownedLiveAsset(
+  assets: AssetRepository,
+  name: string,
+  actor: Username,
+): Promise<Result<Asset, AssetError>> {
+  const parsed = parseAssetName(name);
+  const asset = parsed.ok ? await assets.findByName(parsed.value) : null;
+  if (!asset) return err({ type: 'not_found' });
+  if (asset.deletedAt) return err({ type: 'gone' });
+  if (asset.owner !== actor) return err({ type: 'forbidden' });
+  return ok(asset);
+}

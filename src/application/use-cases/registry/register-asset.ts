@@ -1,0 +1,38 @@
+// Rule: a signed-in user registers an asset under a free name; the asset and its signed Create activity are
+// written together.
+import type { Activity } from '../../../domain/activity.js';
+import { parseAssetName, type Asset, type AssetFields } from '../../../domain/asset.js';
+import { err, type Result } from '../../../domain/result.js';
+import type { Username } from '../../../domain/user.js';
+import type { PublishActivity } from './publish-activity.js';
+import type { AssetRepository } from '../../ports/asset-repository.js';
+import type { UserRepository } from '../../ports/user-repository.js';
+import { checkFields, type AssetError } from './asset-checks.js';
+
+export class RegisterAsset {
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly users: UserRepository,
+    private readonly publish: PublishActivity,
+  ) {}
+
+  async execute(input: {
+    owner: Username;
+    name: string;
+    fields: AssetFields;
+  }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
+    const name = parseAssetName(input.name);
+    if (!name.ok) return err({ type: 'invalid_request', ...name.error });
+    const fields = checkFields(input.fields);
+    if (!fields.ok) return fields;
+    if (await this.assets.findByName(name.value)) return err({ type: 'asset_exists', name: name.value });
+    const owner = await this.users.findByUsername(input.owner);
+    if (!owner) return err({ type: 'forbidden' });
+
+    const published = await this.publish.execute({
+      publisher: owner,
+      edit: { kind: 'create', name: name.value, owner: owner.username, fields: fields.value },
+    });
+    return published.ok ? published : err({ type: 'asset_exists', name: name.value });
+  }
+}

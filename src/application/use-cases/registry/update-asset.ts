@@ -1,0 +1,76 @@
+// Rule: only the owner changes a live asset's description, tags, url or media type — at least one of them, and
+// never its name, content hash or owner; the change and its signed Update activity are written together.
+import type { Activity } from '../../../domain/activity.js';
+import {
+  FIXED_ASSET_FIELDS,
+  type Asset,
+  type AssetFields,
+  type FixedAssetField,
+} from '../../../domain/asset.js';
+import { err, type Result } from '../../../domain/result.js';
+import type { Username } from '../../../domain/user.js';
+import type { PublishActivity } from './publish-activity.js';
+import type { AssetRepository } from '../../ports/asset-repository.js';
+import type { UserRepository } from '../../ports/user-repository.js';
+import { checkFields, ownedLiveAsset, type AssetError } from './asset-checks.js';
+
+const MAX_EDIT_ATTEMPTS = 10;
+
+export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
+
+export class UpdateAsset {
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly users: UserRepository,
+    private readonly publish: PublishActivity,
+  ) {}
+
+  /** The asset as its owner may edit it: live and theirs (the edit form starts from it). */
+  editable(input: { actor: Username; name: string }): Promise<Result<Asset, AssetError>> {
+    return ownedLiveAsset(this.assets, input.name, input.actor);
+  }
+
+  async execute(input: {
+    actor: Username;
+    name: string;
+    changes: AssetChanges;
+    /** Fixed fields the request tried to set: each is refused by name. */
+    fixed?: readonly FixedAssetField[];
+  }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
+    const [firstFixed] = input.fixed ?? [];
+    if (firstFixed !== undefined) {
+      return err({
+        type: 'invalid_request',
+        path: firstFixed,
+        message: FIXED_ASSET_FIELDS[firstFixed],
+        others: (input.fixed ?? []).slice(1).map((path) => ({ path, message: FIXED_ASSET_FIELDS[path] })),
+      });
+    }
+    if (Object.values(input.changes).every((value) => value === undefined)) {
+      return err({
+        type: 'invalid_request',
+        path: '(body)',
+        message: 'Give at least one of description, tags, url, media_type.',
+      });
+    }
+    // Another writer (another process) may change the asset between our read and our write: the store then
+    // refuses the stale change, and the edit is applied again on top of the fresh asset.
+    for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
+      const found = await ownedLiveAsset(this.assets, input.name, input.actor);
+      if (!found.ok) return found;
+      const current = found.value;
+      const fields = checkFields({ ...current, ...input.changes });
+      if (!fields.ok) return fields;
+      const owner = await this.users.findByUsername(input.actor);
+      if (!owner) return err({ type: 'forbidden' });
+
+      const published = await this.publish.execute({
+        publisher: owner,
+        edit: { kind: 'update', current, fields: fields.value },
+      });
+      if (published.ok) return published;
+      if (published.error !== 'asset_changed') return err({ type: 'gone' });
+    }
+    throw new Error(`asset ${input.name} kept changing under ${MAX_EDIT_ATTEMPTS} edit attempts`);
+  }
+}

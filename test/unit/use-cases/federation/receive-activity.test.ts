@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import { openMemoryPersistence } from '../../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import type { SignatureVerdict } from '../../../../src/application/ports/signature-verifier.js';
+import { ReceiveActivity } from '../../../../src/application/use-cases/federation/receive-activity.js';
+import { Urls } from '../../../../src/domain/activity-streams.js';
+import { aUser, aUsername, MINUTE } from '../../../support/builders.js';
+import { FixedClock, SequentialIds } from '../../../support/fixed-clock.js';
+import { ScriptedFederation } from '../../../support/use-case-kit.js';
+
+const BOB = 'https://peer.example/users/bob';
+const request = { method: 'POST', target: '/inbox', headers: {}, body: Buffer.from('{}') };
+
+async function setUp() {
+  const store = openMemoryPersistence();
+  await store.users.create(aUser({ username: aUsername('alice') }));
+  const federation = new ScriptedFederation();
+  federation.actors.set(BOB, { id: BOB, inbox: `${BOB}/inbox`, sharedInbox: 'https://peer.example/inbox' });
+  const verdict: { next: SignatureVerdict } = { next: { ok: true, keyId: `${BOB}#main-key`, owner: BOB } };
+  const verifier = { verify: async () => verdict.next };
+  const signal = { count: 0, jobsQueued: () => void signal.count++ };
+  const urls = new Urls('https://l2.example');
+  const receive = new ReceiveActivity(
+    store.users,
+    store.followers,
+    verifier,
+    federation,
+    signal,
+    new FixedClock(new Date('2026-11-22T10:00:00.000Z')),
+    new SequentialIds(),
+    urls,
+  );
+  const post = (body: unknown, inboxOwner: string | null = null) =>
+    receive.execute({ inboxOwner, body, request });
+  const follow = {
+    id: `${BOB}/follows/1`,
+    type: 'Follow',
+    actor: BOB,
+    object: 'https://l2.example/users/alice',
+  };
+  const followers = () => store.followers.count({ username: aUsername('alice') });
+  return { store, federation, verdict, signal, post, follow, followers };
+}
+
+describe('ReceiveActivity (the inbox)', () => {
+  it('stores a follower of a local user with its Accept, and wakes the worker', async () => {
+    const { post, follow, followers, store, signal } = await setUp();
+
+    expect(await post(follow, 'alice')).to.deep.equal({ ok: true, value: 'followed' });
+
+    expect(await followers()).to.equal(1);
+    const [job] = await store.jobs.claim({
+      now: new Date('2026-11-23'),
+      leaseMs: MINUTE,
+      limit: 5,
+      leaseId: 'l',
+    });
+    expect(job?.kind).to.equal('accept_delivery');
+    expect(job?.payload).to.deep.include({ signer: 'alice', inbox: `${BOB}/inbox` });
+    expect(signal.count).to.equal(1);
+  });
+
+  it('answers unavailable (the peer sends again) when the follower’s server cannot be asked now, invalid when it has no actor', async () => {
+    const { post, follow, federation } = await setUp();
+    federation.fetchActor = async () => ({ ok: false, retryable: true, reason: 'answered 503' });
+    const first = await post(follow);
+    federation.fetchActor = async () => ({ ok: false, retryable: false, reason: 'no actor' });
+    const second = await post(follow);
+
+    expect(!first.ok && first.error.type).to.equal('unavailable');
+    expect(!second.ok && second.error.type).to.equal('invalid_request');
+  });
+
+  it('refuses an inbox on another server than the follower, storing nothing', async () => {
+    const { post, follow, followers, federation } = await setUp();
+    federation.actors.set(BOB, { id: BOB, inbox: 'https://victim.example/inbox', sharedInbox: null });
+
+    const result = await post(follow);
+
+    expect(!result.ok && result.error.type).to.equal('invalid_request');
+    expect(await followers()).to.equal(0);
+  });
+
+  it('refuses a verdict whose signer is not the actor, even if the verifier let it through', async () => {
+    const { post, follow, followers, verdict } = await setUp();
+    verdict.next = {
+      ok: true,
+      keyId: 'https://peer.example/users/carol#main-key',
+      owner: 'https://peer.example/users/carol',
+    };
+
+    const result = await post(follow);
+
+    expect(!result.ok && result.error.type).to.equal('unauthenticated');
+    expect(await followers()).to.equal(0);
+  });
+
+  it('checks the shape and the user before the signature, and answers the verifier’s reason', async () => {
+    const { post, follow, verdict } = await setUp();
+    verdict.next = { ok: false, reason: 'Date is missing' };
+
+    expect(await post([follow])).to.deep.include({ ok: false });
+    expect(await post(follow, 'nobody')).to.deep.equal({ ok: false, error: { type: 'not_found' } });
+    expect(await post(follow)).to.deep.equal({
+      ok: false,
+      error: { type: 'unauthenticated', message: 'Date is missing' },
+    });
+  });
+
+  it('ends the follow on an Undo by embedded Follow or by its id, and a Delete of the actor removes it', async () => {
+    const { post, follow, followers } = await setUp();
+    await post(follow);
+    expect(await post({ type: 'Undo', actor: BOB, object: follow })).to.deep.equal({
+      ok: true,
+      value: 'unfollowed',
+    });
+    await post(follow);
+    expect(await post({ type: 'Undo', actor: BOB, object: follow.id })).to.deep.equal({
+      ok: true,
+      value: 'unfollowed',
+    });
+    await post(follow);
+    expect(await post({ type: 'Delete', actor: BOB, object: 'https://peer.example/notes/1' })).to.deep.equal({
+      ok: true,
+      value: 'ignored',
+    });
+    expect(await followers()).to.equal(1);
+    expect(await post({ type: 'Delete', actor: BOB, object: BOB })).to.deep.equal({
+      ok: true,
+      value: 'removed',
+    });
+    expect(await followers()).to.equal(0);
+  });
+});
