@@ -6,6 +6,7 @@ import { errorMiddleware } from './error-middleware.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogger } from './request-logger.js';
+import { RouteTable } from './route-table.js';
 import { activityPubRoutes } from './routes/activitypub.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
@@ -22,17 +23,21 @@ export function createApp(deps: HttpDependencies): Koa {
   app.silent = true;
 
   const metrics = new HttpMetrics(deps.useCases.getStatistics, deps.useCases.getQueueStatistics);
-  const router = new Router();
+  // Every route once, with its description: the router and /openapi.json are both built from this table.
+  const routes = new RouteTable();
   let openApi: object | null = null;
-  opsRoutes(router, deps, {
-    openApiDocument: () => (openApi ??= buildOpenApiDocument(deps.settings.publicUrl, deps.settings.version)),
+  opsRoutes(routes, deps, {
+    openApiDocument: () =>
+      (openApi ??= buildOpenApiDocument(routes.documented(), deps.settings.publicUrl, deps.settings.version)),
     metrics: metrics.registry,
   });
-  authRoutes(router, deps);
-  renderersRoutes(router, deps);
-  pagesRoutes(router, deps);
-  registryRoutes(router, deps);
-  activityPubRoutes(router, deps);
+  authRoutes(routes, deps);
+  renderersRoutes(routes, deps);
+  pagesRoutes(routes, deps);
+  registryRoutes(routes, deps);
+  activityPubRoutes(routes, deps);
+  const router = new Router();
+  routes.registerOn(router);
 
   app.use(metrics.middleware());
   app.use(requestLogger(deps.logger));

@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { User } from '../../../../domain/user.js';
 import { actorDocument } from '../activitypub/actor-document.js';
@@ -10,7 +9,11 @@ import {
 } from '../activitypub/collections.js';
 import { instanceActorDocument } from '../activitypub/instance-actor-document.js';
 import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
+import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
+import { apJson, json, listErrors, listParams, negotiated, problem, userParam } from '../openapi-docs.js';
+import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
+import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
 import { inboxProblem } from '../error-status.js';
@@ -27,7 +30,47 @@ function receivedHeaders(ctx: Context): Record<string, string> {
   );
 }
 
-export function activityPubRoutes(router: Router, deps: HttpDependencies): void {
+/** An ActivityStreams collection of a user. */
+const collectionDoc = (summary: string): RouteDoc => ({
+  summary,
+  request: { params: userParam },
+  responses: {
+    200: apJson('ActivityStreams collection'),
+    404: problem('not_found'),
+    406: problem('not_acceptable'),
+  },
+});
+
+const activityBody = z.object({ type: z.string(), actor: z.string() }).passthrough();
+const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {}): RouteDoc => ({
+  summary,
+  request: {
+    ...extra,
+    body: {
+      description:
+        'An activity HTTP-signed by its actor (draft-cavage rsa-sha256 or hs2019 covering (request-target), host, ' +
+        'date and digest, or RFC 9421 with content-digest; Date within 5 minutes). Follow, Undo of a Follow and ' +
+        'Delete of the actor are acted on; anything else is accepted and ignored. See docs/activitypub.md.',
+      content: {
+        'application/activity+json': { schema: activityBody },
+        'application/ld+json': { schema: activityBody },
+      },
+    },
+  },
+  responses: {
+    202: { description: 'Accepted (acted on or ignored)' },
+    400: problem('invalid_request: not JSON, not an object, no type or actor; a follower without an inbox'),
+    401: problem(
+      'unauthenticated: unsigned, bad signature or digest, stale Date, unknown key, signer is not the actor',
+    ),
+    ...notFound,
+    413: problem('payload_too_large: over 256 KiB'),
+    415: problem('unsupported_media_type'),
+    503: problem('unavailable: the follower’s server cannot be asked for its actor now; send again later'),
+  },
+});
+
+export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
   // The service actor is @<host>@<domain>, as Mastodon names its own.
   const instanceHost = new URL(settings.publicUrl).hostname;
@@ -41,7 +84,7 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
 
   // Usernames are case-insensitive, but an actor's id must equal the URL it is fetched from: send other spellings
   // to the canonical lower-case URL.
-  router.get(/^\/users\/([^/]*[A-Z][^/]*)(\/.*)?$/, (ctx) => {
+  routes.get(/^\/users\/([^/]*[A-Z][^/]*)(\/.*)?$/, PAGE, (ctx) => {
     const path = ctx.path.replace(/^\/users\/[^/]+/, (segment) => segment.toLowerCase());
     ctx.status = 301;
     ctx.set('Location', `${path}${ctx.search}`);
@@ -49,45 +92,67 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     ctx.remove('Content-Type');
   });
 
-  router.get('/users', async (ctx) => {
-    const request = cursorRequest(ctx);
-    const page = await useCases.listUsers.execute(request);
-    const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
-    await respond(ctx, {
-      html: () =>
-        renderPage(ctx, deps, 'users', { title: 'Users', list: json(), domain: settings.webfingerDomain }),
-      json,
-    });
-  });
+  routes.get(
+    '/users',
+    {
+      summary: 'Registered users, newest first',
+      description: negotiated,
+      request: { query: listParams },
+      responses: { 200: json(schemas.UserList, 'A page of users'), ...listErrors },
+    },
+    async (ctx) => {
+      const request = cursorRequest(ctx);
+      const page = await useCases.listUsers.execute(request);
+      const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
+      await respond(ctx, {
+        html: () =>
+          renderPage(ctx, deps, 'users', { title: 'Users', list: json(), domain: settings.webfingerDomain }),
+        json,
+      });
+    },
+  );
 
-  router.get('/users/:username', async (ctx) => {
-    const user = await userOr404(ctx);
-    await respond(ctx, {
-      html: async () => {
-        const [assets, activities, followers] = await Promise.all([
-          useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
-          useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
-          useCases.listFollowers.count(user.username),
-        ]);
-        await renderPage(ctx, deps, 'user', {
-          title: user.username,
-          user: userJson(user, urls),
-          handle: `@${user.username}@${settings.webfingerDomain}`,
-          followers,
-          assets: listJson(
-            assets,
-            (a) => assetJson(a, urls),
-            (c) => `/registry?owner=${user.username}&${new URLSearchParams(c)}`,
-          ),
-          // The profile pages through the user's activities itself (?before= / ?after=).
-          activities: listJson(activities, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl)),
-        });
+  routes.get(
+    '/users/:username',
+    {
+      summary: 'One user; application/activity+json gives the ActivityPub actor',
+      description: `${negotiated} Other spellings of the name answer 301 to the lower-case URL.`,
+      request: { params: userParam },
+      responses: {
+        200: json(schemas.UserSummary, 'The user'),
+        404: problem('not_found'),
+        406: problem('not_acceptable'),
       },
-      // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.
-      ap: () => actorDocument(user, urls),
-      json: () => userJson(user, urls),
-    });
-  });
+    },
+    async (ctx) => {
+      const user = await userOr404(ctx);
+      await respond(ctx, {
+        html: async () => {
+          const [assets, activities, followers] = await Promise.all([
+            useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
+            useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
+            useCases.listFollowers.count(user.username),
+          ]);
+          await renderPage(ctx, deps, 'user', {
+            title: user.username,
+            user: userJson(user, urls),
+            handle: `@${user.username}@${settings.webfingerDomain}`,
+            followers,
+            assets: listJson(
+              assets,
+              (a) => assetJson(a, urls),
+              (c) => `/registry?owner=${user.username}&${new URLSearchParams(c)}`,
+            ),
+            // The profile pages through the user's activities itself (?before= / ?after=).
+            activities: listJson(activities, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl)),
+          });
+        },
+        // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.
+        ap: () => actorDocument(user, urls),
+        json: () => userJson(user, urls),
+      });
+    },
+  );
 
   /** The collection's root without `?page`, else one page of it. */
   const pageOf = (ctx: Context, collectionId: string) => ({
@@ -96,32 +161,42 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     link: pageLink(ctx, settings.publicUrl),
   });
 
-  router.get('/users/:username/outbox', async (ctx) => {
-    const user = await userOr404(ctx);
-    const id = urls.outbox(user.username);
-    const actor = { actor: user.username };
-    const body = async () =>
-      ctx.query.page === undefined
-        ? orderedCollection(id, (await useCases.listActivities.execute(actor, { limit: 1 })).total)
-        : outboxPage({
-            ...pageOf(ctx, id),
-            page: await useCases.listActivities.execute(actor, cursorRequest(ctx)),
-          });
-    await respond(ctx, { json: body, ap: body });
-  });
+  routes.get(
+    '/users/:username/outbox',
+    collectionDoc("The user's activities: an OrderedCollection; pages at ?page=true[&before=<idx>]"),
+    async (ctx) => {
+      const user = await userOr404(ctx);
+      const id = urls.outbox(user.username);
+      const actor = { actor: user.username };
+      const body = async () =>
+        ctx.query.page === undefined
+          ? orderedCollection(id, (await useCases.listActivities.execute(actor, { limit: 1 })).total)
+          : outboxPage({
+              ...pageOf(ctx, id),
+              page: await useCases.listActivities.execute(actor, cursorRequest(ctx)),
+            });
+      await respond(ctx, { json: body, ap: body });
+    },
+  );
 
-  router.get('/users/:username/followers', async (ctx) => {
-    const user = await userOr404(ctx);
-    const id = urls.followers(user.username);
-    const body = async () =>
-      ctx.query.page === undefined
-        ? orderedCollection(id, await useCases.listFollowers.count(user.username))
-        : followersPage({
-            ...pageOf(ctx, id),
-            page: await useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
-          });
-    await respond(ctx, { json: body, ap: body });
-  });
+  routes.get(
+    '/users/:username/followers',
+    collectionDoc(
+      'The actors following the user: an OrderedCollection; pages of actor ids at ?page=true[&before=]',
+    ),
+    async (ctx) => {
+      const user = await userOr404(ctx);
+      const id = urls.followers(user.username);
+      const body = async () =>
+        ctx.query.page === undefined
+          ? orderedCollection(id, await useCases.listFollowers.count(user.username))
+          : followersPage({
+              ...pageOf(ctx, id),
+              page: await useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
+            });
+      await respond(ctx, { json: body, ap: body });
+    },
+  );
 
   // Inboxes: signed activities from other servers (API.md §5). The body middleware has read the exact bytes.
   const inbox = (owner: (ctx: Context) => string | null) => async (ctx: Context) => {
@@ -139,86 +214,140 @@ export function activityPubRoutes(router: Router, deps: HttpDependencies): void 
     ctx.status = 202;
     ctx.body = '';
   };
-  router.post(
+  routes.post(
     '/inbox',
+    inboxDoc('The shared inbox (ActivityPub)'),
     inbox(() => null),
   );
-  router.post(
+  routes.post(
     '/users/:username/inbox',
+    inboxDoc(
+      "A user's inbox (ActivityPub)",
+      { params: userParam },
+      { 404: problem('not_found: no such user') },
+    ),
     inbox((ctx) => String(ctx.params.username)),
   );
 
-  router.get('/actor', async (ctx) => {
-    const { publicKeyPem } = await deps.instanceActorKeys.keyPair();
-    const body = () => instanceActorDocument(urls, { host: instanceHost, publicKeyPem });
-    await respond(ctx, { ap: body, json: body });
-  });
+  routes.get(
+    '/actor',
+    {
+      summary: "The service's own actor (an Application), which signs the GETs the service makes",
+      responses: { 200: apJson('ActivityStreams Application'), 406: problem('not_acceptable') },
+    },
+    async (ctx) => {
+      const { publicKeyPem } = await deps.instanceActorKeys.keyPair();
+      const body = () => instanceActorDocument(urls, { host: instanceHost, publicKeyPem });
+      await respond(ctx, { ap: body, json: body });
+    },
+  );
 
-  router.get('/users/:username/following', async (ctx) => {
-    const user = await userOr404(ctx);
-    // L2 users follow no one: the collection exists because the actor links to it.
-    const body = () => countedCollection(urls.following(user.username), 0);
-    await respond(ctx, { json: body, ap: body });
-  });
+  routes.get(
+    '/users/:username/following',
+    collectionDoc('An empty OrderedCollection (L2 users follow no one)'),
+    async (ctx) => {
+      const user = await userOr404(ctx);
+      // L2 users follow no one: the collection exists because the actor links to it.
+      const body = () => countedCollection(urls.following(user.username), 0);
+      await respond(ctx, { json: body, ap: body });
+    },
+  );
 
-  router.get('/.well-known/webfinger', async (ctx) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    const resource = ctx.query.resource;
-    if (typeof resource !== 'string' || resource === '') {
-      throw new HttpProblem(400, 'invalid_request', 'resource: give acct:<user>@<domain> or an actor URL.');
-    }
-    if (resource.toLowerCase() === instanceAcct || resource === urls.instanceActor()) {
+  routes.get(
+    '/.well-known/webfinger',
+    {
+      summary:
+        'WebFinger (JRD) for acct:<user>@<domain>, an actor URL, or the service actor acct:<host>@<domain>',
+      request: { query: z.object({ resource: z.string().openapi({ example: 'acct:alice@l2.example' }) }) },
+      responses: {
+        200: {
+          description: 'JRD',
+          content: { 'application/jrd+json': { schema: z.object({}).passthrough() } },
+        },
+        400: problem('invalid_request: missing or malformed resource'),
+        404: problem('not_found: another domain or an unknown user'),
+      },
+    },
+    async (ctx) => {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      const resource = ctx.query.resource;
+      if (typeof resource !== 'string' || resource === '') {
+        throw new HttpProblem(400, 'invalid_request', 'resource: give acct:<user>@<domain> or an actor URL.');
+      }
+      if (resource.toLowerCase() === instanceAcct || resource === urls.instanceActor()) {
+        ctx.type = 'application/jrd+json; charset=utf-8';
+        ctx.body = {
+          subject: instanceAcct,
+          aliases: [urls.instanceActor()],
+          links: [{ rel: 'self', type: 'application/activity+json', href: urls.instanceActor() }],
+        };
+        return;
+      }
+      const named = usernameFromResource(resource, {
+        domain: settings.webfingerDomain,
+        actorUrlPrefix: settings.publicUrl,
+      });
+      if (named === 'malformed')
+        throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
+      const user = named === null ? null : await useCases.getUser.execute(named);
+      if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
+      const actor = urls.actor(user.username);
       ctx.type = 'application/jrd+json; charset=utf-8';
       ctx.body = {
-        subject: instanceAcct,
-        aliases: [urls.instanceActor()],
-        links: [{ rel: 'self', type: 'application/activity+json', href: urls.instanceActor() }],
+        subject: `acct:${user.username}@${settings.webfingerDomain}`,
+        aliases: [actor],
+        links: [
+          { rel: 'self', type: 'application/activity+json', href: actor },
+          { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
+        ],
       };
-      return;
-    }
-    const named = usernameFromResource(resource, {
-      domain: settings.webfingerDomain,
-      actorUrlPrefix: settings.publicUrl,
-    });
-    if (named === 'malformed')
-      throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
-    const user = named === null ? null : await useCases.getUser.execute(named);
-    if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
-    const actor = urls.actor(user.username);
-    ctx.type = 'application/jrd+json; charset=utf-8';
-    ctx.body = {
-      subject: `acct:${user.username}@${settings.webfingerDomain}`,
-      aliases: [actor],
-      links: [
-        { rel: 'self', type: 'application/activity+json', href: actor },
-        { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
-      ],
-    };
-  });
+    },
+  );
 
-  router.get('/.well-known/host-meta', (ctx) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.type = 'application/xrd+xml; charset=utf-8';
-    ctx.body = hostMetaXml(settings.publicUrl);
-  });
+  routes.get(
+    '/.well-known/host-meta',
+    {
+      summary: 'XRD with the webfinger lrdd template (for peers that look here first)',
+      responses: { 200: { description: 'XRD', content: { 'application/xrd+xml': { schema: z.string() } } } },
+    },
+    (ctx) => {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.type = 'application/xrd+xml; charset=utf-8';
+      ctx.body = hostMetaXml(settings.publicUrl);
+    },
+  );
 
-  router.get('/.well-known/nodeinfo', (ctx) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.body = { links: [{ rel: NODEINFO_21, href: `${settings.publicUrl}/nodeinfo/2.1` }] };
-  });
+  routes.get(
+    '/.well-known/nodeinfo',
+    {
+      summary: 'Links to the NodeInfo documents',
+      responses: { 200: json(z.object({}).passthrough(), 'NodeInfo links') },
+    },
+    (ctx) => {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = { links: [{ rel: NODEINFO_21, href: `${settings.publicUrl}/nodeinfo/2.1` }] };
+    },
+  );
 
-  router.get('/nodeinfo/2.1', async (ctx) => {
-    const stats = await useCases.getStatistics.execute();
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.type = `application/json; profile="${NODEINFO_21}#"`;
-    ctx.body = {
-      version: '2.1',
-      software: { name: 'l2', version: settings.version },
-      protocols: ['activitypub'],
-      services: { inbound: [], outbound: [] },
-      openRegistrations: true,
-      usage: { users: { total: stats.users }, localPosts: stats.activities },
-      metadata: {},
-    };
-  });
+  routes.get(
+    '/nodeinfo/2.1',
+    {
+      summary: 'NodeInfo 2.1 (linked from /.well-known/nodeinfo)',
+      responses: { 200: json(z.object({}).passthrough(), 'NodeInfo') },
+    },
+    async (ctx) => {
+      const stats = await useCases.getStatistics.execute();
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.type = `application/json; profile="${NODEINFO_21}#"`;
+      ctx.body = {
+        version: '2.1',
+        software: { name: 'l2', version: settings.version },
+        protocols: ['activitypub'],
+        services: { inbound: [], outbound: [] },
+        openRegistrations: true,
+        usage: { users: { total: stats.users }, localPosts: stats.activities },
+        metadata: {},
+      };
+    },
+  );
 }

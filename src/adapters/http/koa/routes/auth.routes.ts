@@ -1,8 +1,10 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { normaliseL1Server } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
+import { body, commonBodyErrors, json, problem, signedIn } from '../openapi-docs.js';
+import type { RouteTable } from '../route-table.js';
+import * as schemas from '../schemas.js';
 import {
   loginProblem,
   registerProblem,
@@ -38,105 +40,174 @@ const checkSignedOutForm = (ctx: Context, deps: HttpDependencies) => {
   if (isFormPost(ctx)) deps.csrf.check(ctx, null);
 };
 
-export function authRoutes(router: Router, deps: HttpDependencies): void {
+export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
   const actorUrl = deps.urls.actor;
 
-  router.post('/auth/register', (ctx) => {
-    checkSignedOutForm(ctx, deps);
-    return formOrJson(ctx, showAuthForm(ctx, deps, 'register'), async () => {
-      const input = validateBody(ctx, RegisterRequest);
-      const result = await useCases.registerUser.execute(input);
-      if (!result.ok) throw registerProblem(result.error);
-      const { user, session } = result.value;
-      if (isFormPost(ctx)) {
-        setTokenCookie(ctx, session.token, settings.cookies);
-        return seeOther(ctx, '/');
-      }
-      ctx.status = 201;
+  const csrfFailed = { 403: problem('csrf_failed (form posts only)') };
+
+  routes.post(
+    '/auth/register',
+    {
+      summary: 'Create an account (and its RSA key pair) and sign in',
+      request: body(schemas.RegisterRequest),
+      responses: {
+        201: json(schemas.RegisterResponse, 'Created and signed in'),
+        303: { description: 'Form post: cookie set, redirected to /' },
+        ...commonBodyErrors,
+        ...csrfFailed,
+        409: problem('username_taken'),
+      },
+    },
+    (ctx) => {
+      checkSignedOutForm(ctx, deps);
+      return formOrJson(ctx, showAuthForm(ctx, deps, 'register'), async () => {
+        const input = validateBody(ctx, RegisterRequest);
+        const result = await useCases.registerUser.execute(input);
+        if (!result.ok) throw registerProblem(result.error);
+        const { user, session } = result.value;
+        if (isFormPost(ctx)) {
+          setTokenCookie(ctx, session.token, settings.cookies);
+          return seeOther(ctx, '/');
+        }
+        ctx.status = 201;
+        ctx.body = {
+          username: user.username,
+          actor: actorUrl(user.username),
+          webfinger: `acct:${user.username}@${settings.webfingerDomain}`,
+          created_at: user.createdAt.toISOString(),
+          access_token: session.token,
+          token_type: 'Bearer',
+          expires_at: session.expiresAt.toISOString(),
+        };
+      });
+    },
+  );
+
+  routes.post(
+    '/auth/login',
+    {
+      summary: 'Exchange credentials for a 30-day token',
+      request: body(schemas.LoginRequest),
+      responses: {
+        200: json(schemas.LoginResponse, 'Signed in'),
+        303: { description: 'Form post: cookie set, redirected to `next` (a local path) or /' },
+        ...commonBodyErrors,
+        401: problem('invalid_credentials (same answer for an unknown user and a wrong password)'),
+        ...csrfFailed,
+        429: problem('rate_limited, with Retry-After'),
+      },
+    },
+    (ctx) => {
+      checkSignedOutForm(ctx, deps);
+      return formOrJson(ctx, showAuthForm(ctx, deps, 'login'), async () => {
+        const input = validateBody(ctx, LoginRequest);
+        const result = await useCases.issueToken.execute({ ...input, clientAddress: ctx.ip });
+        if (!result.ok) throw loginProblem(result.error);
+        const session = result.value;
+        if (isFormPost(ctx)) {
+          setTokenCookie(ctx, session.token, settings.cookies);
+          return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
+        }
+        ctx.body = {
+          username: session.claims.username,
+          access_token: session.token,
+          token_type: 'Bearer',
+          expires_in: TOKEN_LIFETIME_SECONDS,
+          expires_at: session.expiresAt.toISOString(),
+        };
+      });
+    },
+  );
+
+  routes.get(
+    '/auth/me',
+    {
+      summary: 'The current user and token',
+      security: signedIn,
+      responses: { 200: json(schemas.MeResponse, 'The caller'), 401: problem('unauthenticated or token_*') },
+    },
+    async (ctx) => {
+      const session = await requireAuth(ctx, deps);
+      const found = await useCases.getCurrentUser.execute(session);
+      if (!found.ok) throw tokenProblem(found.error);
+      const user = found.value;
+      const { claims } = session;
       ctx.body = {
         username: user.username,
         actor: actorUrl(user.username),
-        webfinger: `acct:${user.username}@${settings.webfingerDomain}`,
         created_at: user.createdAt.toISOString(),
-        access_token: session.token,
-        token_type: 'Bearer',
-        expires_at: session.expiresAt.toISOString(),
+        l2_server: settings.publicUrl,
+        token: {
+          jti: claims.jti,
+          issued_at: issuedAt(claims).toISOString(),
+          expires_at: expiresAt(claims).toISOString(),
+          l1_server: claims.l1_server ?? null,
+        },
       };
-    });
-  });
+    },
+  );
 
-  router.post('/auth/login', (ctx) => {
-    checkSignedOutForm(ctx, deps);
-    return formOrJson(ctx, showAuthForm(ctx, deps, 'login'), async () => {
-      const input = validateBody(ctx, LoginRequest);
-      const result = await useCases.issueToken.execute({ ...input, clientAddress: ctx.ip });
-      if (!result.ok) throw loginProblem(result.error);
-      const session = result.value;
-      if (isFormPost(ctx)) {
-        setTokenCookie(ctx, session.token, settings.cookies);
-        return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
-      }
-      ctx.body = {
-        username: session.claims.username,
-        access_token: session.token,
-        token_type: 'Bearer',
-        expires_in: TOKEN_LIFETIME_SECONDS,
-        expires_at: session.expiresAt.toISOString(),
-      };
-    });
-  });
-
-  router.get('/auth/me', async (ctx) => {
-    const session = await requireAuth(ctx, deps);
-    const found = await useCases.getCurrentUser.execute(session);
-    if (!found.ok) throw tokenProblem(found.error);
-    const user = found.value;
-    const { claims } = session;
-    ctx.body = {
-      username: user.username,
-      actor: actorUrl(user.username),
-      created_at: user.createdAt.toISOString(),
-      l2_server: settings.publicUrl,
-      token: {
-        jti: claims.jti,
-        issued_at: issuedAt(claims).toISOString(),
-        expires_at: expiresAt(claims).toISOString(),
-        l1_server: claims.l1_server ?? null,
+  routes.post(
+    '/auth/verify',
+    {
+      summary: 'Called by L1 servers: is this token valid for me?',
+      request: body(schemas.VerifyRequest),
+      responses: {
+        200: json(schemas.VerifyResponse, 'Valid'),
+        ...commonBodyErrors,
+        401: problem('valid: false with token_invalid, token_expired, token_revoked or token_scope_mismatch'),
+        503: problem('unavailable: the revocation records cannot be read (fails closed)'),
       },
-    };
-  });
+    },
+    async (ctx) => {
+      const input = validateBody(ctx, VerifyRequest);
+      const l1Server = input.l1_server ? normaliseL1Server(input.l1_server) : null;
+      const result = await useCases.verifyToken.execute({
+        token: input.token,
+        l1Server: l1Server?.ok ? l1Server.value : null,
+      });
+      if (!result.ok) throw tokenProblem(result.error, { valid: false });
+      const { claims } = result.value;
+      ctx.body = {
+        valid: true,
+        username: claims.username,
+        l2_server: claims.l2_server,
+        l1_server: claims.l1_server ?? null,
+        expires_at: expiresAt(claims).toISOString(),
+      };
+    },
+  );
 
-  router.post('/auth/verify', async (ctx) => {
-    const input = validateBody(ctx, VerifyRequest);
-    const l1Server = input.l1_server ? normaliseL1Server(input.l1_server) : null;
-    const result = await useCases.verifyToken.execute({
-      token: input.token,
-      l1Server: l1Server?.ok ? l1Server.value : null,
-    });
-    if (!result.ok) throw tokenProblem(result.error, { valid: false });
-    const { claims } = result.value;
-    ctx.body = {
-      valid: true,
-      username: claims.username,
-      l2_server: claims.l2_server,
-      l1_server: claims.l1_server ?? null,
-      expires_at: expiresAt(claims).toISOString(),
-    };
-  });
-
-  router.post('/auth/logout', async (ctx) => {
-    const presented = presentedToken(ctx);
-    if (!presented) throw unauthenticated();
-    guardCookieRequest(ctx, deps, presented);
-    const input = validateBody(ctx, LogoutRequest);
-    const result = await useCases.revokeToken.execute({
-      token: presented.token,
-      everywhere: input.everywhere ?? false,
-    });
-    clearTokenCookie(ctx, settings.cookies);
-    if (!result.ok) throw sessionProblem(result.error);
-    if (isFormPost(ctx)) return seeOther(ctx, '/');
-    ctx.body = { revoked: result.value.revoked };
-  });
+  routes.post(
+    '/auth/logout',
+    {
+      summary: 'Revoke the presented token (its scoped tokens; with `everywhere`, every token of the user)',
+      security: signedIn,
+      request: {
+        body: { required: false, content: { 'application/json': { schema: schemas.LogoutRequest } } },
+      },
+      responses: {
+        200: json(schemas.RevokedResponse, 'Revoked; notices to L1 servers are queued'),
+        303: { description: 'Form post: cookie cleared, redirected to /' },
+        ...commonBodyErrors,
+        401: problem('unauthenticated, token_invalid or token_expired'),
+        403: problem('csrf_failed (cookie-authenticated requests)'),
+      },
+    },
+    async (ctx) => {
+      const presented = presentedToken(ctx);
+      if (!presented) throw unauthenticated();
+      guardCookieRequest(ctx, deps, presented);
+      const input = validateBody(ctx, LogoutRequest);
+      const result = await useCases.revokeToken.execute({
+        token: presented.token,
+        everywhere: input.everywhere ?? false,
+      });
+      clearTokenCookie(ctx, settings.cookies);
+      if (!result.ok) throw sessionProblem(result.error);
+      if (isFormPost(ctx)) return seeOther(ctx, '/');
+      ctx.body = { revoked: result.value.revoked };
+    },
+  );
 }

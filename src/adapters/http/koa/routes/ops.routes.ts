@@ -1,35 +1,63 @@
-import type Router from '@koa/router';
 import type { Registry } from 'prom-client';
+import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
+import { json, problem } from '../openapi-docs.js';
 import { HttpProblem } from '../problem.js';
+import type { RouteTable } from '../route-table.js';
+import * as schemas from '../schemas.js';
 
 export function opsRoutes(
-  router: Router,
+  routes: RouteTable,
   deps: HttpDependencies,
   extras: { openApiDocument: () => object; metrics: Registry },
 ): void {
   const { openApiDocument, metrics } = extras;
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+  routes.get(
+    '/healthz',
+    { summary: 'Liveness', responses: { 200: json(schemas.HealthResponse, 'The process runs') } },
+    (ctx) => {
+      ctx.body = { status: 'ok' };
+    },
+  );
 
-  router.get('/readyz', async (ctx) => {
-    try {
-      await deps.health.ping();
-    } catch {
-      throw new HttpProblem(503, 'unavailable', 'The store does not answer.', {
-        headers: { 'Retry-After': '5' },
-      });
-    }
-    ctx.body = { status: 'ready' };
-  });
+  routes.get(
+    '/readyz',
+    {
+      summary: 'Readiness: the store answers',
+      responses: { 200: json(schemas.HealthResponse, 'Ready'), 503: problem('unavailable') },
+    },
+    async (ctx) => {
+      try {
+        await deps.health.ping();
+      } catch {
+        throw new HttpProblem(503, 'unavailable', 'The store does not answer.', {
+          headers: { 'Retry-After': '5' },
+        });
+      }
+      ctx.body = { status: 'ready' };
+    },
+  );
 
-  router.get('/metrics', async (ctx) => {
-    ctx.body = await metrics.metrics();
-    ctx.type = metrics.contentType;
-  });
+  routes.get(
+    '/metrics',
+    {
+      summary: 'Prometheus metrics (text format)',
+      responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
+    },
+    async (ctx) => {
+      ctx.body = await metrics.metrics();
+      ctx.type = metrics.contentType;
+    },
+  );
 
-  router.get('/openapi.json', (ctx) => {
-    ctx.body = openApiDocument();
-  });
+  routes.get(
+    '/openapi.json',
+    {
+      summary: 'This document: OpenAPI 3.1 for every JSON route',
+      responses: { 200: json(z.object({}).passthrough(), 'OpenAPI 3.1') },
+    },
+    (ctx) => {
+      ctx.body = openApiDocument();
+    },
+  );
 }

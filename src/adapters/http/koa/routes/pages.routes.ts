@@ -1,23 +1,45 @@
-import type Router from '@koa/router';
+import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
+import { json, negotiated } from '../openapi-docs.js';
 import { renderPage, safeNextPath, seeOther } from '../pages.js';
 import { viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
+import { PAGE, type RouteTable } from '../route-table.js';
 
-export function pagesRoutes(router: Router, deps: HttpDependencies): void {
-  router.get('/', async (ctx) => {
-    const stats = await deps.useCases.getStatistics.execute();
-    await respond(ctx, {
-      html: () => renderPage(ctx, deps, 'home', { title: 'L2', stats, readme: deps.readmeHtml }),
-      json: () => ({ name: 'l2', version: deps.settings.version, l2_server: deps.settings.publicUrl, stats }),
-    });
-  });
+const ServiceResponse = z.object({
+  name: z.string(),
+  version: z.string(),
+  l2_server: z.string(),
+  stats: z.object({ users: z.number().int(), assets: z.number().int(), activities: z.number().int() }),
+});
+
+export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
+  routes.get(
+    '/',
+    {
+      summary: 'The service: name, version, l2_server and live statistics',
+      description: negotiated,
+      responses: { 200: json(ServiceResponse, 'The service') },
+    },
+    async (ctx) => {
+      const stats = await deps.useCases.getStatistics.execute();
+      await respond(ctx, {
+        html: () => renderPage(ctx, deps, 'home', { title: 'L2', stats, readme: deps.readmeHtml }),
+        json: () => ({
+          name: 'l2',
+          version: deps.settings.version,
+          l2_server: deps.settings.publicUrl,
+          stats,
+        }),
+      });
+    },
+  );
 
   for (const [path, template, title] of [
     ['/login', 'login', 'Log in'],
     ['/register', 'register', 'Register'],
   ] as const) {
-    router.get(path, async (ctx) => {
+    routes.get(path, PAGE, async (ctx) => {
       if (await viewer(ctx, deps)) return seeOther(ctx, '/');
       await renderPage(ctx, deps, template, { title, username: '', next: safeNextPath(ctx.query.next) });
     });

@@ -1,10 +1,24 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import type { Activity } from '../../../../domain/activity.js';
 import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
 import { FIXED_ASSET_FIELDS, type Asset, type FixedAssetField } from '../../../../domain/asset.js';
 import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
+import {
+  body,
+  commonBodyErrors,
+  json,
+  listErrors,
+  listParams,
+  nameParam,
+  negotiated,
+  problem,
+  signedIn,
+  tokenErrors,
+} from '../openapi-docs.js';
+import { PAGE, type RouteTable } from '../route-table.js';
+import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink, singleQuery } from '../listing.js';
 import { assetProblem } from '../error-status.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
@@ -13,7 +27,6 @@ import { activityJson, assetJson, listJson } from '../representations.js';
 import { negotiate } from '../negotiate.js';
 import { requireAuth, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
-import { RegisterAssetRequest, UpdateAssetRequest } from '../schemas.js';
 import { validateBody } from '../validate.js';
 
 /** The asset form's fields as the person typed them, to show again after an error. */
@@ -32,7 +45,7 @@ function formValues(body: unknown, asset?: Asset): Record<string, string> {
 
 const FIXED_FIELD_NAMES = Object.keys(FIXED_ASSET_FIELDS) as FixedAssetField[];
 
-export function registryRoutes(router: Router, deps: HttpDependencies): void {
+export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
 
   /** A refused asset form shows again with the message and what was typed. */
@@ -73,7 +86,7 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     return signedIn;
   };
 
-  router.get('/assets/new', async (ctx, next) => {
+  routes.get('/assets/new', PAGE, async (ctx, next) => {
     // An asset may be called "new": only a browser asking for a page gets the form.
     if (negotiate(ctx.get('Accept'), ['html', 'json', 'ap']) !== 'html') return next();
     ctx.vary('Accept');
@@ -81,7 +94,7 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     await renderAssetForm(ctx, null, formValues({}));
   });
 
-  router.get('/assets/:name/edit', async (ctx) => {
+  routes.get('/assets/:name/edit', PAGE, async (ctx) => {
     const signedIn = await signedInOrLogin(ctx);
     if (!signedIn) return;
     const name = String(ctx.params.name);
@@ -94,11 +107,27 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     activity: { idx: activity.idx, id: urls.activity(activity.idx) },
   });
 
-  router.post('/assets', (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)));
+  routes.post(
+    '/assets',
+    {
+      summary: 'Register an asset (appends a signed Create)',
+      security: signedIn,
+      request: body(schemas.RegisterAssetRequest),
+      responses: {
+        201: json(schemas.AssetWithActivity, 'Registered'),
+        303: { description: 'Form post: redirected to the asset page' },
+        ...commonBodyErrors,
+        ...tokenErrors,
+        403: problem('csrf_failed'),
+        409: problem('asset_exists (also for the name of a deleted asset)'),
+      },
+    },
+    (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)),
+  );
 
   const registerAsset = async (ctx: Context) => {
     const session = await requireAuth(ctx, deps);
-    const input = validateBody(ctx, RegisterAssetRequest);
+    const input = validateBody(ctx, schemas.RegisterAssetRequest);
     const result = await useCases.registerAsset.execute({
       owner: session.claims.username,
       name: input.name,
@@ -123,7 +152,7 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     const sent = (ctx.request.body ?? {}) as Record<string, unknown>;
     // The edit form shows the fixed fields read-only; only an API client asking to change them is refused.
     const fixed = isFormPost(ctx) ? [] : FIXED_FIELD_NAMES.filter((field) => field in sent);
-    const input = fixed.length > 0 ? {} : validateBody(ctx, UpdateAssetRequest);
+    const input = fixed.length > 0 ? {} : validateBody(ctx, schemas.UpdateAssetRequest);
     const name = String(ctx.params.name);
     const result = await useCases.updateAsset.execute({
       actor: session.claims.username,
@@ -150,10 +179,41 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     ctx.body = { activity: activityJson(result.value.activity, urls) };
   };
 
-  router.patch('/assets/:name', update);
-  router.delete('/assets/:name', remove);
+  routes.patch(
+    '/assets/:name',
+    {
+      summary: "Change an asset's description, tags, url or media type (owner only; appends a signed Update)",
+      security: signedIn,
+      request: { params: nameParam, ...body(schemas.UpdateAssetRequest) },
+      responses: {
+        200: json(schemas.AssetWithActivity, 'Changed'),
+        ...commonBodyErrors,
+        ...tokenErrors,
+        403: problem('forbidden (not the owner) or csrf_failed'),
+        404: problem('not_found'),
+        410: problem('gone'),
+      },
+    },
+    update,
+  );
+  routes.delete(
+    '/assets/:name',
+    {
+      summary: 'Delete an asset (owner only; appends a signed Delete; the name stays taken)',
+      security: signedIn,
+      request: { params: nameParam },
+      responses: {
+        200: json(schemas.DeletedAsset, 'Deleted'),
+        ...tokenErrors,
+        403: problem('forbidden (not the owner) or csrf_failed'),
+        404: problem('not_found'),
+        410: problem('gone: deleted already'),
+      },
+    },
+    remove,
+  );
   // HTML forms cannot send PATCH or DELETE: they post with a hidden _method.
-  router.post('/assets/:name', async (ctx) => {
+  routes.post('/assets/:name', PAGE, async (ctx) => {
     const method = (ctx.request.body as Record<string, unknown> | undefined)?._method;
     if (method === 'PATCH') {
       const current = await useCases.getAsset.execute(String(ctx.params.name));
@@ -165,82 +225,134 @@ export function registryRoutes(router: Router, deps: HttpDependencies): void {
     });
   });
 
-  router.get('/assets/:name', async (ctx) => {
-    const name = String(ctx.params.name);
-    const asset = await useCases.getAsset.execute(name);
-    if (!asset) throw assetProblem({ type: 'not_found' }, name);
-    if (asset.deletedAt) {
-      const deletedAt = asset.deletedAt;
+  routes.get(
+    '/assets/:name',
+    {
+      summary: 'One asset',
+      description: `${negotiated} application/activity+json gives the ActivityStreams object.`,
+      request: { params: nameParam },
+      responses: {
+        200: json(schemas.Asset, 'The asset'),
+        404: problem('not_found'),
+        406: problem('not_acceptable'),
+        410: problem('gone: deleted (a Tombstone in the ActivityStreams form)'),
+      },
+    },
+    async (ctx) => {
+      const name = String(ctx.params.name);
+      const asset = await useCases.getAsset.execute(name);
+      if (!asset) throw assetProblem({ type: 'not_found' }, name);
+      if (asset.deletedAt) {
+        const deletedAt = asset.deletedAt;
+        await respond(ctx, {
+          html: () => renderPage(ctx, deps, 'gone', { title: `${name} was deleted`, name }, 410),
+          json: () => {
+            throw assetProblem({ type: 'gone' }, name);
+          },
+          ap: () => {
+            ctx.status = 410;
+            return { '@context': ACTIVITY_CONTEXT[0], ...tombstoneObject(asset, urls, deletedAt) };
+          },
+        });
+        return;
+      }
       await respond(ctx, {
-        html: () => renderPage(ctx, deps, 'gone', { title: `${name} was deleted`, name }, 410),
-        json: () => {
-          throw assetProblem({ type: 'gone' }, name);
-        },
-        ap: () => {
-          ctx.status = 410;
-          return { '@context': ACTIVITY_CONTEXT[0], ...tombstoneObject(asset, urls, deletedAt) };
-        },
+        html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
+        ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetObject(asset, urls) }),
+        json: () => assetJson(asset, urls),
       });
-      return;
-    }
-    await respond(ctx, {
-      html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
-      ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetObject(asset, urls) }),
-      json: () => assetJson(asset, urls),
-    });
-  });
+    },
+  );
 
-  router.get('/registry', async (ctx) => {
-    const request = cursorRequest(ctx);
-    const ownerParam = singleQuery(ctx, 'owner');
-    const owner = ownerParam ? normaliseUsername(ownerParam) : null;
-    if (owner && !owner.ok) throw new HttpProblem(400, 'invalid_request', 'owner: not a valid username.');
-    const q = singleQuery(ctx, 'q') || undefined;
-    const page = await useCases.listRegistry.execute(
-      { ...(owner?.ok ? { owner: owner.value } : {}), ...(q ? { namePrefix: q } : {}) },
-      request,
-    );
-    const json = () => listJson(page, (a) => assetJson(a, urls), pageLink(ctx, settings.publicUrl));
-    await respond(ctx, {
-      html: () =>
-        renderPage(ctx, deps, 'registry', {
-          title: 'Registry',
-          list: json(),
-          owner: owner?.ok ? owner.value : '',
-          q: q ?? '',
+  routes.get(
+    '/registry',
+    {
+      summary: 'Live assets, newest first',
+      description: negotiated,
+      request: {
+        query: listParams.extend({
+          owner: z.string().optional().openapi({ description: "Only this user's assets" }),
+          q: z.string().optional().openapi({ description: 'Name prefix (case-sensitive)' }),
         }),
-      json,
-    });
-  });
+      },
+      responses: { 200: json(schemas.AssetList, 'A page of assets'), ...listErrors },
+    },
+    async (ctx) => {
+      const request = cursorRequest(ctx);
+      const ownerParam = singleQuery(ctx, 'owner');
+      const owner = ownerParam ? normaliseUsername(ownerParam) : null;
+      if (owner && !owner.ok) throw new HttpProblem(400, 'invalid_request', 'owner: not a valid username.');
+      const q = singleQuery(ctx, 'q') || undefined;
+      const page = await useCases.listRegistry.execute(
+        { ...(owner?.ok ? { owner: owner.value } : {}), ...(q ? { namePrefix: q } : {}) },
+        request,
+      );
+      const json = () => listJson(page, (a) => assetJson(a, urls), pageLink(ctx, settings.publicUrl));
+      await respond(ctx, {
+        html: () =>
+          renderPage(ctx, deps, 'registry', {
+            title: 'Registry',
+            list: json(),
+            owner: owner?.ok ? owner.value : '',
+            q: q ?? '',
+          }),
+        json,
+      });
+    },
+  );
 
-  router.get('/activities', async (ctx) => {
-    const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
-    const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
-    await respond(ctx, {
-      html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
-      json,
-    });
-  });
+  routes.get(
+    '/activities',
+    {
+      summary: 'The activity log, newest first',
+      description: negotiated,
+      request: { query: listParams },
+      responses: { 200: json(schemas.ActivityList, 'A page of activities'), ...listErrors },
+    },
+    async (ctx) => {
+      const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
+      const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
+      await respond(ctx, {
+        html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
+        json,
+      });
+    },
+  );
 
-  router.get('/activities/:idx', async (ctx) => {
-    const raw = String(ctx.params.idx);
-    if (!/^\d+$/.test(raw)) throw new HttpProblem(400, 'invalid_request', 'idx: use a non-negative integer.');
-    const idx = Number(raw);
-    const activity = Number.isSafeInteger(idx) ? await useCases.getActivity.execute(idx) : null;
-    if (!activity) throw new HttpProblem(404, 'not_found', `There is no activity ${raw}.`);
-    await respond(ctx, {
-      html: () =>
-        renderPage(ctx, deps, 'activity', {
-          title: `Activity ${activity.idx}`,
-          activity: activityJson(activity, urls),
-          document: JSON.stringify(activity.document, null, 2),
-        }),
-      ap: () => activity.document,
-      json: () => activityJson(activity, urls),
-    });
-  });
+  routes.get(
+    '/activities/:idx',
+    {
+      summary: 'One activity',
+      description: `${negotiated} application/activity+json gives the signed ActivityStreams document.`,
+      request: { params: z.object({ idx: z.string().openapi({ example: '0' }) }) },
+      responses: {
+        200: json(schemas.Activity, 'The activity'),
+        400: problem('invalid_request: idx is not a non-negative integer'),
+        404: problem('not_found'),
+        406: problem('not_acceptable'),
+      },
+    },
+    async (ctx) => {
+      const raw = String(ctx.params.idx);
+      if (!/^\d+$/.test(raw))
+        throw new HttpProblem(400, 'invalid_request', 'idx: use a non-negative integer.');
+      const idx = Number(raw);
+      const activity = Number.isSafeInteger(idx) ? await useCases.getActivity.execute(idx) : null;
+      if (!activity) throw new HttpProblem(404, 'not_found', `There is no activity ${raw}.`);
+      await respond(ctx, {
+        html: () =>
+          renderPage(ctx, deps, 'activity', {
+            title: `Activity ${activity.idx}`,
+            activity: activityJson(activity, urls),
+            document: JSON.stringify(activity.document, null, 2),
+          }),
+        ap: () => activity.document,
+        json: () => activityJson(activity, urls),
+      });
+    },
+  );
 
-  router.get('/activity/:idx', (ctx) => {
+  routes.get('/activity/:idx', PAGE, (ctx) => {
     ctx.status = 301;
     ctx.set('Location', `/activities/${encodeURIComponent(String(ctx.params.idx))}${ctx.search}`);
     ctx.body = '';

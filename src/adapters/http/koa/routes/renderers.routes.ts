@@ -1,19 +1,20 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
+import { body, commonBodyErrors, json, problem, signedIn, tokenErrors } from '../openapi-docs.js';
+import type { RouteTable } from '../route-table.js';
+import * as schemas from '../schemas.js';
 import { attachProblem, scopedTokenForbidden, sessionProblem } from '../error-status.js';
 import { respond } from '../respond.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { InputProblem, type HttpProblem } from '../problem.js';
 import { requireAuth, viewer } from '../request-auth.js';
-import { RendererRequest } from '../schemas.js';
 import { validateBody } from '../validate.js';
 
 const TITLE = 'Renderers';
 
-export function renderersRoutes(router: Router, deps: HttpDependencies): void {
+export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases } = deps;
 
   const listItems = async (session: AuthenticatedToken) => {
@@ -42,7 +43,7 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
   };
 
   const l1ServerOf = (ctx: Context): L1ServerUrl => {
-    const normalised = normaliseL1Server(validateBody(ctx, RendererRequest).l1_server);
+    const normalised = normaliseL1Server(validateBody(ctx, schemas.RendererRequest).l1_server);
     if (!normalised.ok)
       throw new InputProblem(400, 'invalid_request', 'l1_server: not a valid L1 server URL.', {
         errors: [{ path: 'l1_server', message: 'Not a valid L1 server URL.' }],
@@ -50,21 +51,49 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
     return normalised.value;
   };
 
-  router.get('/renderers', async (ctx) => {
-    await respond(ctx, {
-      html: async () => {
-        const signedIn = await viewer(ctx, deps);
-        if (!signedIn) return seeOther(ctx, `/login?next=${encodeURIComponent('/renderers')}`);
-        await renderPage(ctx, deps, 'renderers', { title: TITLE, items: await listItems(signedIn) });
-      },
-      json: async () => ({ items: await listItems(await requireAuth(ctx, deps)) }),
-    });
-  });
+  routes.get(
+    '/renderers',
+    {
+      summary: "The caller's attached L1 servers",
+      security: signedIn,
+      responses: { 200: json(schemas.RenderersResponse, 'Attachments'), ...tokenErrors },
+    },
+    async (ctx) => {
+      await respond(ctx, {
+        html: async () => {
+          const signedIn = await viewer(ctx, deps);
+          if (!signedIn) return seeOther(ctx, `/login?next=${encodeURIComponent('/renderers')}`);
+          await renderPage(ctx, deps, 'renderers', { title: TITLE, items: await listItems(signedIn) });
+        },
+        json: async () => ({ items: await listItems(await requireAuth(ctx, deps)) }),
+      });
+    },
+  );
 
-  router.post('/renderers/attach', (ctx) =>
-    formOrJson(ctx, showRenderersPage(ctx), async () => {
-      const session = await requireAuth(ctx, deps);
-      const l1Server = l1ServerOf(ctx);
+  /** Attach and detach: a signed-in caller naming an L1 server, from a form or the API. */
+  const withL1Server =
+    (run: (ctx: Context, session: AuthenticatedToken, l1Server: L1ServerUrl) => Promise<void>) =>
+    (ctx: Context) =>
+      formOrJson(ctx, showRenderersPage(ctx), async () => {
+        const session = await requireAuth(ctx, deps);
+        await run(ctx, session, l1ServerOf(ctx));
+      });
+
+  routes.post(
+    '/renderers/attach',
+    {
+      summary: 'Create a token scoped to one L1 server',
+      security: signedIn,
+      request: body(schemas.RendererRequest),
+      responses: {
+        201: json(schemas.AttachResponse, 'Scoped token created'),
+        303: { description: 'Form post: redirected to `<l1_server>/auth/callback?token=<jwt>`' },
+        ...commonBodyErrors,
+        ...tokenErrors,
+        403: problem('forbidden (a scoped token cannot attach) or csrf_failed'),
+      },
+    },
+    withL1Server(async (ctx, session, l1Server) => {
       const result = await useCases.attachRenderer.execute({ session, l1Server });
       if (!result.ok) throw attachProblem(result.error);
       const scoped = result.value;
@@ -83,10 +112,21 @@ export function renderersRoutes(router: Router, deps: HttpDependencies): void {
     }),
   );
 
-  router.post('/renderers/detach', (ctx) =>
-    formOrJson(ctx, showRenderersPage(ctx), async () => {
-      const session = await requireAuth(ctx, deps);
-      const l1Server = l1ServerOf(ctx);
+  routes.post(
+    '/renderers/detach',
+    {
+      summary: 'Revoke every scoped token for one L1 server and remove the attachment',
+      security: signedIn,
+      request: body(schemas.RendererRequest),
+      responses: {
+        200: json(schemas.RevokedResponse, 'Detached'),
+        303: { description: 'Form post: redirected to /renderers' },
+        ...commonBodyErrors,
+        ...tokenErrors,
+        403: problem('csrf_failed'),
+      },
+    },
+    withL1Server(async (ctx, session, l1Server) => {
       const result = await useCases.detachRenderer.execute({ session, l1Server });
       if (!result.ok) throw sessionProblem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/renderers');
