@@ -27,26 +27,20 @@ export class HttpMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [this.registry],
     });
-    new Gauge({
-      name: 'l2_records',
-      help: 'Registered users, live assets and activities in the log.',
-      labelNames: ['kind'],
-      registers: [this.registry],
-      async collect() {
-        const stats = await statistics.execute();
-        for (const [kind, value] of Object.entries(stats)) this.set({ kind }, value);
-      },
-    });
-    new Gauge({
-      name: 'l2_notice_jobs',
-      help: 'Outbound notices waiting for delivery (pending) or given up (abandoned).',
-      labelNames: ['state'],
-      registers: [this.registry],
-      async collect() {
-        const stats = await queue.execute();
-        for (const [state, value] of Object.entries(stats)) this.set({ state }, value);
-      },
-    });
+    countsGauge(
+      this.registry,
+      'l2_records',
+      'Registered users, live assets and activities in the log.',
+      'kind',
+      () => statistics.execute(),
+    );
+    countsGauge(
+      this.registry,
+      'l2_notice_jobs',
+      'Outbound jobs (revocation notices, deliveries) waiting (pending) or given up (abandoned).',
+      'state',
+      () => queue.execute(),
+    );
   }
 
   /** Records every request; put it outermost so errors are counted with their final status. */
@@ -62,4 +56,23 @@ export class HttpMetrics {
       }
     };
   }
+}
+
+/** A gauge of counts by one label, read when Prometheus scrapes. */
+function countsGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  label: string,
+  read: () => Promise<object>,
+): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    async collect() {
+      for (const [key, value] of Object.entries(await read())) this.set({ [label]: key }, Number(value));
+    },
+  });
 }

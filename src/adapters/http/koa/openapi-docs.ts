@@ -56,5 +56,42 @@ export const listErrors: Responses = {
   406: problem('not_acceptable'),
 };
 
+/** A negotiated, cursor-paged list (API.md §0): its JSON page and the usual list errors. */
+export const listDoc = (summary: string, schema: z.ZodType, query: z.ZodObject = listParams) => ({
+  summary,
+  description: negotiated,
+  request: { query },
+  responses: { 200: json(schema, 'A page'), ...listErrors },
+});
+
+/**
+ * A signed-in POST taking a JSON or form body: its success, the form's redirect, body and token errors, and the
+ * 403 it may answer.
+ */
+export const signedInPostDoc = (input: {
+  summary: string;
+  body: z.ZodType;
+  ok: [status: number, schema: z.ZodType, description: string];
+  redirect: string;
+  forbidden: string;
+}) => ({
+  summary: input.summary,
+  security: signedIn,
+  request: body(input.body),
+  responses: {
+    [input.ok[0]]: json(input.ok[1], input.ok[2]),
+    303: { description: input.redirect },
+    ...commonBodyErrors,
+    ...tokenErrors,
+    403: problem(input.forbidden),
+  },
+});
+
+/** A description with more answers than its helper gives. */
+export const withResponses = <D extends { responses: Responses }>(doc: D, more: Responses): D => ({
+  ...doc,
+  responses: { ...doc.responses, ...more },
+});
+
 export const nameParam = z.object({ name: z.string().openapi({ example: 'sunset' }) });
 export const userParam = z.object({ username: z.string().openapi({ example: 'alice' }) });

@@ -4,18 +4,21 @@ import type { Asset } from '../../../domain/asset.js';
 import type { User } from '../../../domain/user.js';
 
 /** The plain JSON forms of API.md §3–4 (the ActivityStreams forms live in activitypub/). */
-export const assetJson = (asset: Asset, urls: Urls) => ({
-  name: asset.name,
-  owner: asset.owner,
-  content_hash: asset.contentHash,
-  media_type: asset.mediaType,
-  url: asset.url,
-  description: asset.description,
-  tags: [...asset.tags],
-  created_at: asset.createdAt.toISOString(),
-  updated_at: asset.updatedAt.toISOString(),
-  id: urls.asset(asset.name),
-});
+export const assetJson = (asset: Asset, urls: Urls) => {
+  const { name, owner, url, description } = asset;
+  return {
+    name,
+    owner,
+    content_hash: asset.contentHash,
+    media_type: asset.mediaType,
+    url,
+    description,
+    tags: [...asset.tags],
+    created_at: asset.createdAt.toISOString(),
+    updated_at: asset.updatedAt.toISOString(),
+    id: urls.asset(name),
+  };
+};
 
 export const activityJson = (activity: Activity, urls: Urls) => ({
   idx: activity.idx,

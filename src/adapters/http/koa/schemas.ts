@@ -93,19 +93,17 @@ export const LoginResponse = z
   })
   .openapi('LoginResponse');
 
+/** The token a request was made with, as `/auth/me` describes it. */
+const PresentedToken = z.object({
+  jti: z.string(),
+  issued_at: isoTime,
+  expires_at: isoTime,
+  l1_server: z.string().nullable(),
+});
+
 export const MeResponse = z
-  .object({
-    username: z.string(),
-    actor: z.string().url(),
-    created_at: isoTime,
-    l2_server: z.string().url(),
-    token: z.object({
-      jti: z.string(),
-      issued_at: isoTime,
-      expires_at: isoTime,
-      l1_server: z.string().nullable(),
-    }),
-  })
+  .object({ username: z.string(), actor: z.string().url(), created_at: isoTime, l2_server: z.string().url() })
+  .extend({ token: PresentedToken })
   .openapi('MeResponse');
 
 export const VerifyResponse = z

@@ -1,4 +1,4 @@
-// Rule: any registered user can be looked up by name (for /auth/me, profiles, actors and webfinger).
+// Rule: any registered user can be looked up by name (for profiles, actors and webfinger).
 import { normaliseUsername, type User } from '../../../domain/user.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 

@@ -1,4 +1,5 @@
-// Rule: operators can see how many outbound notices wait for delivery and how many were given up.
+// Rule: operators can see how many outbound jobs wait for delivery and how many were given up. A pass-through kept
+// on purpose: the edges reach the store only through use-cases.
 import type { JobQueue } from '../../ports/job-queue.js';
 
 export class GetQueueStatistics {

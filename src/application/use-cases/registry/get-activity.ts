@@ -1,4 +1,5 @@
-// Rule: any activity can be read by its idx, exactly as it was signed.
+// Rule: any activity can be read by its idx, exactly as it was signed. A pass-through kept on purpose: the edges
+// reach the store only through use-cases, so swapping a store never touches a route.
 import type { Activity } from '../../../domain/activity.js';
 import type { ActivityLog } from '../../ports/activity-log.js';
 

@@ -11,7 +11,7 @@ import { instanceActorDocument } from '../activitypub/instance-actor-document.js
 import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
-import { apJson, json, listErrors, listParams, negotiated, problem, userParam } from '../openapi-docs.js';
+import { apJson, json, listDoc, negotiated, problem, userParam } from '../openapi-docs.js';
 import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
@@ -92,25 +92,16 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
     ctx.remove('Content-Type');
   });
 
-  routes.get(
-    '/users',
-    {
-      summary: 'Registered users, newest first',
-      description: negotiated,
-      request: { query: listParams },
-      responses: { 200: json(schemas.UserList, 'A page of users'), ...listErrors },
-    },
-    async (ctx) => {
-      const request = cursorRequest(ctx);
-      const page = await useCases.listUsers.execute(request);
-      const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
-      await respond(ctx, {
-        html: () =>
-          renderPage(ctx, deps, 'users', { title: 'Users', list: json(), domain: settings.webfingerDomain }),
-        json,
-      });
-    },
-  );
+  routes.get('/users', listDoc('Registered users, newest first', schemas.UserList), async (ctx) => {
+    const request = cursorRequest(ctx);
+    const page = await useCases.listUsers.execute(request);
+    const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
+    await respond(ctx, {
+      html: () =>
+        renderPage(ctx, deps, 'users', { title: 'Users', list: json(), domain: settings.webfingerDomain }),
+      json,
+    });
+  });
 
   routes.get(
     '/users/:username',

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { normaliseL1Server } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
@@ -44,79 +45,96 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
   const actorUrl = deps.urls.actor;
 
-  const csrfFailed = { 403: problem('csrf_failed (form posts only)') };
+  /** POST /auth/<page>: an API call, or a signed-out visitor's form (CSRF-checked, shown again when refused). */
+  const signedOutForm = (
+    page: 'login' | 'register',
+    doc: {
+      summary: string;
+      body: z.ZodType;
+      ok: [number, z.ZodType, string];
+      redirect: string;
+      refusals: object;
+    },
+    handle: (ctx: Context) => Promise<void>,
+  ) =>
+    routes.post(
+      `/auth/${page}`,
+      {
+        summary: doc.summary,
+        request: body(doc.body),
+        responses: {
+          [doc.ok[0]]: json(doc.ok[1], doc.ok[2]),
+          303: { description: doc.redirect },
+          ...commonBodyErrors,
+          403: problem('csrf_failed (form posts only)'),
+          ...doc.refusals,
+        },
+      },
+      (ctx) => {
+        checkSignedOutForm(ctx, deps);
+        return formOrJson(ctx, showAuthForm(ctx, deps, page), () => handle(ctx));
+      },
+    );
 
-  routes.post(
-    '/auth/register',
+  signedOutForm(
+    'register',
     {
       summary: 'Create an account (and its RSA key pair) and sign in',
-      request: body(schemas.RegisterRequest),
-      responses: {
-        201: json(schemas.RegisterResponse, 'Created and signed in'),
-        303: { description: 'Form post: cookie set, redirected to /' },
-        ...commonBodyErrors,
-        ...csrfFailed,
-        409: problem('username_taken'),
-      },
+      body: schemas.RegisterRequest,
+      ok: [201, schemas.RegisterResponse, 'Created and signed in'],
+      redirect: 'Form post: cookie set, redirected to /',
+      refusals: { 409: problem('username_taken') },
     },
-    (ctx) => {
-      checkSignedOutForm(ctx, deps);
-      return formOrJson(ctx, showAuthForm(ctx, deps, 'register'), async () => {
-        const input = validateBody(ctx, RegisterRequest);
-        const result = await useCases.registerUser.execute(input);
-        if (!result.ok) throw registerProblem(result.error);
-        const { user, session } = result.value;
-        if (isFormPost(ctx)) {
-          setTokenCookie(ctx, session.token, settings.cookies);
-          return seeOther(ctx, '/');
-        }
-        ctx.status = 201;
-        ctx.body = {
-          username: user.username,
-          actor: actorUrl(user.username),
-          webfinger: `acct:${user.username}@${settings.webfingerDomain}`,
-          created_at: user.createdAt.toISOString(),
-          access_token: session.token,
-          token_type: 'Bearer',
-          expires_at: session.expiresAt.toISOString(),
-        };
-      });
+    async (ctx) => {
+      const input = validateBody(ctx, RegisterRequest);
+      const result = await useCases.registerUser.execute(input);
+      if (!result.ok) throw registerProblem(result.error);
+      const { user, session } = result.value;
+      if (isFormPost(ctx)) {
+        setTokenCookie(ctx, session.token, settings.cookies);
+        return seeOther(ctx, '/');
+      }
+      ctx.status = 201;
+      ctx.body = {
+        username: user.username,
+        actor: actorUrl(user.username),
+        webfinger: `acct:${user.username}@${settings.webfingerDomain}`,
+        created_at: user.createdAt.toISOString(),
+        access_token: session.token,
+        token_type: 'Bearer',
+        expires_at: session.expiresAt.toISOString(),
+      };
     },
   );
 
-  routes.post(
-    '/auth/login',
+  signedOutForm(
+    'login',
     {
       summary: 'Exchange credentials for a 30-day token',
-      request: body(schemas.LoginRequest),
-      responses: {
-        200: json(schemas.LoginResponse, 'Signed in'),
-        303: { description: 'Form post: cookie set, redirected to `next` (a local path) or /' },
-        ...commonBodyErrors,
+      body: schemas.LoginRequest,
+      ok: [200, schemas.LoginResponse, 'Signed in'],
+      redirect: 'Form post: cookie set, redirected to `next` (a local path) or /',
+      refusals: {
         401: problem('invalid_credentials (same answer for an unknown user and a wrong password)'),
-        ...csrfFailed,
         429: problem('rate_limited, with Retry-After'),
       },
     },
-    (ctx) => {
-      checkSignedOutForm(ctx, deps);
-      return formOrJson(ctx, showAuthForm(ctx, deps, 'login'), async () => {
-        const input = validateBody(ctx, LoginRequest);
-        const result = await useCases.issueToken.execute({ ...input, clientAddress: ctx.ip });
-        if (!result.ok) throw loginProblem(result.error);
-        const session = result.value;
-        if (isFormPost(ctx)) {
-          setTokenCookie(ctx, session.token, settings.cookies);
-          return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
-        }
-        ctx.body = {
-          username: session.claims.username,
-          access_token: session.token,
-          token_type: 'Bearer',
-          expires_in: TOKEN_LIFETIME_SECONDS,
-          expires_at: session.expiresAt.toISOString(),
-        };
-      });
+    async (ctx) => {
+      const input = validateBody(ctx, LoginRequest);
+      const result = await useCases.issueToken.execute({ ...input, clientAddress: ctx.ip });
+      if (!result.ok) throw loginProblem(result.error);
+      const session = result.value;
+      if (isFormPost(ctx)) {
+        setTokenCookie(ctx, session.token, settings.cookies);
+        return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
+      }
+      ctx.body = {
+        username: session.claims.username,
+        access_token: session.token,
+        token_type: 'Bearer',
+        expires_in: TOKEN_LIFETIME_SECONDS,
+        expires_at: session.expiresAt.toISOString(),
+      };
     },
   );
 

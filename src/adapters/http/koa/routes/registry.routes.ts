@@ -9,13 +9,15 @@ import {
   body,
   commonBodyErrors,
   json,
-  listErrors,
+  listDoc,
   listParams,
   nameParam,
   negotiated,
   problem,
   signedIn,
+  signedInPostDoc,
   tokenErrors,
+  withResponses,
 } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
@@ -109,19 +111,16 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
 
   routes.post(
     '/assets',
-    {
-      summary: 'Register an asset (appends a signed Create)',
-      security: signedIn,
-      request: body(schemas.RegisterAssetRequest),
-      responses: {
-        201: json(schemas.AssetWithActivity, 'Registered'),
-        303: { description: 'Form post: redirected to the asset page' },
-        ...commonBodyErrors,
-        ...tokenErrors,
-        403: problem('csrf_failed'),
-        409: problem('asset_exists (also for the name of a deleted asset)'),
-      },
-    },
+    withResponses(
+      signedInPostDoc({
+        summary: 'Register an asset (appends a signed Create)',
+        body: schemas.RegisterAssetRequest,
+        ok: [201, schemas.AssetWithActivity, 'Registered'],
+        redirect: 'Form post: redirected to the asset page',
+        forbidden: 'csrf_failed',
+      }),
+      { 409: problem('asset_exists (also for the name of a deleted asset)') },
+    ),
     (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)),
   );
 
@@ -266,17 +265,14 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
 
   routes.get(
     '/registry',
-    {
-      summary: 'Live assets, newest first',
-      description: negotiated,
-      request: {
-        query: listParams.extend({
-          owner: z.string().optional().openapi({ description: "Only this user's assets" }),
-          q: z.string().optional().openapi({ description: 'Name prefix (case-sensitive)' }),
-        }),
-      },
-      responses: { 200: json(schemas.AssetList, 'A page of assets'), ...listErrors },
-    },
+    listDoc(
+      'Live assets, newest first',
+      schemas.AssetList,
+      listParams.extend({
+        owner: z.string().optional().openapi({ description: "Only this user's assets" }),
+        q: z.string().optional().openapi({ description: 'Name prefix (case-sensitive)' }),
+      }),
+    ),
     async (ctx) => {
       const request = cursorRequest(ctx);
       const ownerParam = singleQuery(ctx, 'owner');
@@ -301,23 +297,14 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     },
   );
 
-  routes.get(
-    '/activities',
-    {
-      summary: 'The activity log, newest first',
-      description: negotiated,
-      request: { query: listParams },
-      responses: { 200: json(schemas.ActivityList, 'A page of activities'), ...listErrors },
-    },
-    async (ctx) => {
-      const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
-      const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
-      await respond(ctx, {
-        html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
-        json,
-      });
-    },
-  );
+  routes.get('/activities', listDoc('The activity log, newest first', schemas.ActivityList), async (ctx) => {
+    const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
+    const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
+    await respond(ctx, {
+      html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
+      json,
+    });
+  });
 
   routes.get(
     '/activities/:idx',

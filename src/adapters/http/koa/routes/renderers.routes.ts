@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { body, commonBodyErrors, json, problem, signedIn, tokenErrors } from '../openapi-docs.js';
+import { json, signedIn, signedInPostDoc, tokenErrors } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 import { attachProblem, scopedTokenForbidden, sessionProblem } from '../error-status.js';
@@ -79,21 +79,31 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
         await run(ctx, session, l1ServerOf(ctx));
       });
 
-  routes.post(
+  /** Attach and detach take the same body and run for a signed-in caller, from a form or the API. */
+  const rendererRoute = (
+    path: string,
+    doc: Omit<Parameters<typeof signedInPostDoc>[0], 'body' | 'forbidden'> & { forbidden?: string },
+    run: Parameters<typeof withL1Server>[0],
+  ) =>
+    routes.post(
+      path,
+      signedInPostDoc({
+        forbidden: 'forbidden (a scoped token cannot do this) or csrf_failed',
+        ...doc,
+        body: schemas.RendererRequest,
+      }),
+      withL1Server(run),
+    );
+
+  rendererRoute(
     '/renderers/attach',
     {
       summary: 'Create a token scoped to one L1 server',
-      security: signedIn,
-      request: body(schemas.RendererRequest),
-      responses: {
-        201: json(schemas.AttachResponse, 'Scoped token created'),
-        303: { description: 'Form post: redirected to `<l1_server>/auth/callback?token=<jwt>`' },
-        ...commonBodyErrors,
-        ...tokenErrors,
-        403: problem('forbidden (a scoped token cannot attach) or csrf_failed'),
-      },
+      ok: [201, schemas.AttachResponse, 'Scoped token created'],
+      redirect: 'Form post: redirected to `<l1_server>/auth/callback?token=<jwt>`',
+      forbidden: 'forbidden (a scoped token cannot attach) or csrf_failed',
     },
-    withL1Server(async (ctx, session, l1Server) => {
+    async (ctx, session, l1Server) => {
       const result = await useCases.attachRenderer.execute({ session, l1Server });
       if (!result.ok) throw attachProblem(result.error);
       const scoped = result.value;
@@ -109,28 +119,21 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
         l1_server: l1Server,
         expires_at: scoped.expiresAt.toISOString(),
       };
-    }),
+    },
   );
 
-  routes.post(
+  rendererRoute(
     '/renderers/detach',
     {
       summary: 'Revoke every scoped token for one L1 server and remove the attachment',
-      security: signedIn,
-      request: body(schemas.RendererRequest),
-      responses: {
-        200: json(schemas.RevokedResponse, 'Detached'),
-        303: { description: 'Form post: redirected to /renderers' },
-        ...commonBodyErrors,
-        ...tokenErrors,
-        403: problem('csrf_failed'),
-      },
+      redirect: 'Form post: redirected to /renderers',
+      ok: [200, schemas.RevokedResponse, 'Detached'],
     },
-    withL1Server(async (ctx, session, l1Server) => {
-      const result = await useCases.detachRenderer.execute({ session, l1Server });
-      if (!result.ok) throw sessionProblem(result.error);
+    async (ctx, session, l1Server) => {
+      const outcome = await useCases.detachRenderer.execute({ session, l1Server });
+      if (!outcome.ok) throw sessionProblem(outcome.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/renderers');
-      ctx.body = { revoked: result.value.revoked };
-    }),
+      ctx.body = { revoked: outcome.value.revoked };
+    },
   );
 }
