@@ -6,6 +6,11 @@ import { ConfigError, loadConfig } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * A request a client has finished sending may still sit in the socket's buffer, unread: closing "idle" connections
+ * at once would reset it. This long is given for such requests to be read (they then count as in flight).
+ */
+const DRAIN_MS = 250;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,9 +25,11 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   l2.logger.info({ port, publicUrl: config.publicUrl, store: config.store.kind }, 'L2 listening');
 
-  // Stop accepting, let requests in flight finish (at most 10 s), then stop background work and close the store.
+  // Let requests already sent be read, stop accepting, let requests in flight finish (at most 10 s), then stop
+  // background work and close the store.
   const shutdown = async (signal: string) => {
     l2.logger.info({ signal }, 'shutting down');
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
