@@ -36,7 +36,7 @@ export async function seedFixtures(options: SeedOptions): Promise<SeedFixtures> 
   const urls = new Urls(options.publicUrl);
   const [passwordHash, keys] = await Promise.all([
     new BcryptPasswordHasher(options.bcryptCost).hash(passwordBytesForHashing(options.password)),
-    new RsaKeyPairGenerator().generate(),
+    new RsaKeyPairGenerator(1).generate(),
   ]);
   const usernames = {
     client: BENCH_USERNAMES.client as Username,

@@ -43,11 +43,16 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_USERNAME: int(1, 1_000_000, 10),
   LOGIN_MAX_FAILURES_PER_ADDRESS: int(1, 1_000_000, 50),
   LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400 * 30, 900),
+  REGISTRATIONS_PER_ADDRESS: int(1, 1_000_000, 10),
+  REGISTRATION_WINDOW_SECONDS: int(1, 86_400 * 30, 3600),
+  ASSET_WRITES_PER_USER: int(1, 1_000_000, 60),
+  ASSET_WRITE_WINDOW_SECONDS: int(1, 86_400, 60),
   REVOCATION_CLEANUP_INTERVAL_SECONDS: int(1, 86_400 * 7, 3600),
   QUEUE_POLL_INTERVAL_MS: int(10, 600_000, 1000),
   NOTICE_RETRY_FIRST_DELAY_MS: int(1, 600_000, 2000),
   DELIVERY_CONCURRENCY: int(1, 10_000, 512),
-  DELIVERY_PER_HOST: int(1, 1000, 8),
+  // One or two at once per destination: more would let one user aim L2's connections at one host.
+  DELIVERY_PER_HOST: int(1, 2, 2),
 });
 
 export type StoreLocation =
@@ -62,7 +67,7 @@ export interface Config {
   readonly jwtSecret: Buffer;
   readonly bcryptCost: number;
   readonly production: boolean;
-  /** Whether notices may go to loopback/private addresses: always outside production, else L1_ALLOW_PRIVATE. */
+  /** Whether outbound requests may go to loopback/private addresses: only with L1_ALLOW_PRIVATE, in every mode. */
   readonly allowPrivateDestinations: boolean;
   readonly logLevel: string;
   readonly trustProxy: boolean;
@@ -70,6 +75,12 @@ export interface Config {
     readonly maxFailuresPerUsername: number;
     readonly maxFailuresPerAddress: number;
     readonly windowSeconds: number;
+  };
+  readonly actions: {
+    readonly registrationsPerAddress: number;
+    readonly registrationWindowSeconds: number;
+    readonly assetWritesPerUser: number;
+    readonly assetWriteWindowSeconds: number;
   };
   readonly revocationCleanupIntervalMs: number;
   readonly queuePollIntervalMs: number;
@@ -126,13 +137,19 @@ export function loadConfig(
     }),
     bcryptCost: e.BCRYPT_COST,
     production,
-    allowPrivateDestinations: !production || e.L1_ALLOW_PRIVATE,
+    allowPrivateDestinations: e.L1_ALLOW_PRIVATE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     login: {
       maxFailuresPerUsername: e.LOGIN_MAX_FAILURES_PER_USERNAME,
       maxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    actions: {
+      registrationsPerAddress: e.REGISTRATIONS_PER_ADDRESS,
+      registrationWindowSeconds: e.REGISTRATION_WINDOW_SECONDS,
+      assetWritesPerUser: e.ASSET_WRITES_PER_USER,
+      assetWriteWindowSeconds: e.ASSET_WRITE_WINDOW_SECONDS,
     },
     revocationCleanupIntervalMs: e.REVOCATION_CLEANUP_INTERVAL_SECONDS * 1000,
     queuePollIntervalMs: e.QUEUE_POLL_INTERVAL_MS,

@@ -2,6 +2,7 @@
 // tsyringe user. Ports, adapters and services are wired here; use-cases in use-cases.ts.
 import 'reflect-metadata';
 import { createSecretKey, hkdfSync } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
 import {
   container as rootContainer,
@@ -29,7 +30,7 @@ import { HttpSignatureVerifier } from '../adapters/outbound/http-signature-verif
 import { IpDestinationPolicy } from '../adapters/outbound/ip-destination-policy.js';
 import { OutboundHttp } from '../adapters/outbound/outbound-request.js';
 import { QueueWorker } from '../adapters/scheduling/queue-worker.js';
-import { loginCounters, type LoginCounters } from '../adapters/throttle/login-throttle-factory.js';
+import { rateLimits, type RateLimits } from '../adapters/throttle/rate-limits.js';
 import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
 import { Urls } from '../domain/activity-streams.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/delivery-policy.js';
@@ -79,9 +80,11 @@ export function buildContainer(
   value(TOKENS.RemoteKeyStore, persistence.remoteKeys);
   value(TOKENS.InstanceKeyStore, persistence.instanceKeys);
   // Built on first use: a MongoDB store is connected only once the container is built.
-  let counters: LoginCounters | null = null;
-  const countersOf = () => (counters ??= loginCounters(store.counters, config.login));
-  factory(TOKENS.LoginThrottle, () => countersOf().throttle);
+  let counters: RateLimits | null = null;
+  const countersOf = () => (counters ??= rateLimits(store.counters, config.login, config.actions));
+  factory(TOKENS.LoginThrottle, () => countersOf().loginThrottle);
+  factory(TOKENS.RegistrationLimit, () => countersOf().registrations);
+  factory(TOKENS.AssetWriteLimit, () => countersOf().assetWrites);
   value(TOKENS.PurgeExpiredLimits, () => countersOf().purgeExpired(new Date()));
   value(TOKENS.Urls, new Urls(config.publicUrl));
 
@@ -93,7 +96,7 @@ export function buildContainer(
   // The dummy hash of unknown-user logins, computed before the first login needs it.
   value(TOKENS.WarmUp, () => hasher.dummy());
   factory(TOKENS.TokenCodec, () => new JwtTokenCodec(createSecretKey(config.jwtSecret)));
-  factory(TOKENS.KeyPairGenerator, () => new RsaKeyPairGenerator());
+  factory(TOKENS.KeyPairGenerator, () => new RsaKeyPairGenerator(availableParallelism()));
   factory(TOKENS.ActivitySigner, () => new JsonLdActivitySigner());
 
   // Outbound: notices, deliveries, fetches, and the signatures of incoming requests

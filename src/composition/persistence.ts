@@ -2,7 +2,7 @@ import type { Persistence } from '../application/ports/persistence.js';
 import { openMemoryPersistence } from '../adapters/persistence/memory/open-memory-persistence.js';
 import { openMongoPersistence } from '../adapters/persistence/mongodb/open-mongo-persistence.js';
 import { openSqlitePersistence } from '../adapters/persistence/sqlite/open-sqlite-persistence.js';
-import type { CounterStore } from '../adapters/throttle/login-throttle-factory.js';
+import type { CounterStore } from '../adapters/throttle/rate-limits.js';
 import type { Config } from './config.js';
 
 export interface OpenedStore {

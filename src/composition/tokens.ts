@@ -28,6 +28,8 @@ export const TOKENS = {
   L1Notifier: Symbol('L1Notifier'),
   DestinationPolicy: Symbol('DestinationPolicy'),
   LoginThrottle: Symbol('LoginThrottle'),
+  RegistrationLimit: Symbol('RegistrationLimit'),
+  AssetWriteLimit: Symbol('AssetWriteLimit'),
   Clock: Symbol('Clock'),
   IdGenerator: Symbol('IdGenerator'),
   WorkSignal: Symbol('WorkSignal'),

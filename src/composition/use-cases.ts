@@ -39,6 +39,7 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.KeyPairGenerator),
       c.resolve(TOKENS.TokenIssuer),
       c.resolve(TOKENS.Clock),
+      c.resolve(TOKENS.RegistrationLimit),
     ),
   issueToken: (c) =>
     new IssueToken(
@@ -82,18 +83,21 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.AssetRepository),
       c.resolve(TOKENS.UserRepository),
       c.resolve(PublishActivity),
+      c.resolve(TOKENS.AssetWriteLimit),
     ),
   updateAsset: (c) =>
     new UpdateAsset(
       c.resolve(TOKENS.AssetRepository),
       c.resolve(TOKENS.UserRepository),
       c.resolve(PublishActivity),
+      c.resolve(TOKENS.AssetWriteLimit),
     ),
   deleteAsset: (c) =>
     new DeleteAsset(
       c.resolve(TOKENS.AssetRepository),
       c.resolve(TOKENS.UserRepository),
       c.resolve(PublishActivity),
+      c.resolve(TOKENS.AssetWriteLimit),
     ),
   getAsset: (c) => new GetAsset(c.resolve(TOKENS.AssetRepository)),
   listRegistry: (c) => new ListRegistry(c.resolve(TOKENS.AssetRepository)),

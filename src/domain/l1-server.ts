@@ -36,3 +36,9 @@ export function revocationNoticeUrl(l1Server: L1ServerUrl): string {
 export function attachCallbackUrl(l1Server: L1ServerUrl, token: string): string {
   return `${l1Server}/auth/callback?token=${encodeURIComponent(token)}`;
 }
+
+/**
+ * L1 servers one user may have attached at once. Each attachment can cause revocation notices; the cap keeps one
+ * account from turning L2 into a source of requests aimed at many hosts.
+ */
+export const MAX_ATTACHED_L1_SERVERS = 20;

@@ -12,9 +12,20 @@ export function passwordLength(password: string): number {
   return count;
 }
 
+/**
+ * bcrypt stops reading at a NUL byte, so "a\0b" and "a\0c" would hash alike (and eight NULs would be the same
+ * password as one): a password may not contain one at all.
+ */
+export function hasNulCharacter(password: string): boolean {
+  return password.includes('\0');
+}
+
+export const NUL_CHARACTER_MESSAGE = 'A password cannot contain the NUL character.';
+
 export function checkNewPassword(
   password: string,
-): Result<string, 'password_too_short' | 'password_too_long'> {
+): Result<string, 'password_too_short' | 'password_too_long' | 'password_has_nul'> {
+  if (hasNulCharacter(password)) return err('password_has_nul');
   const length = passwordLength(password);
   if (length < PASSWORD_MIN_CHARACTERS) return err('password_too_short');
   if (length > PASSWORD_MAX_CHARACTERS) return err('password_too_long');
@@ -27,5 +38,7 @@ export function checkNewPassword(
  * whichever bcrypt implementation reads it.
  */
 export function passwordBytesForHashing(password: string): Uint8Array {
+  // The edges refuse such passwords; hashing one anyway would make every password that shares its prefix valid.
+  if (hasNulCharacter(password)) throw new RangeError('a password with a NUL character cannot be hashed');
   return new TextEncoder().encode(password).subarray(0, PASSWORD_HASHED_BYTES);
 }

@@ -32,6 +32,14 @@ describe('configuration and the JWT secret', () => {
       windowSeconds: 900,
     });
     expect(config.revocationCleanupIntervalMs).to.equal(3_600_000);
+    expect(config.actions).to.deep.equal({
+      registrationsPerAddress: 10,
+      registrationWindowSeconds: 3600,
+      assetWritesPerUser: 60,
+      assetWriteWindowSeconds: 60,
+    });
+    expect(config.delivery).to.deep.equal({ concurrency: 512, perHost: 2 });
+    expect(config.allowPrivateDestinations).to.equal(false);
   });
 
   it('creates a development secret once (mode 0600), warns once, and reuses it', () => {
@@ -71,6 +79,8 @@ describe('configuration and the JWT secret', () => {
       [{ BCRYPT_COST: '40' }, /^BCRYPT_COST: /],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
       [{ L1_ALLOW_PRIVATE: 'yes' }, /^L1_ALLOW_PRIVATE: /],
+      [{ DELIVERY_PER_HOST: '3' }, /^DELIVERY_PER_HOST: /],
+      [{ REGISTRATIONS_PER_ADDRESS: '0' }, /^REGISTRATIONS_PER_ADDRESS: /],
     ] as const) {
       let message = '';
       try {
@@ -83,11 +93,13 @@ describe('configuration and the JWT secret', () => {
     }
   });
 
-  it('allows private L1 destinations outside production, and in production only when told', () => {
+  it('refuses private destinations in every mode unless L1_ALLOW_PRIVATE=true', () => {
     mkdirSync(join(dir, 'secrets'));
     writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
-    expect(load({}).allowPrivateDestinations).to.equal(true);
+    expect(load({}).allowPrivateDestinations).to.equal(false);
+    expect(load({ NODE_ENV: 'test' }).allowPrivateDestinations).to.equal(false);
     expect(load({ NODE_ENV: 'production' }).allowPrivateDestinations).to.equal(false);
+    expect(load({ L1_ALLOW_PRIVATE: 'true' }).allowPrivateDestinations).to.equal(true);
     expect(load({ NODE_ENV: 'production', L1_ALLOW_PRIVATE: 'true' }).allowPrivateDestinations).to.equal(
       true,
     );

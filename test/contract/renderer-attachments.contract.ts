@@ -12,15 +12,15 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
     const l1c = anL1Server('https://l1c.example');
 
     it('lists nothing for a user who attached nothing', async () => {
-      await store().attachments.attach(bob, l1a, later(0));
+      await store().attachments.attach(bob, l1a, later(0), 20);
 
       expect(await store().attachments.list(alice)).to.deep.equal([]);
     });
 
     it("lists a user's attachments, most recent first", async () => {
-      await store().attachments.attach(alice, l1b, later(2 * MINUTE));
-      await store().attachments.attach(alice, l1a, later(1 * MINUTE));
-      await store().attachments.attach(alice, l1c, later(3 * MINUTE));
+      await store().attachments.attach(alice, l1b, later(2 * MINUTE), 20);
+      await store().attachments.attach(alice, l1a, later(1 * MINUTE), 20);
+      await store().attachments.attach(alice, l1c, later(3 * MINUTE), 20);
 
       expect(await store().attachments.list(alice)).to.deep.equal([
         { l1Server: l1c, attachedAt: later(3 * MINUTE) },
@@ -30,10 +30,10 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
     });
 
     it('keeps one attachment per L1 server, refreshing its time when attached again', async () => {
-      await store().attachments.attach(alice, l1a, later(1 * MINUTE));
-      await store().attachments.attach(alice, l1b, later(2 * MINUTE));
+      await store().attachments.attach(alice, l1a, later(1 * MINUTE), 20);
+      await store().attachments.attach(alice, l1b, later(2 * MINUTE), 20);
 
-      await store().attachments.attach(alice, l1a, later(3 * MINUTE));
+      await store().attachments.attach(alice, l1a, later(3 * MINUTE), 20);
 
       expect(await store().attachments.list(alice)).to.deep.equal([
         { l1Server: l1a, attachedAt: later(3 * MINUTE) },
@@ -41,10 +41,35 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
       ]);
     });
 
+    it('refuses a new L1 server once the user has `limit` attached, writing nothing; others and re-attaches pass', async () => {
+      expect(await store().attachments.attach(alice, l1a, later(1 * MINUTE), 2)).to.equal(true);
+      expect(await store().attachments.attach(alice, l1b, later(2 * MINUTE), 2)).to.equal(true);
+
+      expect(await store().attachments.attach(alice, l1c, later(3 * MINUTE), 2)).to.equal(false);
+      expect(await store().attachments.attach(alice, l1a, later(4 * MINUTE), 2)).to.equal(true);
+      expect(await store().attachments.attach(bob, l1c, later(5 * MINUTE), 2)).to.equal(true);
+
+      expect(await store().attachments.list(alice)).to.deep.equal([
+        { l1Server: l1a, attachedAt: later(4 * MINUTE) },
+        { l1Server: l1b, attachedAt: later(2 * MINUTE) },
+      ]);
+      await store().attachments.remove(alice, l1b);
+      expect(await store().attachments.attach(alice, l1c, later(6 * MINUTE), 2)).to.equal(true);
+    });
+
+    it('lets exactly `limit` of many concurrent attaches of different L1 servers through', async () => {
+      const servers = Array.from({ length: 12 }, (_, i) => anL1Server(`https://l1-${i}.example`));
+      const results = await Promise.all(
+        servers.map((server, i) => store().attachments.attach(alice, server, later(i * MINUTE), 5)),
+      );
+      expect(results.filter(Boolean)).to.have.length(5);
+      expect(await store().attachments.list(alice)).to.have.length(5);
+    });
+
     it("removes one user's attachment and leaves other users' alone", async () => {
-      await store().attachments.attach(alice, l1a, later(1 * MINUTE));
-      await store().attachments.attach(alice, l1b, later(2 * MINUTE));
-      await store().attachments.attach(bob, l1a, later(1 * MINUTE));
+      await store().attachments.attach(alice, l1a, later(1 * MINUTE), 20);
+      await store().attachments.attach(alice, l1b, later(2 * MINUTE), 20);
+      await store().attachments.attach(bob, l1a, later(1 * MINUTE), 20);
 
       expect(await store().attachments.remove(alice, l1a)).to.equal(true);
 
@@ -57,10 +82,10 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
     });
 
     it('answers false when removing an attachment that does not exist', async () => {
-      await store().attachments.attach(bob, l1a, later(1 * MINUTE));
+      await store().attachments.attach(bob, l1a, later(1 * MINUTE), 20);
 
       expect(await store().attachments.remove(alice, l1a)).to.equal(false);
-      await store().attachments.attach(alice, l1a, later(1 * MINUTE));
+      await store().attachments.attach(alice, l1a, later(1 * MINUTE), 20);
       await store().attachments.remove(alice, l1a);
       expect(await store().attachments.remove(alice, l1a)).to.equal(false);
     });

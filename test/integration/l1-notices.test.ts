@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +59,54 @@ for (const store of ['memory', 'sqlite'] as const) {
         l2_server: l2.config.publicUrl,
         expires_at: new Date(payloadOf(scoped).exp * 1000).toISOString(),
       });
+    });
+
+    it("delivers one user's notice while another user's 32 notices hang at a dead host (one request there at a time)", async () => {
+      // A host that reads every notice and never answers.
+      let received = 0;
+      let open = 0;
+      let mostOpen = 0;
+      let closedUnanswered = 0;
+      let firstArrived: () => void = () => {};
+      const firstHang = new Promise<void>((resolve) => (firstArrived = resolve));
+      const hanging = createServer((req) => {
+        received++;
+        firstArrived();
+        mostOpen = Math.max(mostOpen, ++open);
+        req.resume();
+        req.socket.once('close', () => {
+          open--;
+          closedUnanswered++;
+        });
+      });
+      await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+      const hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+      try {
+        const mallory = await registerUser(l2.url, 'mallory');
+        for (let i = 0; i < 32; i++) await attach(l2.url, mallory, hangingUrl);
+        const alice = await registerUser(l2.url, 'alice');
+        const scoped = await attach(l2.url, alice, l1.url);
+
+        expect(
+          (await client(l2.url).post('/auth/logout', { everywhere: true }, { token: mallory })).json,
+        ).to.deep.equal({
+          revoked: 33,
+        });
+        await firstHang;
+        expect(
+          (await client(l2.url).post('/auth/logout', undefined, { token: alice })).json.revoked,
+        ).to.equal(2);
+        await l1.waitForNotices(1);
+
+        expect(l1.notices.map((notice) => notice.body.token_hash)).to.deep.equal([sha256(scoped)]);
+        // Alice's notice did not wait for any of Mallory's to time out, and the dead host never had two at once.
+        expect(closedUnanswered).to.equal(0);
+        expect(received).to.be.at.least(1);
+        expect(mostOpen).to.equal(1);
+      } finally {
+        hanging.closeAllConnections();
+        await new Promise((resolve) => hanging.close(resolve));
+      }
     });
 
     it('retries a notice answered with 500 until the L1 server accepts it', async () => {

@@ -15,7 +15,16 @@ export interface L2Process {
 /** Starts `src/main.ts` as its own OS process, exactly as `npm start` would run it, and waits until it listens. */
 export async function startL2Process(env: Record<string, string>): Promise<L2Process> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      L1_ALLOW_PRIVATE: 'true',
+      REGISTRATIONS_PER_ADDRESS: '100000',
+      ASSET_WRITES_PER_USER: '100000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

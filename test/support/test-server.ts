@@ -57,6 +57,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: 'silent',
     QUEUE_POLL_INTERVAL_MS: '50',
     NOTICE_RETRY_FIRST_DELAY_MS: '50',
+    // Fake L1 servers and peers listen on loopback; tests of the address rules set it back to false.
+    L1_ALLOW_PRIVATE: 'true',
+    // Tests register many users from one address and write many assets; the limits' own tests lower them.
+    REGISTRATIONS_PER_ADDRESS: '100000',
+    ASSET_WRITES_PER_USER: '100000',
     ...options.env,
   });
   const container = buildContainer(config, options.override);

@@ -25,12 +25,17 @@ import { VerifyToken } from '../../src/application/use-cases/accounts/verify-tok
 import { BcryptPasswordHasher } from '../../src/adapters/crypto/bcrypt-password-hasher.js';
 import { JwtTokenCodec } from '../../src/adapters/crypto/jwt-token-codec.js';
 import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
+import { RateLimiterBudget } from '../../src/adapters/throttle/rate-limiter-budget.js';
 import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery-policy.js';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { FixedClock, SequentialIds } from './fixed-clock.js';
 
 export const KIT_L2 = 'https://l2.example';
+/** The client address kit registrations come from. */
+export const KIT_ADDRESS = '192.0.2.1';
+/** Registrations per address and window in the kit. */
+export const KIT_REGISTRATIONS_PER_ADDRESS = 5;
 
 /** An L1 notifier whose answers the test scripts; it records every notice it was asked to send. */
 export class ScriptedNotifier implements L1Notifier {
@@ -111,7 +116,16 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     signals,
     destinations,
     notifier,
-    register: new RegisterUser(store.users, hasher, keys, issuer, clock),
+    register: new RegisterUser(
+      store.users,
+      hasher,
+      keys,
+      issuer,
+      clock,
+      new RateLimiterBudget(
+        new RateLimiterMemory({ keyPrefix: 'r', points: KIT_REGISTRATIONS_PER_ADDRESS, duration: 3600 }),
+      ),
+    ),
     login: new IssueToken(store.users, hasher, throttle, issuer),
     authenticate,
     verify: new VerifyToken(authenticate),

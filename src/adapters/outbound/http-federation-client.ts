@@ -26,17 +26,8 @@ const MAX_KEYS = 8;
 const MAX_PEM_LENGTH = 16 * 1024;
 const ACTOR_TYPES = new Set(['Person', 'Service', 'Application', 'Group', 'Organization']);
 
-/**
- * 2xx delivered; 401 (the peer may not have fetched our key yet, as Mastodon also retries), 408, 429 and 5xx worth
- * another try; any other answer, a redirect included (a POST is never redirected), is final.
- */
-function outcomeOf(status: number): DeliveryOutcome {
-  if (status >= 200 && status < 300) return { kind: 'delivered' };
-  const retry = status >= 500 || status === 401 || status === 408 || status === 429;
-  return retry
-    ? { kind: 'failed', reason: `answered ${status}` }
-    : { kind: 'refused', reason: `answered ${status}` };
-}
+/** A 401 is retried too: the peer may not have fetched our key yet (Mastodon retries it as well). */
+const outcomeOf = (status: number): DeliveryOutcome => OutboundHttp.outcomeOfStatus(status, [401]);
 
 /**
  * What is kept of a fetched document: the fields an actor or key lookup reads, nothing else, so that a 1 MiB

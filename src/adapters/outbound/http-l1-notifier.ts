@@ -4,7 +4,10 @@ import { revocationNoticeUrl } from '../../domain/l1-server.js';
 import type { RevocationNotice } from '../../domain/revocation.js';
 import { OutboundFailure, OutboundHttp } from './outbound-request.js';
 
-/** POSTs revocation notices; any non-2xx answer (a redirect included: none is followed) counts as a failure. */
+/**
+ * POSTs revocation notices. 5xx, 408 and 429 are retried; a permanent 4xx or a redirect (none is followed) is
+ * final: the L1 server will not take the notice, and it still learns of the revocation from /auth/verify.
+ */
 export class HttpL1Notifier implements L1Notifier {
   constructor(private readonly http: OutboundHttp) {}
 
@@ -17,9 +20,7 @@ export class HttpL1Notifier implements L1Notifier {
         body: JSON.stringify(notice.body),
         maxResponseBytes: 0,
       });
-      return status >= 200 && status < 300
-        ? { kind: 'delivered' }
-        : { kind: 'failed', reason: `answered ${status}` };
+      return OutboundHttp.outcomeOfStatus(status);
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error;
       return OutboundHttp.outcomeOf(error);

@@ -130,6 +130,19 @@ export class OutboundHttp {
     });
   }
 
+  /**
+   * The outcome of an answered POST: 2xx delivered; 5xx, 408 and 429 (and the `alsoRetried` statuses) worth
+   * another try; any other answer — a permanent 4xx, or a redirect, which is never followed — is final, so a
+   * destination that refuses for good costs one request, not 24 hours of them.
+   */
+  static outcomeOfStatus(status: number, alsoRetried: readonly number[] = []): DeliveryOutcome {
+    if (status >= 200 && status < 300) return { kind: 'delivered' };
+    const retry = status >= 500 || status === 408 || status === 429 || alsoRetried.includes(status);
+    return retry
+      ? { kind: 'failed', reason: `answered ${status}` }
+      : { kind: 'refused', reason: `answered ${status}` };
+  }
+
   /** The outcome of a delivery that got no answer: a forbidden destination is final, anything else may pass. */
   static outcomeOf(error: OutboundFailure): DeliveryOutcome {
     return error.kind === 'refused'

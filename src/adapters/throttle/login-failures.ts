@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { StoreUnavailableError } from '../../application/ports/errors.js';
 
-/** The table rate-limiter-flexible keeps failed-login counters in (it creates it on first use). */
+/**
+ * The table rate-limiter-flexible keeps every rate-limit counter in (it creates it on first use): failed logins
+ * first, hence the name, which existing stores keep.
+ */
 export const LOGIN_FAILURES_TABLE = 'login_failures';
 
 /**

@@ -6,15 +6,18 @@ import type { LoginThrottle, ThrottleVerdict } from '../../application/ports/log
  * Consumes one point, answering how long to wait when the allowance is used up. rate-limiter-flexible rejects
  * with a RateLimiterRes for "limited" and with an Error when its store fails: that one must become a 503.
  */
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<number> {
+export async function consume(limiter: RateLimiterAbstract, key: string): Promise<number> {
   try {
     await limiter.consume(key, 1);
     return 0;
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
-    throw new StoreUnavailableError('login attempt counters could not be written', { cause: rejection });
+    throw new StoreUnavailableError('rate-limit counters could not be written', { cause: rejection });
   }
 }
+
+export const verdictOf = (waitMs: number): ThrottleVerdict =>
+  waitMs > 0 ? { limited: true, retryAfterSeconds: Math.ceil(waitMs / 1000) } : { limited: false };
 
 async function storeCall(operation: () => Promise<unknown>): Promise<void> {
   try {
@@ -40,8 +43,7 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
       consume(this.byUsername, username),
       consume(this.byAddress, clientAddress),
     ]);
-    const waitMs = Math.max(...waits);
-    return waitMs > 0 ? { limited: true, retryAfterSeconds: Math.ceil(waitMs / 1000) } : { limited: false };
+    return verdictOf(Math.max(...waits));
   }
 
   async succeeded(username: string, clientAddress: string): Promise<void> {

@@ -1,5 +1,6 @@
-export type ThrottleVerdict =
-  { readonly limited: false } | { readonly limited: true; readonly retryAfterSeconds: number };
+import type { ThrottleVerdict } from './rate-limit.js';
+
+export type { ThrottleVerdict };
 
 /**
  * Counts login attempts per normalised username and per client address. An attempt is counted BEFORE its password

@@ -8,8 +8,12 @@ export interface RendererAttachment {
 
 /** Which L1 servers a user has attached. */
 export interface RendererAttachments {
-  /** Records (or refreshes the time of) an attachment. Idempotent per user and L1 server. */
-  attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void>;
+  /**
+   * Records (or refreshes the time of) an attachment, idempotent per user and L1 server — unless the user already
+   * has `limit` other L1 servers attached: then nothing is written and the answer is false. The check and the
+   * write are one atomic step, so concurrent attaches cannot pass the limit together.
+   */
+  attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean>;
   /** The user's attachments, most recent first. */
   list(username: Username): Promise<RendererAttachment[]>;
   /** Removes an attachment; returns false when there was none. */

@@ -22,7 +22,7 @@ export interface RunnerLimits {
   readonly leaseMs: number;
 }
 
-export const DEFAULT_RUNNER_LIMITS: RunnerLimits = { concurrency: 512, perLane: 8, leaseMs: 60_000 };
+export const DEFAULT_RUNNER_LIMITS: RunnerLimits = { concurrency: 512, perLane: 2, leaseMs: 60_000 };
 
 /** What this process knows of one destination. */
 interface Lane {

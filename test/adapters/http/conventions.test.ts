@@ -254,6 +254,41 @@ for (const store of STORES) {
           }
         });
 
+        it('sends the security headers with static files too', async () => {
+          const style = await api.get('/static/style.css');
+          expect(style.status).to.equal(200);
+          expect(style.headers.get('x-content-type-options')).to.equal('nosniff');
+          expect(style.headers.get('x-frame-options')).to.equal('DENY');
+          expect(style.headers.get('content-security-policy')).to.match(/frame-ancestors 'none'/);
+          expect(style.headers.get('cache-control')).to.equal('public, max-age=3600');
+        });
+
+        it('sends no Strict-Transport-Security when PUBLIC_URL is http (a browser would pin a plain-http site)', async () => {
+          expect((await api.get('/healthz')).headers.get('strict-transport-security')).to.equal(null);
+        });
+
+        it('keeps every page a signed-in user sees out of caches (private, no-store) and keys pages on the cookie', async () => {
+          const token = await registerUser(server.url, 'alice');
+          const cookie = { cookie: `l2_token=${token}`, accept: 'text/html' };
+          for (const path of [
+            '/',
+            '/registry',
+            '/users/alice',
+            '/activities',
+            '/renderers',
+            '/no-such-page',
+          ]) {
+            const signedIn = await api.get(path, { headers: cookie });
+            expect(signedIn.text, path).to.include('alice');
+            expect(signedIn.headers.get('cache-control'), path).to.equal('private, no-store');
+            expect(signedIn.headers.get('vary') ?? '', path).to.match(/\bCookie\b/);
+            const anonymous = await api.get(path, { headers: { accept: 'text/html' } });
+            if (anonymous.status === 303) continue; // a signed-out visitor is sent to the login form
+            expect(anonymous.headers.get('vary') ?? '', path).to.match(/\bCookie\b/);
+            expect(anonymous.headers.get('cache-control') ?? '', path).to.not.equal('private, no-store');
+          }
+        });
+
         it('puts no inline script in its pages', async () => {
           for (const path of ['/', '/login', '/register']) {
             const page = await api.get(path, { headers: { accept: 'text/html' } });
@@ -339,8 +374,9 @@ for (const store of STORES) {
             ['logout 401', await api.post('/auth/logout', undefined, { token: 'x' })],
           ];
           for (const [label, response] of checks) {
-            expect(response.headers.get('cache-control'), `${label} (${response.status})`).to.equal(
-              'no-store',
+            // A page for a signed-in user says `private` too.
+            expect(response.headers.get('cache-control'), `${label} (${response.status})`).to.match(
+              /^(private, )?no-store$/,
             );
           }
         });
@@ -384,6 +420,18 @@ for (const store of STORES) {
           expect(response.json.username).to.equal('bob_1');
           expect(response.json).to.not.have.property('admin');
         });
+      });
+    });
+
+    describe('with an https PUBLIC_URL', () => {
+      it('sends Strict-Transport-Security on pages, API answers and static files', async () => {
+        server = await startServer(store, { env: { PUBLIC_URL: 'https://l2.example' } });
+        api = client(server.url);
+        for (const path of ['/', '/healthz', '/static/style.css', '/nope']) {
+          expect((await api.get(path)).headers.get('strict-transport-security'), path).to.equal(
+            'max-age=31536000; includeSubDomains',
+          );
+        }
       });
     });
 

@@ -253,6 +253,11 @@ for (const store of STORES) {
           ' //evil.test',
           'javascript:alert(1)',
           'evil.test',
+          // Dot segments resolve to a path that starts with two slashes: another host to a browser.
+          '/.//evil.test',
+          '/a/..//evil.test',
+          '/%2e//evil.test',
+          '/./\\evil.test',
         ]) {
           it(`refuses a non-local next ${JSON.stringify(next)}: 303 to /`, async () => {
             await browser.get('/login');

@@ -172,10 +172,17 @@ for (const store of STORES) {
         expectProblem(await login('emoji', '😀'.repeat(17)), 401, 'invalid_credentials');
       });
 
-      it('keeps the bytes after a NUL: abc\\0defgh and abc\\0xyzzy are different passwords', async () => {
-        await register('nul', 'abc\u0000defgh');
-        expect((await login('nul', 'abc\u0000defgh')).status).to.equal(200);
-        expectProblem(await login('nul', 'abc\u0000xyzzy'), 401, 'invalid_credentials');
+      it('refuses a password with a NUL character (bcrypt stops there): 400 on register and on login, no hash compared', async () => {
+        for (const password of ['abc\u0000defgh', '\u0000'.repeat(8), 'password\u0000']) {
+          const registered = await api.post('/auth/register', { username: 'nul', password });
+          expectProblem(registered, 400, 'invalid_request');
+          expect(registered.json.errors).to.deep.equal([
+            { path: 'password', message: 'A password cannot contain the NUL character.' },
+          ]);
+          expectProblem(await login('alice', password), 400, 'invalid_request');
+        }
+        expectProblem(await login('nul', 'abc\u0000defgh'), 400, 'invalid_request');
+        expectProblem(await login('nul', 'abcdefgh'), 401, 'invalid_credentials');
       });
     });
 
@@ -261,6 +268,42 @@ for (const store of STORES) {
       });
     });
 
+    describe('rate limiting per client address behind a proxy', () => {
+      beforeEach(async () => {
+        server = await startServer(store, {
+          env: {
+            LOGIN_MAX_FAILURES_PER_USERNAME: '1000',
+            LOGIN_MAX_FAILURES_PER_ADDRESS: '2',
+            TRUST_PROXY: 'true',
+          },
+        });
+        api = client(server.url);
+      });
+
+      const failFrom = (forwardedFor: string, name = 'nobody') =>
+        login(name, 'wrong password', { 'x-forwarded-for': forwardedFor });
+
+      it('counts the address the proxy saw (right-most hop), not the left-most one the client wrote', async () => {
+        // The client forges a fresh left-most entry each time; the proxy appends the real address.
+        expectProblem(await failFrom('1.1.1.1, 198.51.100.7'), 401, 'invalid_credentials');
+        expectProblem(await failFrom('2.2.2.2, 198.51.100.7'), 401, 'invalid_credentials');
+        expectProblem(await failFrom('3.3.3.3, 198.51.100.7'), 429, 'rate_limited');
+        // Another real client behind the same proxy still has its own allowance.
+        expectProblem(await failFrom('3.3.3.3, 198.51.100.8'), 401, 'invalid_credentials');
+      });
+
+      it('counts IPv6 clients per /64, and an IPv4-mapped address as its IPv4 address', async () => {
+        expectProblem(await failFrom('2001:db8:5:6::1'), 401, 'invalid_credentials');
+        expectProblem(await failFrom('2001:db8:5:6:ffff:eeee:dddd:cccc'), 401, 'invalid_credentials');
+        expectProblem(await failFrom('2001:db8:5:6::99'), 429, 'rate_limited');
+        expectProblem(await failFrom('2001:db8:5:7::1'), 401, 'invalid_credentials');
+
+        expectProblem(await failFrom('192.0.2.9'), 401, 'invalid_credentials');
+        expectProblem(await failFrom('::ffff:192.0.2.9'), 401, 'invalid_credentials');
+        expectProblem(await failFrom('192.0.2.9'), 429, 'rate_limited');
+      });
+    });
+
     describe('rate limiting per client address', () => {
       let hasher: CountingHasher;
 
@@ -281,6 +324,21 @@ for (const store of STORES) {
         const limited = await login('user_d', 'wrong');
         expectProblem(limited, 429, 'rate_limited');
         expect(limited.headers.get('retry-after')).to.match(/^[1-9]\d*$/);
+      });
+
+      it('ignores X-Forwarded-For without TRUST_PROXY: a forged header does not buy more attempts', async () => {
+        for (let i = 0; i < 3; i++) {
+          expectProblem(
+            await login(`user_${i}`, 'wrong', { 'x-forwarded-for': `203.0.113.${i}` }),
+            401,
+            'invalid_credentials',
+          );
+        }
+        expectProblem(
+          await login('user_x', 'wrong', { 'x-forwarded-for': '203.0.113.99' }),
+          429,
+          'rate_limited',
+        );
       });
 
       it('refuses a correct login from that address while limited, without running bcrypt', async () => {

@@ -186,6 +186,21 @@ for (const store of STORES) {
           expect(await verifyCode(scoped, 'https://bucher.example')).to.equal('token_scope_mismatch');
         });
 
+        it('attaches at most 20 L1 servers per user: the 21st answers 403 and issues no token; re-attaching passes', async () => {
+          for (let i = 0; i < 20; i++) await attachOk(alice, `https://l1-${i}.example`);
+          const refused = await attach(alice, 'https://one-too-many.example');
+          expectProblem(refused, 403, 'forbidden');
+          expect(refused.json.detail).to.match(/At most 20 L1 servers/);
+          expect(refused.json).to.not.have.property('access_token');
+          expect((await list(alice)).json.items).to.have.length(20);
+
+          expect((await attach(alice, 'https://l1-7.example')).status).to.equal(201);
+          const bob = await registerUser(server.url, 'bob', PASSWORD);
+          expect((await attach(bob, 'https://one-too-many.example')).status).to.equal(201);
+          await api.post('/renderers/detach', { l1_server: 'https://l1-3.example' }, { token: alice });
+          expect((await attach(alice, 'https://one-too-many.example')).status).to.equal(201);
+        });
+
         it('issues another token when attaching again, and the earlier one stays valid', async () => {
           const first = await attachOk(alice, 'https://l1.example');
           const second = await attachOk(alice, 'https://L1.example/');
@@ -378,28 +393,30 @@ for (const store of STORES) {
       });
     });
 
-    describe('in production without L1_ALLOW_PRIVATE', () => {
-      beforeEach(async () => {
-        server = await startServer(store, {
-          env: { NODE_ENV: 'production', L1_ALLOW_PRIVATE: 'false', BCRYPT_COST: '10' },
+    for (const mode of ['production', 'development']) {
+      describe(`in ${mode} without L1_ALLOW_PRIVATE (the rules hold in every mode)`, () => {
+        beforeEach(async () => {
+          server = await startServer(store, {
+            env: { NODE_ENV: mode, L1_ALLOW_PRIVATE: 'false', BCRYPT_COST: '10' },
+          });
+          api = client(server.url);
+          alice = await registerUser(server.url, 'alice', PASSWORD);
         });
-        api = client(server.url);
-        alice = await registerUser(server.url, 'alice', PASSWORD);
-      });
 
-      it('refuses every loopback, private, link-local and unspecified L1 address with 400 invalid_request', async () => {
-        for (const l1 of PRIVATE_L1_SERVERS) {
-          const response = await attach(alice, l1);
-          expect(response.status, `${l1}: ${response.text}`).to.equal(400);
-          expect(response.json.code).to.equal('invalid_request');
-        }
-        expect((await list(alice)).json.items).to.deep.equal([]);
-      });
+        it('refuses every loopback, private, link-local and unspecified L1 address with 400 invalid_request', async () => {
+          for (const l1 of PRIVATE_L1_SERVERS) {
+            const response = await attach(alice, l1);
+            expect(response.status, `${l1}: ${response.text}`).to.equal(400);
+            expect(response.json.code).to.equal('invalid_request');
+          }
+          expect((await list(alice)).json.items).to.deep.equal([]);
+        });
 
-      it('still attaches a public L1 server', async () => {
-        expect((await attach(alice, 'https://l1.example')).status).to.equal(201);
+        it('still attaches a public L1 server', async () => {
+          expect((await attach(alice, 'https://l1.example')).status).to.equal(201);
+        });
       });
-    });
+    }
 
     describe('in production with L1_ALLOW_PRIVATE=true', () => {
       beforeEach(async () => {

@@ -57,20 +57,32 @@ describe('HTTP L1 notifier', () => {
     expect(JSON.parse(hits[0]!.body)).to.deep.equal(notice(url).body);
   });
 
-  it('counts a non-2xx answer as a failure to retry', async () => {
-    answer = (res) => res.writeHead(500).end();
-    const outcome = await new HttpL1Notifier(
-      new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
-    ).notify(notice(url));
-    expect(outcome).to.deep.equal({ kind: 'failed', reason: 'answered 500' });
-  });
+  for (const status of [500, 502, 503, 408, 429]) {
+    it(`counts a ${status} answer as a failure to retry`, async () => {
+      answer = (res) => res.writeHead(status).end();
+      const outcome = await new HttpL1Notifier(
+        new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
+      ).notify(notice(url));
+      expect(outcome).to.deep.equal({ kind: 'failed', reason: `answered ${status}` });
+    });
+  }
 
-  it('never follows a redirect', async () => {
+  for (const status of [400, 401, 403, 404, 405, 410, 413, 422]) {
+    it(`gives up at once on the permanent refusal ${status}`, async () => {
+      answer = (res) => res.writeHead(status).end();
+      const outcome = await new HttpL1Notifier(
+        new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
+      ).notify(notice(url));
+      expect(outcome).to.deep.equal({ kind: 'refused', reason: `answered ${status}` });
+    });
+  }
+
+  it('never follows a redirect, and gives the notice up (the L1 server learns of the revocation from verify)', async () => {
     answer = (res) => res.writeHead(307, { location: `${url}/elsewhere` }).end();
     const outcome = await new HttpL1Notifier(
       new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
     ).notify(notice(url));
-    expect(outcome.kind).to.equal('failed');
+    expect(outcome.kind).to.equal('refused');
     expect(hits.map((h) => h.path)).to.deep.equal(['/auth/revoke']);
   });
 

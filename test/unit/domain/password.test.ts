@@ -16,6 +16,13 @@ describe('password rules', () => {
     );
   });
 
+  it('refuses a NUL character anywhere in a new password, and never hashes one', () => {
+    for (const password of ['\u0000'.repeat(8), 'abcdefgh\u0000', '\u0000abcdefgh']) {
+      expect(checkNewPassword(password)).to.deep.equal({ ok: false, error: 'password_has_nul' });
+      expect(() => passwordBytesForHashing(password)).to.throw(RangeError);
+    }
+  });
+
   it('keeps a short password whole', () => {
     expect(Buffer.from(passwordBytesForHashing('pässwörd')).toString('utf8')).to.equal('pässwörd');
   });

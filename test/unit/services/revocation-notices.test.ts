@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import { normaliseL1Server, type L1ServerUrl } from '../../../src/domain/l1-server.js';
-import { useCaseKit } from '../../support/use-case-kit.js';
+import { KIT_ADDRESS, useCaseKit } from '../../support/use-case-kit.js';
 
 const l1 = (url: string) => (normaliseL1Server(url) as { value: L1ServerUrl }).value;
 
 async function queueOneNotice(kit: ReturnType<typeof useCaseKit>) {
-  const registered = await kit.register.execute({ username: 'alice', password: 'correct horse' });
+  const registered = await kit.register.execute({
+    username: 'alice',
+    password: 'correct horse',
+    clientAddress: KIT_ADDRESS,
+  });
   if (!registered.ok) throw new Error('registration failed');
   const session = await kit.authenticate.authenticate(registered.value.session.token);
   if (!session.ok) throw new Error('invalid session');

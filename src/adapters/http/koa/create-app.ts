@@ -19,7 +19,9 @@ import { staticFiles } from './static-middleware.js';
 
 /** The whole middleware stack, in order. */
 export function createApp(deps: HttpDependencies): Koa {
-  const app = new Koa({ proxy: deps.settings.trustProxy });
+  // Behind a trusted proxy, only the hop that proxy appended is believed: the rest of X-Forwarded-For is whatever
+  // the client sent (see client-address.ts).
+  const app = new Koa({ proxy: deps.settings.trustProxy, maxIpsCount: 1 });
   app.silent = true;
 
   const metrics = new HttpMetrics(deps.useCases.getStatistics, deps.useCases.getQueueStatistics);
@@ -52,8 +54,8 @@ export function createApp(deps: HttpDependencies): Koa {
       },
     ),
   );
+  app.use(securityHeaders({ https: deps.settings.publicUrl.startsWith('https:') }));
   app.use(staticFiles(deps.staticFiles));
-  app.use(securityHeaders);
   app.use(bodyMiddleware());
   app.use(router.routes());
   // Without `throw`, the router sets the Allow header (RFC 9110 requires it on 405); the error middleware then

@@ -1,3 +1,4 @@
+import { personalPage } from './security-headers.js';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
@@ -58,6 +59,7 @@ export function errorMiddleware(
         ctx.type = 'text/html; charset=utf-8';
         // A failing store must not fail the error page too.
         const signedIn = problem.status === 503 ? null : await viewerOf(ctx).catch(() => null);
+        personalPage(ctx, signedIn !== null);
         ctx.body = views.render(
           'error',
           {

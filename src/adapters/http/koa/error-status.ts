@@ -55,19 +55,25 @@ export function registerProblem(error: RegisterUserError): HttpProblem {
       return invalidField(error.path, error.message);
     case 'username_taken':
       return new InputProblem(409, error.type, `The username '${error.username}' is already registered.`);
+    case 'rate_limited':
+      return rateLimited('Too many accounts registered from your address. Try again later.', error);
     default:
       return assertNever(error);
   }
 }
+
+/** 429 with the Retry-After the limit computed; a form shows its message again. */
+const rateLimited = (detail: string, error: { readonly retryAfterSeconds: number }): HttpProblem =>
+  new InputProblem(429, 'rate_limited', detail, {
+    headers: { 'Retry-After': String(error.retryAfterSeconds) },
+  });
 
 export function loginProblem(error: IssueTokenError): HttpProblem {
   switch (error.type) {
     case 'invalid_credentials':
       return new InputProblem(401, error.type, 'The username or password is wrong.');
     case 'rate_limited':
-      return new InputProblem(429, error.type, 'Too many failed logins. Try again later.', {
-        headers: { 'Retry-After': String(error.retryAfterSeconds) },
-      });
+      return rateLimited('Too many failed logins. Try again later.', error);
     default:
       return assertNever(error);
   }
@@ -104,7 +110,11 @@ export function assetProblem(error: AssetError, name: string): HttpProblem {
     case 'gone':
       return new HttpProblem(410, error.type, `The asset '${name}' has been deleted.`);
     case 'forbidden':
-      return new InputProblem(403, error.type, 'Only the owner can change this asset.');
+      return error.reason === 'scoped_token'
+        ? scopedTokenForbidden()
+        : new InputProblem(403, error.type, 'Only the owner can change this asset.');
+    case 'rate_limited':
+      return rateLimited('Too many asset changes in a short time. Try again later.', error);
     default:
       return assertNever(error);
   }

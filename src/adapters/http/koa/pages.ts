@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { HttpDependencies } from './dependencies.js';
 import { InputProblem } from './problem.js';
 import { viewer } from './request-auth.js';
+import { personalPage } from './security-headers.js';
 
 /** Renders a page with the signed-in user and a CSRF token for its forms. */
 export async function renderPage(
@@ -12,6 +13,7 @@ export async function renderPage(
   status = 200,
 ): Promise<void> {
   const signedIn = await viewer(ctx, deps);
+  personalPage(ctx, signedIn !== null);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = deps.views.render(
@@ -65,5 +67,7 @@ export function safeNextPath(next: unknown): string {
   // same-origin path, re-serialised: percent-encoded, no way to smuggle a host or a header break.
   const base = 'http://l2.invalid';
   const url = URL.canParse(next, base) ? new URL(next, base) : null;
-  return url && url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
+  // Resolved first, then judged: "/.//evil" resolves to "//evil", which a browser reads as another host.
+  if (!url || url.origin !== base || url.pathname.startsWith('//')) return '/';
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../application/services/authenticate-token.js';
 import type { HttpDependencies } from './dependencies.js';
-import { bearerChallenge, tokenProblem, unauthenticated } from './error-status.js';
+import { isScoped } from '../../../domain/token.js';
+import { bearerChallenge, scopedTokenForbidden, tokenProblem, unauthenticated } from './error-status.js';
 import { HttpProblem } from './problem.js';
 import { readCookie, TOKEN_COOKIE } from './session-cookies.js';
 
@@ -44,6 +45,16 @@ export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise
   const result = await deps.useCases.authenticateToken.authenticate(presented.token);
   if (!result.ok) throw tokenProblem(result.error, { headers: bearerChallenge });
   return result.value;
+}
+
+/**
+ * The caller's verified session token: a token scoped to an L1 server answers 403 before the body is judged (it
+ * identifies its user to that server only, and writes nothing). The use-cases refuse such tokens too.
+ */
+export async function requireSession(ctx: Context, deps: HttpDependencies): Promise<AuthenticatedToken> {
+  const session = await requireAuth(ctx, deps);
+  if (isScoped(session.claims)) throw scopedTokenForbidden();
+  return session;
 }
 
 /** Who is looking at a page: the signed-in username, or null for an anonymous or stale session. */

@@ -2,6 +2,8 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { normaliseL1Server } from '../../../domain/l1-server.js';
 import {
+  hasNulCharacter,
+  NUL_CHARACTER_MESSAGE,
   PASSWORD_MAX_CHARACTERS,
   PASSWORD_MIN_CHARACTERS,
   passwordLength,
@@ -26,6 +28,7 @@ export const RegisterRequest = z
       .openapi({ description: 'Lower-cased before any check.', example: 'alice' }),
     password: z
       .string()
+      .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
       .refine(
         (p) => passwordLength(p) >= PASSWORD_MIN_CHARACTERS && passwordLength(p) <= PASSWORD_MAX_CHARACTERS,
         {
@@ -42,6 +45,7 @@ export const LoginRequest = z
     password: z
       .string()
       .min(1)
+      .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
       .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, { message: 'At most 4096 characters.' }),
   })
   .openapi('LoginRequest');

@@ -11,14 +11,32 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Security headers on every answer, and no caching of anything that carries or describes a token. */
-export async function securityHeaders(ctx: Context, next: Next): Promise<void> {
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  if (ctx.path.startsWith('/auth/') || ctx.path === '/renderers' || ctx.path.startsWith('/renderers/')) {
-    ctx.set('Cache-Control', 'no-store');
-  }
-  await next();
+/** A year, the value browsers' preload lists ask for; only sent when the service is reached over https. */
+const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Security headers on every answer (static files included), HSTS when PUBLIC_URL is https, and no caching of
+ * anything that carries or describes a token.
+ */
+export function securityHeaders(options: { readonly https: boolean }) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (options.https) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    if (ctx.path.startsWith('/auth/') || ctx.path === '/renderers' || ctx.path.startsWith('/renderers/')) {
+      ctx.set('Cache-Control', 'no-store');
+    }
+    await next();
+  };
+}
+
+/**
+ * A page depends on the cookie (the navigation names the signed-in user, forms carry their CSRF token): shared
+ * caches must key on it, and a page rendered for a signed-in user is never stored anywhere.
+ */
+export function personalPage(ctx: Context, signedIn: boolean): void {
+  ctx.vary('Cookie');
+  if (signedIn) ctx.set('Cache-Control', 'private, no-store');
 }

@@ -9,11 +9,13 @@ import { MemoryDatabase } from './memory-database.js';
 export class InMemoryRendererAttachments implements RendererAttachments {
   constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
 
-  async attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void> {
+  async attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean> {
     this.db.assertOpen();
     const servers = this.db.attachments.get(username) ?? new Map<string, number>();
+    if (!servers.has(l1Server) && servers.size >= limit) return false;
     servers.set(l1Server, at.getTime());
     this.db.attachments.set(username, servers);
+    return true;
   }
 
   async list(username: Username): Promise<RendererAttachment[]> {

@@ -4,21 +4,37 @@ import type {
 } from '../../../application/ports/renderer-attachments.js';
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { Username } from '../../../domain/user.js';
+import type { MongoClient } from 'mongodb';
 import { storeCall } from './mongo-errors.js';
 import type { MongoCollections } from './mongo-schema.js';
+import { transaction } from './mongo-transactions.js';
 
 /** One document per user and L1 server, kept unique by the index on both. */
 export class MongoRendererAttachments implements RendererAttachments {
-  constructor(private readonly collections: MongoCollections) {}
+  constructor(
+    private readonly client: MongoClient,
+    private readonly collections: MongoCollections,
+  ) {}
 
-  async attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void> {
-    // An upsert on the unique key: the server retries one that loses a race to a concurrent insert of that key.
-    await storeCall(() =>
-      this.collections.attachments.updateOne(
-        { username, l1Server },
-        { $set: { attachedAt: at } },
-        { upsert: true },
-      ),
+  async attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean> {
+    const { attachments, users } = this.collections;
+    return storeCall(() =>
+      transaction<boolean>(this.client, async (session, refuse) => {
+        const known = await attachments.countDocuments({ username, l1Server }, { session, limit: 1 });
+        if (known === 0 && (await attachments.countDocuments({ username }, { session })) >= limit) {
+          return refuse(false);
+        }
+        // Snapshot isolation lets two transactions that insert different documents both commit: writing the
+        // user's own document makes concurrent attaches of one user conflict, and withTransaction retries the
+        // loser, which then counts the winner's attachment.
+        await users.updateOne({ _id: username }, { $inc: { attachmentWrites: 1 } }, { session });
+        await attachments.updateOne(
+          { username, l1Server },
+          { $set: { attachedAt: at } },
+          { session, upsert: true },
+        );
+        return true;
+      }),
     );
   }
 

@@ -9,6 +9,8 @@ export interface UserDocument {
   publicKeyPem: string;
   privateKeyPem: string;
   createdAt: Date;
+  /** Bumped by every attach, only so that concurrent attaches of one user conflict (see the attachments). */
+  attachmentWrites?: number;
 }
 
 /** An issued token, keyed by the SHA-256 hex of the token (never the token). */

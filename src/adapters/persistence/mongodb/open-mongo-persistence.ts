@@ -70,7 +70,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     users: new MongoUserRepository(client, collections),
     issuedTokens: new MongoIssuedTokenRegistry(collections),
     revocations: new MongoRevocationStore(client, collections),
-    attachments: new MongoRendererAttachments(collections),
+    attachments: new MongoRendererAttachments(client, collections),
     jobs: new MongoJobQueue(collections),
     assets: new MongoAssetRepository(collections),
     activities: new MongoActivityLog(client, collections),

@@ -8,13 +8,17 @@ import type { Username } from '../../../domain/user.js';
 import { storeCall } from './sqlite-errors.js';
 
 export class SqliteRendererAttachments implements RendererAttachments {
-  private readonly upsert: Statement<[string, string, number]>;
+  private readonly upsert: Statement<[{ username: string; l1Server: string; at: number; limit: number }]>;
   private readonly selectAll: Statement<[string], { l1_server: string; attached_at: number }>;
   private readonly deleteOne: Statement<[string, string]>;
 
   constructor(db: Database) {
+    // One statement, so the count and the write are one atomic step (also across processes on the file).
     this.upsert = db.prepare(`
-      INSERT INTO renderer_attachments (username, l1_server, attached_at) VALUES (?, ?, ?)
+      INSERT INTO renderer_attachments (username, l1_server, attached_at)
+      SELECT @username, @l1Server, @at
+      WHERE EXISTS (SELECT 1 FROM renderer_attachments WHERE username = @username AND l1_server = @l1Server)
+         OR (SELECT COUNT(*) FROM renderer_attachments WHERE username = @username) < @limit
       ON CONFLICT (username, l1_server) DO UPDATE SET attached_at = excluded.attached_at`);
     this.selectAll = db.prepare(
       'SELECT l1_server, attached_at FROM renderer_attachments WHERE username = ? ORDER BY attached_at DESC, l1_server',
@@ -22,8 +26,8 @@ export class SqliteRendererAttachments implements RendererAttachments {
     this.deleteOne = db.prepare('DELETE FROM renderer_attachments WHERE username = ? AND l1_server = ?');
   }
 
-  async attach(username: Username, l1Server: L1ServerUrl, at: Date): Promise<void> {
-    storeCall(() => this.upsert.run(username, l1Server, at.getTime()));
+  async attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean> {
+    return storeCall(() => this.upsert.run({ username, l1Server, at: at.getTime(), limit })).changes > 0;
   }
 
   async list(username: Username): Promise<RendererAttachment[]> {

@@ -1,6 +1,7 @@
 // Rule: a signed-in user (with an unscoped token) gets a token scoped to one L1 server, never outliving the
-// session, and the attachment is recorded. A scoped token cannot mint another.
-import type { L1ServerUrl } from '../../../domain/l1-server.js';
+// session, and the attachment is recorded — at most MAX_ATTACHED_L1_SERVERS of them per user. A scoped token cannot
+// mint another.
+import { MAX_ATTACHED_L1_SERVERS, type L1ServerUrl } from '../../../domain/l1-server.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { issuedTokenOf } from '../../../domain/revocation.js';
 import { isScoped } from '../../../domain/token.js';
@@ -41,8 +42,20 @@ export class AttachRenderer {
     if (refusal)
       return err({ type: 'invalid_request', detail: `This L1 server cannot be used: ${refusal}.` });
 
+    // Recorded first: an attachment over the limit must not leave a token behind.
+    const attached = await this.attachments.attach(
+      session.claims.username,
+      l1Server,
+      this.clock.now(),
+      MAX_ATTACHED_L1_SERVERS,
+    );
+    if (!attached) {
+      return err({
+        type: 'forbidden',
+        detail: `At most ${MAX_ATTACHED_L1_SERVERS} L1 servers can be attached at once; detach one first.`,
+      });
+    }
     const scoped = await this.issuer.issueScoped(session.claims, l1Server);
-    await this.attachments.attach(session.claims.username, l1Server, this.clock.now());
 
     // A logout that committed while we issued may have missed the new token: if the session is revoked now,
     // revoke the child too so no scoped token outlives its session.

@@ -1,22 +1,31 @@
 // Rule: a new account gets a unique lower-cased username, a bcrypt hash of the first 72 password bytes, its own
-// RSA-2048 key pair for signing activities, and a signed-in session.
-import { checkNewPassword, passwordBytesForHashing } from '../../../domain/password.js';
+// RSA-2048 key pair for signing activities, and a signed-in session. One client address registers a limited
+// number of accounts per window.
+import {
+  checkNewPassword,
+  NUL_CHARACTER_MESSAGE,
+  passwordBytesForHashing,
+} from '../../../domain/password.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { normaliseUsername, type User } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KeyPairGenerator } from '../../ports/key-pair-generator.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { IssuedTokenView, TokenIssuer } from '../../services/token-issuer.js';
 
 export interface RegisterUserInput {
   readonly username: string;
   readonly password: string;
+  /** The client's address as the rate limits count it. */
+  readonly clientAddress: string;
 }
 
 export type RegisterUserError =
   | { readonly type: 'invalid_request'; readonly path: 'username' | 'password'; readonly message: string }
-  | { readonly type: 'username_taken'; readonly username: string };
+  | { readonly type: 'username_taken'; readonly username: string }
+  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
 
 export class RegisterUser {
   constructor(
@@ -25,6 +34,7 @@ export class RegisterUser {
     private readonly keys: KeyPairGenerator,
     private readonly issuer: TokenIssuer,
     private readonly clock: Clock,
+    private readonly registrations: RateLimit,
   ) {}
 
   async execute(
@@ -40,11 +50,16 @@ export class RegisterUser {
     }
     const password = checkNewPassword(input.password);
     if (!password.ok) {
-      return err({ type: 'invalid_request', path: 'password', message: 'Use 8 to 4096 characters.' });
+      const message =
+        password.error === 'password_has_nul' ? NUL_CHARACTER_MESSAGE : 'Use 8 to 4096 characters.';
+      return err({ type: 'invalid_request', path: 'password', message });
     }
     // Cheap early answer for the common case; the store's uniqueness decides the race.
     if (await this.users.findByUsername(username.value))
       return err({ type: 'username_taken', username: username.value });
+    // Counted once the request would cost a bcrypt hash and an RSA key pair: a typo costs nothing.
+    const verdict = await this.registrations.consume(input.clientAddress);
+    if (verdict.limited) return err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds });
 
     const [passwordHash, keyPair] = await Promise.all([
       this.hasher.hash(passwordBytesForHashing(password.value)),

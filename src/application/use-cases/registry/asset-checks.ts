@@ -1,4 +1,5 @@
-// The checks every asset change shares: field rules and ownership of a live asset.
+// The checks every asset change shares: who may write, the writer's budget, field rules and ownership of a live
+// asset.
 import {
   DESCRIPTION_MAX_CHARACTERS,
   normaliseAssetUrl,
@@ -11,8 +12,10 @@ import {
   type AssetFields,
 } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
+import { isScoped, type TokenClaims } from '../../../domain/token.js';
 import type { Username } from '../../../domain/user.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
+import type { RateLimit } from '../../ports/rate-limit.js';
 
 /** The expected ways an asset operation fails; `type` is the API.md code. */
 export type AssetError =
@@ -26,7 +29,25 @@ export type AssetError =
   | { readonly type: 'asset_exists'; readonly name: string }
   | { readonly type: 'not_found' }
   | { readonly type: 'gone' }
-  | { readonly type: 'forbidden' };
+  /** Not the owner, or a token scoped to an L1 server (it identifies its user to that server only). */
+  | { readonly type: 'forbidden'; readonly reason: 'not_owner' | 'scoped_token' }
+  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
+
+/**
+ * The user an asset change is made for. Only a session token writes: a token scoped to an L1 server was handed
+ * to that server to identify the user, and must not let it publish signed activities in the user's name.
+ */
+export function writerOf(token: TokenClaims): Result<Username, AssetError> {
+  return isScoped(token) ? err({ type: 'forbidden', reason: 'scoped_token' }) : ok(token.username);
+}
+
+/** Counts one write against the user's budget: every write appends a signed activity sent to every follower. */
+export async function spendWrite(writes: RateLimit, writer: Username): Promise<Result<void, AssetError>> {
+  const verdict = await writes.consume(writer);
+  return verdict.limited
+    ? err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds })
+    : ok(undefined);
+}
 
 /** The domain's field rules, applied whatever the edge already checked. */
 export function checkFields(fields: AssetFields): Result<AssetFields, AssetError> {
@@ -58,6 +79,6 @@ export async function ownedLiveAsset(
   const asset = parsed.ok ? await assets.findByName(parsed.value) : null;
   if (!asset) return err({ type: 'not_found' });
   if (asset.deletedAt) return err({ type: 'gone' });
-  if (asset.owner !== actor) return err({ type: 'forbidden' });
+  if (asset.owner !== actor) return err({ type: 'forbidden', reason: 'not_owner' });
   return ok(asset);
 }

@@ -1,4 +1,4 @@
-// Rule: only the owner changes a live asset's description, tags, url or media type — at least one of them, and
+// Rule: only the owner, through a session token and within the budget of writes, changes a live asset's description, tags, url or media type — at least one of them, and
 // never its name, content hash or owner; the change and its signed Update activity are written together.
 import type { Activity } from '../../../domain/activity.js';
 import {
@@ -8,11 +8,12 @@ import {
   type FixedAssetField,
 } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
-import type { Username } from '../../../domain/user.js';
+import type { TokenClaims } from '../../../domain/token.js';
 import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
+import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
-import { checkFields, ownedLiveAsset, type AssetError } from './asset-checks.js';
+import { checkFields, ownedLiveAsset, spendWrite, writerOf, type AssetError } from './asset-checks.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
 
@@ -23,20 +24,25 @@ export class UpdateAsset {
     private readonly assets: AssetRepository,
     private readonly users: UserRepository,
     private readonly publish: PublishActivity,
+    private readonly writes: RateLimit,
   ) {}
 
   /** The asset as its owner may edit it: live and theirs (the edit form starts from it). */
-  editable(input: { actor: Username; name: string }): Promise<Result<Asset, AssetError>> {
-    return ownedLiveAsset(this.assets, input.name, input.actor);
+  async editable(input: { writer: TokenClaims; name: string }): Promise<Result<Asset, AssetError>> {
+    const writer = writerOf(input.writer);
+    return writer.ok ? ownedLiveAsset(this.assets, input.name, writer.value) : writer;
   }
 
   async execute(input: {
-    actor: Username;
+    /** The token the request was made with. */
+    writer: TokenClaims;
     name: string;
     changes: AssetChanges;
     /** Fixed fields the request tried to set: each is refused by name. */
     fixed?: readonly FixedAssetField[];
   }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
+    const writer = writerOf(input.writer);
+    if (!writer.ok) return writer;
     const [firstFixed] = input.fixed ?? [];
     if (firstFixed !== undefined) {
       return err({
@@ -53,16 +59,23 @@ export class UpdateAsset {
         message: 'Give at least one of description, tags, url, media_type.',
       });
     }
+    let spent = false;
     // Another writer (another process) may change the asset between our read and our write: the store then
     // refuses the stale change, and the edit is applied again on top of the fresh asset.
     for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
-      const found = await ownedLiveAsset(this.assets, input.name, input.actor);
+      const found = await ownedLiveAsset(this.assets, input.name, writer.value);
       if (!found.ok) return found;
       const current = found.value;
       const fields = checkFields({ ...current, ...input.changes });
       if (!fields.ok) return fields;
-      const owner = await this.users.findByUsername(input.actor);
-      if (!owner) return err({ type: 'forbidden' });
+      const owner = await this.users.findByUsername(writer.value);
+      if (!owner) return err({ type: 'forbidden', reason: 'not_owner' });
+      if (!spent) {
+        // One edit is one write, however often it is applied again on a fresher read.
+        const budget = await spendWrite(this.writes, owner.username);
+        if (!budget.ok) return budget;
+        spent = true;
+      }
 
       const published = await this.publish.execute({
         publisher: owner,

@@ -3,7 +3,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { PasswordHasher } from '../../../../src/application/ports/password-hasher.js';
 import { IssueToken } from '../../../../src/application/use-cases/accounts/issue-token.js';
 import { RateLimiterLoginThrottle } from '../../../../src/adapters/throttle/rate-limiter-login-throttle.js';
-import { useCaseKit } from '../../../support/use-case-kit.js';
+import { KIT_ADDRESS, useCaseKit } from '../../../support/use-case-kit.js';
 
 /** A hasher that records which hashes it compared against. */
 class RecordingHasher implements PasswordHasher {
@@ -20,7 +20,7 @@ class RecordingHasher implements PasswordHasher {
 describe('IssueToken (login)', () => {
   const build = async () => {
     const kit = useCaseKit();
-    await kit.register.execute({ username: 'alice', password: 'correct horse' });
+    await kit.register.execute({ username: 'alice', password: 'correct horse', clientAddress: KIT_ADDRESS });
     const hasher = new RecordingHasher();
     const throttle = new RateLimiterLoginThrottle(
       new RateLimiterMemory({ keyPrefix: 'u', points: 2, duration: 900 }),

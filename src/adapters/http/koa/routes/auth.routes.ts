@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { normaliseL1Server } from '../../../../domain/l1-server.js';
+import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { body, commonBodyErrors, json, problem, signedIn } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
@@ -83,11 +84,16 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       body: schemas.RegisterRequest,
       ok: [201, schemas.RegisterResponse, 'Created and signed in'],
       redirect: 'Form post: cookie set, redirected to /',
-      refusals: { 409: problem('username_taken') },
+      refusals: {
+        409: problem('username_taken'),
+        429: problem(
+          'rate_limited: too many registrations from this address (Retry-After says when to try again)',
+        ),
+      },
     },
     async (ctx) => {
       const input = validateBody(ctx, RegisterRequest);
-      const result = await useCases.registerUser.execute(input);
+      const result = await useCases.registerUser.execute({ ...input, clientAddress: clientAddress(ctx) });
       if (!result.ok) throw registerProblem(result.error);
       const { user, session } = result.value;
       if (isFormPost(ctx)) {
@@ -121,7 +127,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
     },
     async (ctx) => {
       const input = validateBody(ctx, LoginRequest);
-      const result = await useCases.issueToken.execute({ ...input, clientAddress: ctx.ip });
+      const result = await useCases.issueToken.execute({ ...input, clientAddress: clientAddress(ctx) });
       if (!result.ok) throw loginProblem(result.error);
       const session = result.value;
       if (isFormPost(ctx)) {

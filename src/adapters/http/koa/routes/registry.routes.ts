@@ -27,7 +27,7 @@ import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
 import { negotiate } from '../negotiate.js';
-import { requireAuth, viewer } from '../request-auth.js';
+import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { validateBody } from '../validate.js';
 
@@ -44,6 +44,10 @@ function formValues(body: unknown, asset?: Asset): Record<string, string> {
     tags: text('tags', asset?.tags.join(', ') ?? ''),
   };
 }
+
+const writeLimited = problem(
+  'rate_limited: the per-user budget of asset writes is used up (see Retry-After)',
+);
 
 const FIXED_FIELD_NAMES = Object.keys(FIXED_ASSET_FIELDS) as FixedAssetField[];
 
@@ -100,7 +104,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     const signedIn = await signedInOrLogin(ctx);
     if (!signedIn) return;
     const name = String(ctx.params.name);
-    const editable = await useCases.updateAsset.editable({ actor: signedIn.claims.username, name });
+    const editable = await useCases.updateAsset.editable({ writer: signedIn.claims, name });
     if (!editable.ok) throw assetProblem(editable.error, name);
     await renderAssetForm(ctx, editable.value, formValues({}, editable.value));
   });
@@ -117,18 +121,18 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
         body: schemas.RegisterAssetRequest,
         ok: [201, schemas.AssetWithActivity, 'Registered'],
         redirect: 'Form post: redirected to the asset page',
-        forbidden: 'csrf_failed',
+        forbidden: 'forbidden (a token scoped to an L1 server) or csrf_failed',
       }),
-      { 409: problem('asset_exists (also for the name of a deleted asset)') },
+      { 409: problem('asset_exists (also for the name of a deleted asset)'), 429: writeLimited },
     ),
     (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)),
   );
 
   const registerAsset = async (ctx: Context) => {
-    const session = await requireAuth(ctx, deps);
+    const session = await requireSession(ctx, deps);
     const input = validateBody(ctx, schemas.RegisterAssetRequest);
     const result = await useCases.registerAsset.execute({
-      owner: session.claims.username,
+      writer: session.claims,
       name: input.name,
       fields: {
         contentHash: input.content_hash,
@@ -147,14 +151,14 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
   };
 
   const update = async (ctx: Context) => {
-    const session = await requireAuth(ctx, deps);
+    const session = await requireSession(ctx, deps);
     const sent = (ctx.request.body ?? {}) as Record<string, unknown>;
     // The edit form shows the fixed fields read-only; only an API client asking to change them is refused.
     const fixed = isFormPost(ctx) ? [] : FIXED_FIELD_NAMES.filter((field) => field in sent);
     const input = fixed.length > 0 ? {} : validateBody(ctx, schemas.UpdateAssetRequest);
     const name = String(ctx.params.name);
     const result = await useCases.updateAsset.execute({
-      actor: session.claims.username,
+      writer: session.claims,
       name,
       fixed,
       changes: {
@@ -170,9 +174,9 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
   };
 
   const remove = async (ctx: Context) => {
-    const session = await requireAuth(ctx, deps);
+    const session = await requireSession(ctx, deps);
     const name = String(ctx.params.name);
-    const result = await useCases.deleteAsset.execute({ actor: session.claims.username, name });
+    const result = await useCases.deleteAsset.execute({ writer: session.claims, name });
     if (!result.ok) throw assetProblem(result.error, name);
     if (isFormPost(ctx)) return seeOther(ctx, '/registry');
     ctx.body = { activity: activityJson(result.value.activity, urls) };
@@ -188,9 +192,10 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
         200: json(schemas.AssetWithActivity, 'Changed'),
         ...commonBodyErrors,
         ...tokenErrors,
-        403: problem('forbidden (not the owner) or csrf_failed'),
+        403: problem('forbidden (not the owner, or a token scoped to an L1 server) or csrf_failed'),
         404: problem('not_found'),
         410: problem('gone'),
+        429: writeLimited,
       },
     },
     update,
@@ -204,9 +209,10 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
       responses: {
         200: json(schemas.DeletedAsset, 'Deleted'),
         ...tokenErrors,
-        403: problem('forbidden (not the owner) or csrf_failed'),
+        403: problem('forbidden (not the owner, or a token scoped to an L1 server) or csrf_failed'),
         404: problem('not_found'),
         410: problem('gone: deleted already'),
+        429: writeLimited,
       },
     },
     remove,

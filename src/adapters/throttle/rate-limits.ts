@@ -7,6 +7,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { LOGIN_FAILURES_TABLE, purgeExpiredLoginFailures } from './login-failures.js';
+import { RateLimiterBudget } from './rate-limiter-budget.js';
 import { RateLimiterLoginThrottle } from './rate-limiter-login-throttle.js';
 
 /** Where the counters live: next to the rest of the data, so every process on the store shares them. */
@@ -21,8 +22,20 @@ export interface LoginLimits {
   readonly windowSeconds: number;
 }
 
-export interface LoginCounters {
-  readonly throttle: RateLimiterLoginThrottle;
+/** The budgets of expensive or signed actions (issue 16): per client address and per user. */
+export interface ActionLimits {
+  readonly registrationsPerAddress: number;
+  readonly registrationWindowSeconds: number;
+  readonly assetWritesPerUser: number;
+  readonly assetWriteWindowSeconds: number;
+}
+
+export interface RateLimits {
+  readonly loginThrottle: RateLimiterLoginThrottle;
+  /** Registrations per client address: each costs a bcrypt hash and an RSA key generation. */
+  readonly registrations: RateLimiterBudget;
+  /** Asset writes per user: each appends a signed activity delivered to every follower. */
+  readonly assetWrites: RateLimiterBudget;
   /** Forgets counters whose window is over (stored counters only); run with the hourly clean-up. */
   purgeExpired(now: Date): Promise<void>;
 }
@@ -60,12 +73,22 @@ function limiter(
   }
 }
 
-/** The failed-login limits of API.md §1 on the given store: by username and by client address. */
-export function loginCounters(store: CounterStore, limits: LoginLimits): LoginCounters {
+/**
+ * Every rate limit on the given store: the failed-login limits of API.md §1 (by username and by client address),
+ * registrations per address and asset writes per user. They share one table (or collection), told apart by the
+ * key prefix.
+ */
+export function rateLimits(store: CounterStore, login: LoginLimits, actions: ActionLimits): RateLimits {
   return {
-    throttle: new RateLimiterLoginThrottle(
-      limiter(store, 'login_user', limits.maxFailuresPerUsername, limits.windowSeconds),
-      limiter(store, 'login_addr', limits.maxFailuresPerAddress, limits.windowSeconds),
+    loginThrottle: new RateLimiterLoginThrottle(
+      limiter(store, 'login_user', login.maxFailuresPerUsername, login.windowSeconds),
+      limiter(store, 'login_addr', login.maxFailuresPerAddress, login.windowSeconds),
+    ),
+    registrations: new RateLimiterBudget(
+      limiter(store, 'register_addr', actions.registrationsPerAddress, actions.registrationWindowSeconds),
+    ),
+    assetWrites: new RateLimiterBudget(
+      limiter(store, 'asset_write_user', actions.assetWritesPerUser, actions.assetWriteWindowSeconds),
     ),
     purgeExpired: async (now) => {
       if (store.kind === 'sqlite') purgeExpiredLoginFailures(store.db, now);

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { openMemoryPersistence } from '../../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import { RateLimiterBudget } from '../../../../src/adapters/throttle/rate-limiter-budget.js';
+import type { ActivitySigner } from '../../../../src/application/ports/activity-signer.js';
+import { DeleteAsset } from '../../../../src/application/use-cases/registry/delete-asset.js';
+import { PublishActivity } from '../../../../src/application/use-cases/registry/publish-activity.js';
+import { RegisterAsset } from '../../../../src/application/use-cases/registry/register-asset.js';
+import { UpdateAsset } from '../../../../src/application/use-cases/registry/update-asset.js';
+import { Urls } from '../../../../src/domain/activity-streams.js';
+import type { AssetFields } from '../../../../src/domain/asset.js';
+import type { TokenClaims } from '../../../../src/domain/token.js';
+import { anL1Server, aUser, aUsername } from '../../../support/builders.js';
+import { FixedClock } from '../../../support/fixed-clock.js';
+
+const fields: AssetFields = {
+  contentHash: `sha256:${'a'.repeat(64)}`,
+  mediaType: 'image/png',
+  url: null,
+  description: 'Red sky',
+  tags: [],
+};
+
+const signer: ActivitySigner = { sign: async (document) => document };
+
+async function setUp(writesPerWindow = 100) {
+  const store = openMemoryPersistence();
+  const clock = new FixedClock(new Date('2026-11-22T10:00:00.000Z'));
+  const publish = new PublishActivity(store.activities, signer, clock, new Urls('https://l2.example'), {
+    jobsQueued: () => {},
+  });
+  const writes = new RateLimiterBudget(
+    new RateLimiterMemory({ keyPrefix: 'w', points: writesPerWindow, duration: 60 }),
+  );
+  const alice = aUser({ username: aUsername('alice') });
+  await store.users.create(alice);
+  const session: TokenClaims = {
+    sub: alice.username,
+    username: alice.username,
+    l2_server: 'https://l2.example',
+    iss: 'https://l2.example',
+    iat: 1,
+    exp: 2,
+    jti: 'session',
+  };
+  const scoped: TokenClaims = {
+    ...session,
+    jti: 'scoped',
+    sid: 'session',
+    l1_server: anL1Server('https://l1.example'),
+  };
+  return {
+    store,
+    session,
+    scoped,
+    register: new RegisterAsset(store.assets, store.users, publish, writes),
+    update: new UpdateAsset(store.assets, store.users, publish, writes),
+    remove: new DeleteAsset(store.assets, store.users, publish, writes),
+  };
+}
+
+describe('asset writes: who may write, and how often', () => {
+  it('refuses a token scoped to an L1 server for every write, writing nothing', async () => {
+    const { store, session, scoped, register, update, remove } = await setUp();
+    expect((await register.execute({ writer: session, name: 'sunset', fields })).ok).to.equal(true);
+    const refusal = { ok: false, error: { type: 'forbidden', reason: 'scoped_token' } };
+
+    expect(await register.execute({ writer: scoped, name: 'moonrise', fields })).to.deep.equal(refusal);
+    expect(
+      await update.execute({ writer: scoped, name: 'sunset', changes: { description: 'x' } }),
+    ).to.deep.equal(refusal);
+    expect(await update.editable({ writer: scoped, name: 'sunset' })).to.deep.equal(refusal);
+    expect(await remove.execute({ writer: scoped, name: 'sunset' })).to.deep.equal(refusal);
+
+    expect(await store.activities.nextIdx()).to.equal(1);
+    expect((await store.assets.findByName('sunset' as never))?.description).to.equal('Red sky');
+  });
+
+  it("spends one of the writer's budget per write (an edit once, however often it is applied) and refuses the next", async () => {
+    const { store, session, register, update, remove } = await setUp(3);
+    expect((await register.execute({ writer: session, name: 'sunset', fields })).ok).to.equal(true);
+    expect(
+      (await update.execute({ writer: session, name: 'sunset', changes: { description: 'x' } })).ok,
+    ).to.equal(true);
+    expect((await remove.execute({ writer: session, name: 'sunset' })).ok).to.equal(true);
+
+    const limited = await register.execute({ writer: session, name: 'moonrise', fields });
+    expect(limited.ok).to.equal(false);
+    expect(!limited.ok && limited.error.type).to.equal('rate_limited');
+    expect(await store.activities.nextIdx()).to.equal(3);
+  });
+});
