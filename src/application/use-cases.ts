@@ -2,13 +2,17 @@
 // root builds exactly this set (its factory map is typed by it), and the HTTP adapter receives it as is.
 import type { AuthenticateToken } from './services/authenticate-token.js';
 import type { AttachRenderer } from './use-cases/accounts/attach-renderer.js';
+import type { ChangePassword } from './use-cases/accounts/change-password.js';
+import type { DeleteAccount } from './use-cases/accounts/delete-account.js';
 import type { DetachRenderer } from './use-cases/accounts/detach-renderer.js';
 import type { GetCurrentUser } from './use-cases/accounts/get-current-user.js';
 import type { GetUser } from './use-cases/accounts/get-user.js';
 import type { IssueToken } from './use-cases/accounts/issue-token.js';
 import type { ListRenderers } from './use-cases/accounts/list-renderers.js';
+import type { ListSessions } from './use-cases/accounts/list-sessions.js';
 import type { ListUsers } from './use-cases/accounts/list-users.js';
 import type { RegisterUser } from './use-cases/accounts/register-user.js';
+import type { RevokeSession } from './use-cases/accounts/revoke-session.js';
 import type { RevokeToken } from './use-cases/accounts/revoke-token.js';
 import type { VerifyToken } from './use-cases/accounts/verify-token.js';
 import type { ListFollowers } from './use-cases/federation/list-followers.js';
@@ -33,6 +37,10 @@ export interface UseCases {
   readonly verifyToken: VerifyToken;
   readonly revokeToken: RevokeToken;
   readonly getCurrentUser: GetCurrentUser;
+  readonly changePassword: ChangePassword;
+  readonly listSessions: ListSessions;
+  readonly revokeSession: RevokeSession;
+  readonly deleteAccount: DeleteAccount;
   readonly getUser: GetUser;
   readonly listUsers: ListUsers;
   readonly attachRenderer: AttachRenderer;

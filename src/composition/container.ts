@@ -14,6 +14,7 @@ import { AuthenticateToken } from '../application/services/authenticate-token.js
 import { Deliveries } from '../application/services/deliveries.js';
 import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
 import { DEFAULT_RUNNER_LIMITS, JobRunner } from '../application/services/job-runner.js';
+import { PasswordCheck } from '../application/services/password-check.js';
 import { RevocationWriter } from '../application/services/revocation-writer.js';
 import { TokenIssuer } from '../application/services/token-issuer.js';
 import { PublishActivity } from '../application/use-cases/registry/publish-activity.js';
@@ -79,6 +80,7 @@ export function buildContainer(
   value(TOKENS.FollowerRepository, persistence.followers);
   value(TOKENS.RemoteKeyStore, persistence.remoteKeys);
   value(TOKENS.InstanceKeyStore, persistence.instanceKeys);
+  value(TOKENS.AccountRemoval, persistence.accountRemoval);
   // Built on first use: a MongoDB store is connected only once the container is built.
   let counters: RateLimits | null = null;
   const countersOf = () => (counters ??= rateLimits(store.counters, config.login, config.actions));
@@ -162,7 +164,7 @@ export function buildContainer(
       {
         revocation_notice: (notice) => notifier.notify(notice),
         activity_delivery: (delivery) => deliveries.activity(delivery),
-        accept_delivery: (delivery) => deliveries.document(delivery),
+        document_delivery: (delivery) => deliveries.document(delivery),
       },
       c.resolve(TOKENS.Clock),
       c.resolve(TOKENS.IdGenerator),
@@ -215,6 +217,15 @@ export function buildContainer(
         c.resolve(TOKENS.WorkSignal),
         c.resolve(TOKENS.Clock),
         config.publicUrl,
+      ),
+  );
+  factory(
+    PasswordCheck,
+    (c) =>
+      new PasswordCheck(
+        c.resolve(TOKENS.UserRepository),
+        c.resolve(TOKENS.PasswordHasher),
+        c.resolve(TOKENS.LoginThrottle),
       ),
   );
   factory(

@@ -17,6 +17,7 @@ export const TOKENS = {
   ActivitySigner: Symbol('ActivitySigner'),
   RemoteKeyStore: Symbol('RemoteKeyStore'),
   InstanceKeyStore: Symbol('InstanceKeyStore'),
+  AccountRemoval: Symbol('AccountRemoval'),
   OutboundHttp: Symbol('OutboundHttp'),
   FederationClient: Symbol('FederationClient'),
   SignatureVerifier: Symbol('SignatureVerifier'),

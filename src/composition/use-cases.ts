@@ -4,14 +4,19 @@ import { instancePerContainerCachingFactory as single, type DependencyContainer 
 import { AuthenticateToken } from '../application/services/authenticate-token.js';
 import { RevocationWriter } from '../application/services/revocation-writer.js';
 import type { UseCases } from '../application/use-cases.js';
+import { PasswordCheck } from '../application/services/password-check.js';
 import { AttachRenderer } from '../application/use-cases/accounts/attach-renderer.js';
+import { ChangePassword } from '../application/use-cases/accounts/change-password.js';
+import { DeleteAccount } from '../application/use-cases/accounts/delete-account.js';
 import { DetachRenderer } from '../application/use-cases/accounts/detach-renderer.js';
 import { GetCurrentUser } from '../application/use-cases/accounts/get-current-user.js';
 import { GetUser } from '../application/use-cases/accounts/get-user.js';
 import { IssueToken } from '../application/use-cases/accounts/issue-token.js';
 import { ListRenderers } from '../application/use-cases/accounts/list-renderers.js';
+import { ListSessions } from '../application/use-cases/accounts/list-sessions.js';
 import { ListUsers } from '../application/use-cases/accounts/list-users.js';
 import { RegisterUser } from '../application/use-cases/accounts/register-user.js';
+import { RevokeSession } from '../application/use-cases/accounts/revoke-session.js';
 import { RevokeToken } from '../application/use-cases/accounts/revoke-token.js';
 import { VerifyToken } from '../application/use-cases/accounts/verify-token.js';
 import { ListFollowers } from '../application/use-cases/federation/list-followers.js';
@@ -41,13 +46,7 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.Clock),
       c.resolve(TOKENS.RegistrationLimit),
     ),
-  issueToken: (c) =>
-    new IssueToken(
-      c.resolve(TOKENS.UserRepository),
-      c.resolve(TOKENS.PasswordHasher),
-      c.resolve(TOKENS.LoginThrottle),
-      c.resolve(TOKENS.TokenIssuer),
-    ),
+  issueToken: (c) => new IssueToken(c.resolve(PasswordCheck), c.resolve(TOKENS.TokenIssuer)),
   authenticateToken: (c) => c.resolve(AuthenticateToken),
   verifyToken: (c) => new VerifyToken(c.resolve(AuthenticateToken)),
   revokeToken: (c) =>
@@ -58,6 +57,42 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.Clock),
     ),
   getCurrentUser: (c) => new GetCurrentUser(c.resolve(TOKENS.UserRepository)),
+  changePassword: (c) =>
+    new ChangePassword(
+      c.resolve(PasswordCheck),
+      c.resolve(TOKENS.PasswordHasher),
+      c.resolve(TOKENS.UserRepository),
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(RevocationWriter),
+      c.resolve(TOKENS.WorkSignal),
+      c.resolve(TOKENS.Clock),
+    ),
+  listSessions: (c) =>
+    new ListSessions(
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(AuthenticateToken),
+      c.resolve(TOKENS.Clock),
+    ),
+  revokeSession: (c) =>
+    new RevokeSession(
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(AuthenticateToken),
+      c.resolve(RevocationWriter),
+      c.resolve(TOKENS.Clock),
+    ),
+  deleteAccount: (c) =>
+    new DeleteAccount(
+      c.resolve(PasswordCheck),
+      c.resolve(TOKENS.AssetRepository),
+      c.resolve(TOKENS.ActivityLog),
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(TOKENS.AccountRemoval),
+      c.resolve(RevocationWriter),
+      c.resolve(TOKENS.ActivitySigner),
+      c.resolve(TOKENS.WorkSignal),
+      c.resolve(TOKENS.Clock),
+      c.resolve(TOKENS.Urls),
+    ),
   getUser: (c) => new GetUser(c.resolve(TOKENS.UserRepository)),
   listUsers: (c) => new ListUsers(c.resolve(TOKENS.UserRepository)),
   attachRenderer: (c) =>

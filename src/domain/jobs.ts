@@ -18,7 +18,7 @@ export interface DocumentDelivery {
 export interface JobPayloads {
   readonly revocation_notice: RevocationNotice;
   readonly activity_delivery: ActivityDelivery;
-  readonly accept_delivery: DocumentDelivery;
+  readonly document_delivery: DocumentDelivery;
 }
 
 export type JobKind = keyof JobPayloads;
@@ -26,7 +26,7 @@ export type JobKind = keyof JobPayloads;
 const KINDS: Readonly<Record<JobKind, true>> = {
   revocation_notice: true,
   activity_delivery: true,
-  accept_delivery: true,
+  document_delivery: true,
 };
 
 export const isJobKind = (kind: string): kind is JobKind => Object.hasOwn(KINDS, kind);
@@ -58,8 +58,8 @@ export const activityDeliveryJob = (idx: number, inbox: string): JobSpec<'activi
   lane: laneOf(inbox),
 });
 
-export const acceptDeliveryJob = (delivery: DocumentDelivery): JobSpec<'accept_delivery'> => ({
-  kind: 'accept_delivery',
+export const documentDeliveryJob = (delivery: DocumentDelivery): JobSpec<'document_delivery'> => ({
+  kind: 'document_delivery',
   payload: delivery,
   lane: laneOf(delivery.inbox),
 });

@@ -22,9 +22,16 @@ export function hasNulCharacter(password: string): boolean {
 
 export const NUL_CHARACTER_MESSAGE = 'A password cannot contain the NUL character.';
 
-export function checkNewPassword(
-  password: string,
-): Result<string, 'password_too_short' | 'password_too_long' | 'password_has_nul'> {
+export type NewPasswordError = 'password_too_short' | 'password_too_long' | 'password_has_nul';
+
+/** What a person is told when a new password breaks a rule. */
+export function newPasswordMessage(error: NewPasswordError): string {
+  return error === 'password_has_nul'
+    ? NUL_CHARACTER_MESSAGE
+    : `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`;
+}
+
+export function checkNewPassword(password: string): Result<string, NewPasswordError> {
   if (hasNulCharacter(password)) return err('password_has_nul');
   const length = passwordLength(password);
   if (length < PASSWORD_MIN_CHARACTERS) return err('password_too_short');

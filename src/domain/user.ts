@@ -11,10 +11,27 @@ export function normaliseUsername(input: string): Result<Username, 'invalid_user
   return USERNAME_PATTERN.test(lowered) ? ok(lowered as Username) : err('invalid_username');
 }
 
-export interface User {
+/** What anyone may see of an account: no secret in it. */
+export interface UserProfile {
   readonly username: Username;
-  readonly passwordHash: string;
+  /** SPKI PEM, published in the actor document. */
   readonly publicKeyPem: string;
-  readonly privateKeyPem: string;
   readonly createdAt: Date;
+  /** Set once the account is deleted: it then answers 410 and appears in no list; its name stays taken. */
+  readonly deletedAt: Date | null;
 }
+
+/** An account with its credentials: read only where a password is checked or something is signed. */
+export interface User extends UserProfile {
+  readonly passwordHash: string;
+  /** PKCS#8 PEM. */
+  readonly privateKeyPem: string;
+}
+
+/** The public part of an account. */
+export const profileOf = (user: User): UserProfile => ({
+  username: user.username,
+  publicKeyPem: user.publicKeyPem,
+  createdAt: user.createdAt,
+  deletedAt: user.deletedAt,
+});

@@ -177,6 +177,75 @@ describe('web UI in a real browser (Chromium)', function () {
     expect(await page.locator('main').innerText()).to.contain('No renderer is attached.');
   });
 
+  /** Logs `username` in within a fresh browser context (another browser of the same person). */
+  async function secondBrowser(username: string, password = PASSWORD): Promise<Page> {
+    const other = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+    await other.goto(`${l2.url}/login`);
+    await other.getByLabel('Username').fill(username);
+    await other.getByLabel('Password').fill(password);
+    await other.getByRole('button', { name: 'Log in' }).click();
+    await other.waitForURL(`${l2.url}/`);
+    expect(await other.locator('header nav').innerText()).to.contain(`Signed in as ${username}`);
+    return other;
+  }
+
+  it("changes the password in one browser, and the other browser's session ends", async () => {
+    await register('kate');
+    const other = await secondBrowser('kate');
+    try {
+      await page.getByRole('link', { name: 'Account' }).click();
+      await page.waitForURL(`${l2.url}/account`);
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password').fill('an entirely new secret');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.waitForURL(`${l2.url}/account?changed=1`);
+      expect(await page.getByRole('status').innerText()).to.contain('Your password was changed');
+      expect(await navText()).to.contain('Signed in as kate');
+
+      await other.reload();
+      expect(await other.locator('header nav').innerText()).to.contain('Log in');
+      await other.goto(`${l2.url}/auth/sessions`);
+      expect(other.url()).to.equal(`${l2.url}/login?next=%2Fauth%2Fsessions`);
+    } finally {
+      await other.context().close();
+    }
+  });
+
+  it('lists the sessions and ends the other browser from its button', async () => {
+    await register('leo');
+    const other = await secondBrowser('leo');
+    try {
+      await page.getByRole('link', { name: 'Sessions' }).click();
+      await page.waitForURL(`${l2.url}/auth/sessions`);
+      const rows = page.locator('main li');
+      expect(await rows.count()).to.equal(2);
+      expect(await rows.filter({ hasText: 'this session' }).count()).to.equal(1);
+      await rows.filter({ hasNotText: 'this session' }).getByRole('button').click();
+      await page.waitForURL(`${l2.url}/auth/sessions`);
+      expect(await page.locator('main li').count()).to.equal(1);
+
+      await other.reload();
+      expect(await other.locator('header nav').innerText()).to.contain('Log in');
+    } finally {
+      await other.context().close();
+    }
+  });
+
+  it('deletes an account from the Account page; its profile then answers 410', async () => {
+    await register('mia');
+    await go('/account');
+    expect(await page.locator('.danger-zone').innerText()).to.contain('This cannot be undone');
+    await page.getByLabel('Your password, to confirm').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL(`${l2.url}/`);
+    expect(await navText()).to.contain('Log in');
+
+    const profile = await go('/users/mia');
+    expect(profile?.status()).to.equal(410);
+    expect(await page.locator('h1').innerText()).to.equal('mia left');
+    expect(await page.locator('main').innerText()).to.contain('was deleted by its owner');
+  });
+
   it('gives every page one h1, a main, a nav and a label for every visible input', async () => {
     await register('ivan');
     const paths = [
@@ -187,6 +256,8 @@ describe('web UI in a real browser (Chromium)', function () {
       '/users/ivan',
       '/renderers',
       '/assets/new',
+      '/account',
+      '/auth/sessions',
       '/nowhere',
     ];
     for (const path of paths) {
@@ -228,6 +299,8 @@ describe('web UI in a real browser (Chromium)', function () {
       ['users', '/users'],
       ['user', '/users/judy'],
       ['renderers', '/renderers'],
+      ['account', '/account'],
+      ['sessions', '/auth/sessions'],
       ['not-found', '/nowhere'],
     ];
     const anonymous = await browser.newContext({ viewport: VIEWPORTS.desktop });

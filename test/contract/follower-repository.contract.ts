@@ -37,7 +37,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       expect(await listed()).to.deep.equal([follower]);
       const jobs = await claimAll();
       expect(jobs.map((j) => [j.kind, j.payload, j.lane, j.queuedAt])).to.deep.equal([
-        ['accept_delivery', anAcceptJob(follower).payload, new URL(follower.inbox).origin, later(MINUTE)],
+        ['document_delivery', anAcceptJob(follower).payload, new URL(follower.inbox).origin, later(MINUTE)],
       ]);
     });
 
@@ -73,7 +73,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
 
     it('writes neither follower nor Accept when the Accept cannot be stored', async () => {
       const follower = aFollower();
-      const broken = { kind: 'accept_delivery', payload: { n: BigInt(1) }, lane: 'https://x.example' };
+      const broken = { kind: 'document_delivery', payload: { n: BigInt(1) }, lane: 'https://x.example' };
 
       let failed = false;
       try {

@@ -1,3 +1,4 @@
+import type { Job } from '../../src/application/ports/job-queue.js';
 import type { Positioned } from '../../src/application/ports/positioned.js';
 import type { Persistence } from '../../src/application/ports/persistence.js';
 
@@ -64,3 +65,19 @@ export const strictlyDecreasing = (entries: readonly Positioned<unknown>[]): boo
 /** Whether each position is strictly above the one before it. */
 export const strictlyIncreasing = (entries: readonly Positioned<unknown>[]): boolean =>
   entries.every((entry, i) => i === 0 || entry.position > (entries[i - 1]?.position ?? Infinity));
+
+/** Every job due at `at`, claimed and completed batch by batch (a claim takes one job per lane), in claim order. */
+export async function drainJobs(store: Persistence, at: Date): Promise<Job[]> {
+  const all: Job[] = [];
+  for (let batch = 0; ; batch++) {
+    const jobs = await store.jobs.claim({
+      now: at,
+      leaseMs: 60_000,
+      limit: 100,
+      leaseId: `drain-${at.getTime()}-${batch}-${Math.random()}`,
+    });
+    if (jobs.length === 0) return all;
+    for (const job of jobs) await store.jobs.complete(job);
+    all.push(...jobs);
+  }
+}

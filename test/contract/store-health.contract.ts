@@ -27,10 +27,22 @@ async function rejection(call: () => Promise<unknown>): Promise<unknown> {
 const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> => ({
   'health.ping': () => store.health.ping(),
   'users.create': () => store.users.create(aUser()),
+  'users.create(firstSession)': () => {
+    const user = aUser();
+    return store.users.create(user, anIssuedToken({ username: user.username }));
+  },
   'users.findByUsername': () => store.users.findByUsername(aUsername('alice')),
+  'users.findProfile': () => store.users.findProfile(aUsername('alice')),
   'users.count': () => store.users.count(),
   'users.listOlder': () => store.users.listOlder(null, 10),
   'users.listNewer': () => store.users.listNewer(0, 10),
+  'users.changePassword': () =>
+    store.users.changePassword(
+      aUsername('alice'),
+      'new-hash',
+      [aRevocation({ l1Server: anL1Server('https://l1.example') })],
+      T0,
+    ),
   'issuedTokens.add': () => store.issuedTokens.add(anIssuedToken()),
   'issuedTokens.listActiveByUser': () => store.issuedTokens.listActiveByUser(aUsername('alice'), T0),
   'revocations.revoke': () => store.revocations.revoke([aRevocation()], T0),
@@ -59,6 +71,18 @@ const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> =
   'followers.count': () => store.followers.count({ username: aUsername('alice') }),
   'remoteKeys.get': () => store.remoteKeys.get('https://peer.example/key'),
   'instanceKeys.get': () => store.instanceKeys.get(),
+  'accountRemoval.remove': () => {
+    const asset = anAsset();
+    return store.accountRemoval.remove(
+      {
+        username: aUsername('alice'),
+        revocations: [aRevocation()],
+        assetDeletes: [{ name: asset.name, activity: anActivity({ type: 'Delete', object: asset.name }) }],
+        actorDelete: { type: 'Delete' },
+      },
+      T0,
+    );
+  },
 });
 
 export function storeHealthContract(name: string, harness: PersistenceHarness): void {

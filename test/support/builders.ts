@@ -1,5 +1,5 @@
 import type { Follower } from '../../src/domain/follower.js';
-import { acceptDeliveryJob, type JobSpec } from '../../src/domain/jobs.js';
+import { documentDeliveryJob, type JobSpec } from '../../src/domain/jobs.js';
 import type { Activity, ActivityType } from '../../src/domain/activity.js';
 import { parseAssetName, type Asset, type AssetName } from '../../src/domain/asset.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../src/domain/l1-server.js';
@@ -41,6 +41,7 @@ export function aUser(overrides: Partial<User> = {}): User {
     publicKeyPem: fakePem('PUBLIC KEY', n),
     privateKeyPem: fakePem('PRIVATE KEY', n),
     createdAt: T0,
+    deletedAt: null,
     ...overrides,
   };
 }
@@ -155,8 +156,8 @@ export function aFollower(overrides: Partial<Follower> = {}): Follower {
 }
 
 /** The Accept job a Follow queues, as the inbox would. */
-export function anAcceptJob(follower: Follower): JobSpec<'accept_delivery'> {
-  return acceptDeliveryJob({
+export function anAcceptJob(follower: Follower): JobSpec<'document_delivery'> {
+  return documentDeliveryJob({
     signer: follower.username,
     inbox: follower.inbox,
     document: { type: 'Accept', actor: `${L2_SERVER}/users/${follower.username}`, object: follower.followId },

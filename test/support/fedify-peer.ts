@@ -9,6 +9,7 @@ import {
   signRequest,
   verifyJsonLd,
   verifyRequest,
+  type KeyCache,
 } from '@fedify/fedify';
 import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -57,8 +58,25 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** What each inbox path answers: a status, or a request that is never answered (`'hang'`). */
 export type InboxAnswer = number | 'hang';
 
+/**
+ * Keys of senders already verified, as a real server keeps them (Mastodon stores each account's key): it is how the
+ * Delete of an actor — whose URL already answers 410 — is still verified. Failed fetches are not remembered.
+ */
+class RememberedKeys implements KeyCache {
+  private readonly keys = new Map<string, Awaited<ReturnType<KeyCache['get']>>>();
+
+  async get(keyId: URL) {
+    return this.keys.get(keyId.href);
+  }
+
+  async set(keyId: URL, key: Awaited<ReturnType<KeyCache['get']>>) {
+    if (key) this.keys.set(keyId.href, key);
+  }
+}
+
 export class FedifyPeer {
   readonly received: Received[] = [];
+  private readonly keyCache = new RememberedKeys();
   /** Every POST to an inbox, whatever was answered. */
   attempts = 0;
   /** Key ids that signed the GETs of the actor (null for an unsigned GET). */
@@ -251,7 +269,7 @@ export class FedifyPeer {
       this.events.emit('attempt');
       if (this.answer === 'hang') return ['hang'];
       const request = new Request(`${this.url}${path}`, { method: 'POST', headers: headersOf(req), body });
-      const key = await verifyRequest(request, loaders);
+      const key = await verifyRequest(request, { ...loaders, keyCache: this.keyCache });
       const json = JSON.parse(body.toString('utf8')) as Json;
       const received: Received = {
         path,

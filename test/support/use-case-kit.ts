@@ -13,10 +13,22 @@ import type {
   FederationClient,
   RemoteActor,
 } from '../../src/application/ports/federation-client.js';
-import type { JsonLdDocument, SigningKey } from '../../src/application/ports/activity-signer.js';
+import type {
+  ActivitySigner,
+  JsonLdDocument,
+  SigningKey,
+} from '../../src/application/ports/activity-signer.js';
 import { Urls } from '../../src/domain/activity-streams.js';
 import { DetachRenderer } from '../../src/application/use-cases/accounts/detach-renderer.js';
+import { PasswordCheck } from '../../src/application/services/password-check.js';
 import { IssueToken } from '../../src/application/use-cases/accounts/issue-token.js';
+import { ChangePassword } from '../../src/application/use-cases/accounts/change-password.js';
+import { DeleteAccount } from '../../src/application/use-cases/accounts/delete-account.js';
+import { ListSessions } from '../../src/application/use-cases/accounts/list-sessions.js';
+import { RevokeSession } from '../../src/application/use-cases/accounts/revoke-session.js';
+import { DeleteAsset } from '../../src/application/use-cases/registry/delete-asset.js';
+import { PublishActivity } from '../../src/application/use-cases/registry/publish-activity.js';
+import { RegisterAsset } from '../../src/application/use-cases/registry/register-asset.js';
 import { ListRenderers } from '../../src/application/use-cases/accounts/list-renderers.js';
 import { RegisterUser } from '../../src/application/use-cases/accounts/register-user.js';
 import { RevocationWriter } from '../../src/application/services/revocation-writer.js';
@@ -108,6 +120,13 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     new RateLimiterMemory({ keyPrefix: 'u', points: 3, duration: 900 }),
     new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
   );
+  const passwords = new PasswordCheck(store.users, hasher, throttle);
+  // The kit's users have fake keys: activities are "signed" by passing the document through unchanged.
+  const signer: ActivitySigner = { sign: async (document) => document };
+  const publish = new PublishActivity(store.activities, signer, clock, urls, signals);
+  const assetWrites = new RateLimiterBudget(
+    new RateLimiterMemory({ keyPrefix: 'w', points: 1000, duration: 60 }),
+  );
   return {
     clock,
     ids,
@@ -126,7 +145,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
         new RateLimiterMemory({ keyPrefix: 'r', points: KIT_REGISTRATIONS_PER_ADDRESS, duration: 3600 }),
       ),
     ),
-    login: new IssueToken(store.users, hasher, throttle, issuer),
+    login: new IssueToken(passwords, issuer),
     authenticate,
     verify: new VerifyToken(authenticate),
     logout: new RevokeToken(authenticate, store.issuedTokens, writer, clock),
@@ -134,6 +153,31 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     listRenderers: new ListRenderers(store.attachments),
     detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, clock),
     cleanup: new CleanupRevocations(store.revocations, store.issuedTokens, clock),
+    changePassword: new ChangePassword(
+      passwords,
+      hasher,
+      store.users,
+      store.issuedTokens,
+      writer,
+      signals,
+      clock,
+    ),
+    listSessions: new ListSessions(store.issuedTokens, authenticate, clock),
+    revokeSession: new RevokeSession(store.issuedTokens, authenticate, writer, clock),
+    deleteAccount: new DeleteAccount(
+      passwords,
+      store.assets,
+      store.activities,
+      store.issuedTokens,
+      store.accountRemoval,
+      writer,
+      signer,
+      signals,
+      clock,
+      urls,
+    ),
+    registerAsset: new RegisterAsset(store.assets, store.users, publish, assetWrites),
+    deleteAsset: new DeleteAsset(store.assets, store.users, publish, assetWrites),
     federation,
     problems,
     urls,
@@ -142,7 +186,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
       {
         revocation_notice: (notice) => notifier.notify(notice),
         activity_delivery: (delivery) => deliveries.activity(delivery),
-        accept_delivery: (delivery) => deliveries.document(delivery),
+        document_delivery: (delivery) => deliveries.document(delivery),
       },
       clock,
       ids,

@@ -1,3 +1,4 @@
+import type { AccountRemoval } from './account-removal.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { FollowerRepository } from './follower-repository.js';
@@ -22,6 +23,7 @@ export interface Persistence {
   readonly followers: FollowerRepository;
   readonly remoteKeys: RemoteKeyStore;
   readonly instanceKeys: InstanceKeyStore;
+  readonly accountRemoval: AccountRemoval;
   readonly health: StoreHealth;
   /**
    * Resolves once the store is usable: connected, schema and indexes in place (idempotent). Rejects with a

@@ -1,18 +1,33 @@
-import type { User, Username } from '../../domain/user.js';
+import type { IssuedToken, Revocation } from '../../domain/revocation.js';
+import type { User, UserProfile, Username } from '../../domain/user.js';
 import type { Positioned } from './positioned.js';
 
 export interface UserRepository {
   /**
-   * Stores a new user. Returns `'taken'` when the username exists already — decided by the store's own uniqueness
-   * guarantee, so of two concurrent calls with one name exactly one returns `'created'`.
+   * Stores a new user — and, when given, the record of its first session token, in the same write. Returns
+   * `'taken'` (writing nothing) when the username exists already, deleted accounts included — decided by the store's
+   * own uniqueness guarantee, so of two concurrent calls with one name exactly one returns `'created'`.
    */
-  create(user: User): Promise<'created' | 'taken'>;
-  /** The user with this (normalised) username, or null when there is none. */
+  create(user: User, firstSession?: IssuedToken): Promise<'created' | 'taken'>;
+  /** The user with this (normalised) username, credentials included, deleted or not; null when there is none. */
   findByUsername(username: Username): Promise<User | null>;
-  /** How many users are registered. */
+  /** The public profile (no credentials), deleted or not; null when there is none. */
+  findProfile(username: Username): Promise<UserProfile | null>;
+  /** How many accounts exist and are not deleted. */
   count(): Promise<number>;
-  /** Up to `limit` users registered before position `before` (or the newest, with null), newest first. */
-  listOlder(before: number | null, limit: number): Promise<Positioned<User>[]>;
-  /** Up to `limit` users registered after position `after`, OLDEST first. */
-  listNewer(after: number, limit: number): Promise<Positioned<User>[]>;
+  /** Up to `limit` live accounts registered before position `before` (or the newest, with null), newest first. */
+  listOlder(before: number | null, limit: number): Promise<Positioned<UserProfile>[]>;
+  /** Up to `limit` live accounts registered after position `after`, OLDEST first. */
+  listNewer(after: number, limit: number): Promise<Positioned<UserProfile>[]>;
+  /**
+   * Replaces a live user's password hash and records `revocations` (queueing their notices, as
+   * RevocationStore.revoke does), in one write. Returns how many revocations were new, or null (writing nothing)
+   * when there is no live user of that name.
+   */
+  changePassword(
+    username: Username,
+    passwordHash: string,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<number | null>;
 }

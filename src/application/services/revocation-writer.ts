@@ -1,4 +1,4 @@
-import { revocationOf, type IssuedToken } from '../../domain/revocation.js';
+import { revocationOf, type IssuedToken, type Revocation } from '../../domain/revocation.js';
 import type { Clock } from '../ports/clock.js';
 import type { RevocationStore } from '../ports/revocation-store.js';
 import type { WorkSignal } from '../ports/work-signal.js';
@@ -16,13 +16,22 @@ export class RevocationWriter {
   ) {}
 
   async revoke(tokens: readonly IssuedToken[]): Promise<number> {
-    const unique = [...new Map(tokens.map((t) => [t.tokenHash, t])).values()];
-    if (unique.length === 0) return 0;
-    const revoked = await this.revocations.revoke(
-      unique.map((t) => revocationOf(t, this.l2Server)),
-      this.clock.now(),
-    );
+    const revocations = this.revocationsOf(tokens);
+    if (revocations.length === 0) return 0;
+    const revoked = await this.revocations.revoke(revocations, this.clock.now());
     if (revoked > 0) this.signal.jobsQueued();
     return revoked;
+  }
+
+  /** Those of `tokens` not revoked yet: what a revocation of them all would newly revoke. */
+  async unrevoked(tokens: readonly IssuedToken[]): Promise<IssuedToken[]> {
+    const revoked = await Promise.all(tokens.map((token) => this.revocations.isRevoked(token.tokenHash)));
+    return tokens.filter((_, i) => !revoked[i]);
+  }
+
+  /** The revocations (with their notices) of these tokens, once each: for writes that revoke along the way. */
+  revocationsOf(tokens: readonly IssuedToken[]): Revocation[] {
+    const unique = [...new Map(tokens.map((t) => [t.tokenHash, t])).values()];
+    return unique.map((t) => revocationOf(t, this.l2Server));
   }
 }

@@ -1,5 +1,5 @@
 import type { L1ServerUrl } from '../../domain/l1-server.js';
-import { issuedTokenOf } from '../../domain/revocation.js';
+import { issuedTokenOf, type IssuedToken } from '../../domain/revocation.js';
 import { scopedClaims, sessionClaims, type TokenClaims } from '../../domain/token.js';
 import type { Username } from '../../domain/user.js';
 import type { Clock } from '../ports/clock.js';
@@ -25,9 +25,15 @@ export class TokenIssuer {
   ) {}
 
   issueSession(username: Username): Promise<IssuedTokenView> {
-    return this.issue(
-      sessionClaims({ username, l2Server: this.l2Server, now: this.clock.now(), jti: this.ids.newId() }),
-    );
+    return this.issue(this.sessionClaims(username));
+  }
+
+  /**
+   * A session token signed but not yet recorded: its record is for the caller to write with what else it writes
+   * (registration stores the user and its first session together).
+   */
+  signSession(username: Username): { view: IssuedTokenView; record: IssuedToken } {
+    return this.sign(this.sessionClaims(username));
   }
 
   issueScoped(session: TokenClaims, l1Server: L1ServerUrl): Promise<IssuedTokenView> {
@@ -35,9 +41,18 @@ export class TokenIssuer {
   }
 
   private async issue(claims: TokenClaims): Promise<IssuedTokenView> {
+    const { view, record } = this.sign(claims);
+    await this.issuedTokens.add(record);
+    return view;
+  }
+
+  private sign(claims: TokenClaims): { view: IssuedTokenView; record: IssuedToken } {
     const { token, tokenHash } = this.codec.sign(claims);
     const record = issuedTokenOf(claims, tokenHash);
-    await this.issuedTokens.add(record);
-    return { token, tokenHash, claims, expiresAt: record.expiresAt };
+    return { view: { token, tokenHash, claims, expiresAt: record.expiresAt }, record };
+  }
+
+  private sessionClaims(username: Username): TokenClaims {
+    return sessionClaims({ username, l2Server: this.l2Server, now: this.clock.now(), jti: this.ids.newId() });
   }
 }

@@ -2,6 +2,7 @@ import {
   openMemoryPersistence,
   type MemoryPersistence,
 } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import { accountRemovalContract } from '../../contract/account-removal.contract.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
 import {
@@ -28,5 +29,6 @@ describe('in-memory persistence', () => {
   activityLogContract('memory', harness);
   followerRepositoryContract('memory', harness);
   remoteKeyStoreContract('memory', harness);
+  accountRemovalContract('memory', harness);
   storeHealthContract('memory', harness);
 });

@@ -33,6 +33,7 @@ import {
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
 import type { Job } from '../../../src/application/ports/job-queue.js';
 import type { AssetName } from '../../../src/domain/asset.js';
+import { accountRemovalContract } from '../../contract/account-removal.contract.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
 import {
@@ -338,6 +339,7 @@ function serverSuites(url: string): void {
     activityLogContract('mongodb', harness);
     followerRepositoryContract('mongodb', harness);
     remoteKeyStoreContract('mongodb', harness);
+    accountRemovalContract('mongodb', harness);
     storeHealthContract('mongodb', harness);
 
     describe('starting', () => {

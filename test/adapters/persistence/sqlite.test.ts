@@ -23,6 +23,8 @@ import { prefixSuccessor, type Query } from '../../../src/adapters/persistence/s
 import type { AssetChange } from '../../../src/application/ports/activity-log.js';
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
 import type { AssetName } from '../../../src/domain/asset.js';
+import { profileOf } from '../../../src/domain/user.js';
+import { accountRemovalContract } from '../../contract/account-removal.contract.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
 import {
@@ -95,6 +97,7 @@ describe('SQLite persistence', () => {
   activityLogContract('sqlite', harness);
   followerRepositoryContract('sqlite', harness);
   remoteKeyStoreContract('sqlite', harness);
+  accountRemovalContract('sqlite', harness);
   storeHealthContract('sqlite', harness);
 
   describe('opening', () => {
@@ -172,7 +175,7 @@ describe('SQLite persistence', () => {
       await store.users.create(newcomer);
 
       const listed = await store.users.listOlder(null, 10);
-      expect(listed.map((e) => e.value)).to.deep.equal([newcomer, ...[...users].reverse()]);
+      expect(listed.map((e) => e.value)).to.deep.equal([newcomer, ...[...users].reverse()].map(profileOf));
       expect(listed.map((e) => e.position)).to.deep.equal([4, 3, 2, 1]);
       expect(await store.users.count()).to.equal(4);
       expect(await store.users.findByUsername(aUsername('amy'))).to.deep.equal(users[1]);

@@ -8,7 +8,7 @@ import {
   type RunnerLimits,
 } from '../../../src/application/services/job-runner.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/domain/delivery-policy.js';
-import { activityDeliveryJob, acceptDeliveryJob } from '../../../src/domain/jobs.js';
+import { activityDeliveryJob, documentDeliveryJob } from '../../../src/domain/jobs.js';
 import type { Username } from '../../../src/domain/user.js';
 import { FixedClock, SequentialIds } from '../../support/fixed-clock.js';
 import { RecordedProblems } from '../../support/use-case-kit.js';
@@ -36,7 +36,7 @@ function setUp(limits: Partial<RunnerLimits> = {}) {
   const handlers: JobHandlers = {
     revocation_notice: (notice) => handle(`${notice.l1Server}/auth/revoke`),
     activity_delivery: (delivery) => handle(delivery.inbox),
-    accept_delivery: (delivery) => handle(delivery.inbox),
+    document_delivery: (delivery) => handle(delivery.inbox),
   };
   const runner = new JobRunner(
     store.jobs,
@@ -63,7 +63,7 @@ describe('JobRunner', () => {
     const { runner, enqueue, ran, store } = setUp();
     await enqueue([
       delivery('a.example', 0),
-      acceptDeliveryJob({
+      documentDeliveryJob({
         signer: 'alice' as Username,
         inbox: 'https://b.example/users/x/inbox',
         document: {},

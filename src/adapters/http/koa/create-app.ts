@@ -7,6 +7,7 @@ import { HttpMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogger } from './request-logger.js';
 import { RouteTable } from './route-table.js';
+import { accountRoutes } from './routes/account.routes.js';
 import { activityPubRoutes } from './routes/activitypub.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
@@ -34,6 +35,7 @@ export function createApp(deps: HttpDependencies): Koa {
     metrics: metrics.registry,
   });
   authRoutes(routes, deps);
+  accountRoutes(routes, deps);
   renderersRoutes(routes, deps);
   pagesRoutes(routes, deps);
   registryRoutes(routes, deps);

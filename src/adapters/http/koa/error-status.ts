@@ -1,6 +1,9 @@
 // The one place where use-case errors become HTTP answers: one exhaustive mapper per error type. Refusals that the
 // person can fix by changing what they typed are InputProblems, which a form shows again (see pages.ts).
+import type { PasswordCheckError } from '../../../application/services/password-check.js';
 import type { AttachRendererError } from '../../../application/use-cases/accounts/attach-renderer.js';
+import type { ChangePasswordError } from '../../../application/use-cases/accounts/change-password.js';
+import type { DeleteAccountError } from '../../../application/use-cases/accounts/delete-account.js';
 import type { IssueTokenError } from '../../../application/use-cases/accounts/issue-token.js';
 import type { RegisterUserError } from '../../../application/use-cases/accounts/register-user.js';
 import type { InboxError } from '../../../application/use-cases/federation/receive-activity.js';
@@ -69,14 +72,40 @@ const rateLimited = (detail: string, error: { readonly retryAfterSeconds: number
   });
 
 export function loginProblem(error: IssueTokenError): HttpProblem {
+  return passwordProblem(error, 'The username or password is wrong.');
+}
+
+/** A password asked for again (to change it, or to delete the account): counted as a login attempt. */
+function passwordProblem(error: PasswordCheckError, wrong = 'The password is wrong.'): HttpProblem {
   switch (error.type) {
     case 'invalid_credentials':
-      return new InputProblem(401, error.type, 'The username or password is wrong.');
+      return new InputProblem(401, error.type, wrong);
     case 'rate_limited':
       return rateLimited('Too many failed logins. Try again later.', error);
     default:
       return assertNever(error);
   }
+}
+
+export function changePasswordProblem(error: ChangePasswordError): HttpProblem {
+  switch (error.type) {
+    case 'forbidden':
+      return scopedTokenForbidden();
+    case 'invalid_request':
+      return invalidField(error.path, error.message);
+    default:
+      return passwordProblem(error, 'The current password is wrong.');
+  }
+}
+
+export function deleteAccountProblem(error: DeleteAccountError): HttpProblem {
+  return error.type === 'forbidden' ? scopedTokenForbidden() : passwordProblem(error);
+}
+
+export function revokeSessionProblem(error: { readonly type: 'forbidden' | 'not_found' }): HttpProblem {
+  return error.type === 'forbidden'
+    ? scopedTokenForbidden()
+    : new HttpProblem(404, 'not_found', 'You have no such session.');
 }
 
 /** Logout and detach: a token verdict, or a scoped token doing what only a session may. */
@@ -127,6 +156,8 @@ export function inboxProblem(error: InboxError): HttpProblem {
       return new HttpProblem(400, error.type, error.message);
     case 'not_found':
       return new HttpProblem(404, error.type, 'There is no such user.');
+    case 'gone':
+      return new HttpProblem(410, error.type, 'This account has been deleted.');
     case 'unauthenticated':
       return new HttpProblem(401, error.type, error.message, {
         headers: {

@@ -1,7 +1,7 @@
 import type { Activity, Page } from '../../../domain/activity.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import type { Asset } from '../../../domain/asset.js';
-import type { User } from '../../../domain/user.js';
+import type { UserProfile } from '../../../domain/user.js';
 
 /** The plain JSON forms of API.md §3–4 (the ActivityStreams forms live in activitypub/). */
 export const assetJson = (asset: Asset, urls: Urls) => {
@@ -29,7 +29,7 @@ export const activityJson = (activity: Activity, urls: Urls) => ({
   id: urls.activity(activity.idx),
 });
 
-export const userJson = (user: User, urls: Urls) => ({
+export const userJson = (user: UserProfile, urls: Urls) => ({
   username: user.username,
   actor: urls.actor(user.username),
   created_at: user.createdAt.toISOString(),

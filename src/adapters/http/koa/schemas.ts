@@ -20,34 +20,37 @@ const l1ServerUrl = z
   })
   .openapi({ example: 'https://l1.example', description: 'The L1 server URL; normalised before use.' });
 
+/** A password being set: the rules of API.md §1. */
+const newPassword = z
+  .string()
+  .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
+  .refine(
+    (p) => passwordLength(p) >= PASSWORD_MIN_CHARACTERS && passwordLength(p) <= PASSWORD_MAX_CHARACTERS,
+    {
+      message: `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`,
+    },
+  )
+  .openapi({ description: 'Only the first 72 UTF-8 bytes are hashed.', minLength: 8, maxLength: 4096 });
+
+/** A password being checked: anything up to the longest a password may be. */
+const givenPassword = z
+  .string()
+  .min(1)
+  .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
+  .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, { message: 'At most 4096 characters.' });
+
 export const RegisterRequest = z
   .object({
     username: z
       .string()
       .regex(/^[A-Za-z0-9_]{3,30}$/, 'Use 3–30 characters of a–z, 0–9 and _.')
       .openapi({ description: 'Lower-cased before any check.', example: 'alice' }),
-    password: z
-      .string()
-      .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
-      .refine(
-        (p) => passwordLength(p) >= PASSWORD_MIN_CHARACTERS && passwordLength(p) <= PASSWORD_MAX_CHARACTERS,
-        {
-          message: `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`,
-        },
-      )
-      .openapi({ description: 'Only the first 72 UTF-8 bytes are hashed.', minLength: 8, maxLength: 4096 }),
+    password: newPassword,
   })
   .openapi('RegisterRequest');
 
 export const LoginRequest = z
-  .object({
-    username: z.string().min(1).max(100).openapi({ example: 'alice' }),
-    password: z
-      .string()
-      .min(1)
-      .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
-      .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, { message: 'At most 4096 characters.' }),
-  })
+  .object({ username: z.string().min(1).max(100).openapi({ example: 'alice' }), password: givenPassword })
   .openapi('LoginRequest');
 
 export const VerifyRequest = z
@@ -121,6 +124,43 @@ export const VerifyResponse = z
   .openapi('VerifyResponse');
 
 export const RevokedResponse = z.object({ revoked: z.number().int().min(0) }).openapi('RevokedResponse');
+
+export const ChangePasswordRequest = z
+  .object({ current_password: givenPassword, new_password: newPassword })
+  .openapi('ChangePasswordRequest');
+
+export const DeleteAccountRequest = z.object({ password: givenPassword }).openapi('DeleteAccountRequest');
+
+export const DeletedAccount = z
+  .object({
+    deleted: z.literal(true),
+    username: z.string(),
+    revoked: z.number().int().min(0).openapi({ description: 'Tokens revoked' }),
+    assets: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: 'Live assets deleted (each with a signed Delete)' }),
+  })
+  .openapi('DeletedAccount');
+
+export const JtiParam = z.object({
+  jti: z.string().openapi({ description: 'The `jti` of a session or scoped token' }),
+});
+
+export const SessionList = z
+  .object({
+    items: z.array(
+      z.object({
+        jti: z.string(),
+        issued_at: isoTime,
+        expires_at: isoTime,
+        l1_server: z.string().nullable(),
+        current: z.boolean(),
+      }),
+    ),
+  })
+  .openapi('SessionList');
 
 export const AttachResponse = z
   .object({

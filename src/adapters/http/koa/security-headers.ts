@@ -25,7 +25,12 @@ export function securityHeaders(options: { readonly https: boolean }) {
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     if (options.https) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
-    if (ctx.path.startsWith('/auth/') || ctx.path === '/renderers' || ctx.path.startsWith('/renderers/')) {
+    if (
+      ctx.path.startsWith('/auth/') ||
+      ctx.path === '/account' ||
+      ctx.path === '/renderers' ||
+      ctx.path.startsWith('/renderers/')
+    ) {
       ctx.set('Cache-Control', 'no-store');
     }
     await next();

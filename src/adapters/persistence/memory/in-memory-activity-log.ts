@@ -59,32 +59,7 @@ export class InMemoryActivityLog implements ActivityLog {
 
   async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
     this.db.assertOpen();
-    if (activity.idx !== this.db.activities.length) return 'idx_taken';
-    const write = this.writeFor(change);
-    if (typeof write === 'string') return write;
-    const stored: StoredActivity = {
-      position: activity.idx,
-      activity: {
-        idx: activity.idx,
-        type: activity.type,
-        actor: activity.actor,
-        object: activity.object,
-        published: new Date(activity.published),
-      },
-      document: serialise(activity.document),
-    };
-
-    if (write.kind === 'insert') {
-      this.db.insertAsset(write.asset);
-    } else {
-      if (write.stored.asset.deletedAt === null && write.asset.deletedAt !== null) this.db.liveAssetCount--;
-      write.stored.asset = write.asset;
-    }
-    this.db.activities.push(stored);
-    // The transactional outbox: one delivery per follower inbox, queued with the activity it delivers.
-    for (const inbox of this.db.deliveryInboxes(activity.actor))
-      this.db.insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
-    return 'appended';
+    return appendTo(this.db, activity, change);
   }
 
   async listOlder(
@@ -106,31 +81,67 @@ export class InMemoryActivityLog implements ActivityLog {
     if (filter.actor === undefined) return this.db.activities.length;
     return this.db.activities.filter(byActor(filter)).length;
   }
+}
 
-  private writeFor(change: AssetChange): AssetWrite | 'asset_exists' | 'asset_gone' | 'asset_changed' {
-    if (change.kind === 'create') {
-      return this.db.assets.has(change.asset.name)
-        ? 'asset_exists'
-        : { kind: 'insert', asset: copyOfAsset(change.asset) };
-    }
-    const name = change.kind === 'update' ? change.asset.name : change.name;
-    const stored = this.db.assets.get(name);
-    if (!stored || stored.asset.deletedAt !== null) return 'asset_gone';
-    if (change.kind === 'update' && stored.asset.updatedAt.getTime() !== change.expectedUpdatedAt.getTime()) {
-      return 'asset_changed';
-    }
-    // Name, owner, content hash and creation time are fixed at registration; an update replaces the rest.
-    const asset: Asset =
-      change.kind === 'update'
-        ? {
-            ...stored.asset,
-            mediaType: change.asset.mediaType,
-            url: change.asset.url,
-            description: change.asset.description,
-            tags: [...change.asset.tags],
-            updatedAt: new Date(change.asset.updatedAt),
-          }
-        : { ...stored.asset, deletedAt: new Date(change.deletedAt) };
-    return { kind: 'replace', stored, asset };
+/**
+ * Appends `activity` with its asset change and its deliveries, or refuses without writing anything. Runs without an
+ * await, so it is one transaction; everything is checked and copied before the first change.
+ */
+export function appendTo(db: MemoryDatabase, activity: Activity, change: AssetChange): AppendOutcome {
+  if (activity.idx !== db.activities.length) return 'idx_taken';
+  const write = writeFor(db, change);
+  if (typeof write === 'string') return write;
+  const stored: StoredActivity = {
+    position: activity.idx,
+    activity: {
+      idx: activity.idx,
+      type: activity.type,
+      actor: activity.actor,
+      object: activity.object,
+      published: new Date(activity.published),
+    },
+    document: serialise(activity.document),
+  };
+
+  if (write.kind === 'insert') {
+    db.insertAsset(write.asset);
+  } else {
+    if (write.stored.asset.deletedAt === null && write.asset.deletedAt !== null) db.liveAssetCount--;
+    write.stored.asset = write.asset;
   }
+  db.activities.push(stored);
+  // The transactional outbox: one delivery per follower inbox, queued with the activity it delivers.
+  for (const inbox of db.deliveryInboxes(activity.actor))
+    db.insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
+  return 'appended';
+}
+
+function writeFor(
+  db: MemoryDatabase,
+  change: AssetChange,
+): AssetWrite | 'asset_exists' | 'asset_gone' | 'asset_changed' {
+  if (change.kind === 'create') {
+    return db.assets.has(change.asset.name)
+      ? 'asset_exists'
+      : { kind: 'insert', asset: copyOfAsset(change.asset) };
+  }
+  const name = change.kind === 'update' ? change.asset.name : change.name;
+  const stored = db.assets.get(name);
+  if (!stored || stored.asset.deletedAt !== null) return 'asset_gone';
+  if (change.kind === 'update' && stored.asset.updatedAt.getTime() !== change.expectedUpdatedAt.getTime()) {
+    return 'asset_changed';
+  }
+  // Name, owner, content hash and creation time are fixed at registration; an update replaces the rest.
+  const asset: Asset =
+    change.kind === 'update'
+      ? {
+          ...stored.asset,
+          mediaType: change.asset.mediaType,
+          url: change.asset.url,
+          description: change.asset.description,
+          tags: [...change.asset.tags],
+          updatedAt: new Date(change.asset.updatedAt),
+        }
+      : { ...stored.asset, deletedAt: new Date(change.deletedAt) };
+  return { kind: 'replace', stored, asset };
 }

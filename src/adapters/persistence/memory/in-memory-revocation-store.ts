@@ -1,5 +1,4 @@
 import type { RevocationStore } from '../../../application/ports/revocation-store.js';
-import { revocationNoticeJob } from '../../../domain/jobs.js';
 import type { Revocation } from '../../../domain/revocation.js';
 import { MemoryDatabase } from './memory-database.js';
 
@@ -9,19 +8,7 @@ export class InMemoryRevocationStore implements RevocationStore {
 
   async revoke(revocations: readonly Revocation[], now: Date): Promise<number> {
     this.db.assertOpen();
-    let added = 0;
-    for (const { record, notice } of revocations) {
-      if (this.db.revocations.has(record.tokenHash)) continue;
-      this.db.revocations.set(record.tokenHash, {
-        tokenHash: record.tokenHash,
-        username: record.username,
-        expiresAt: record.expiresAt.getTime(),
-        revokedAt: now.getTime(),
-      });
-      added++;
-      if (notice) this.db.insertJob(revocationNoticeJob(notice), now);
-    }
-    return added;
+    return this.db.revoke(revocations, now);
   }
 
   async isRevoked(tokenHash: string): Promise<boolean> {

@@ -1,21 +1,27 @@
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { UserRepository } from '../../../application/ports/user-repository.js';
-import type { User, Username } from '../../../domain/user.js';
+import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
+import { profileOf, type User, type UserProfile, type Username } from '../../../domain/user.js';
 import { MemoryDatabase, type StoredUser } from './memory-database.js';
 import { seekNewer, seekOlder } from './seek.js';
 
-const copyOf = (user: User): User => ({ ...user, createdAt: new Date(user.createdAt) });
-const every = (): boolean => true;
-const userOf = (stored: StoredUser): User => copyOf(stored.user);
+const copyOf = (user: User): User => ({
+  ...user,
+  createdAt: new Date(user.createdAt),
+  deletedAt: user.deletedAt && new Date(user.deletedAt),
+});
+const live = (stored: StoredUser): boolean => stored.user.deletedAt === null;
+const profile = (stored: StoredUser): UserProfile => profileOf(copyOf(stored.user));
 
-/** Positions are registration order, 1, 2, 3, … (users are never deleted). */
+/** Positions are registration order, 1, 2, 3, …; a deleted account keeps its place and its name. */
 export class InMemoryUserRepository implements UserRepository {
   constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
 
-  async create(user: User): Promise<'created' | 'taken'> {
+  async create(user: User, firstSession?: IssuedToken): Promise<'created' | 'taken'> {
     this.db.assertOpen();
     if (this.db.users.has(user.username)) return 'taken';
     this.db.insertUser(copyOf(user));
+    if (firstSession) this.db.issuedTokens.set(firstSession.tokenHash, { ...firstSession });
     return 'created';
   }
 
@@ -25,18 +31,37 @@ export class InMemoryUserRepository implements UserRepository {
     return stored ? copyOf(stored.user) : null;
   }
 
+  async findProfile(username: Username): Promise<UserProfile | null> {
+    this.db.assertOpen();
+    const stored = this.db.users.get(username);
+    return stored ? profile(stored) : null;
+  }
+
   async count(): Promise<number> {
     this.db.assertOpen();
-    return this.db.users.size;
+    return this.db.users.size - this.db.deletedUsers;
   }
 
-  async listOlder(before: number | null, limit: number): Promise<Positioned<User>[]> {
+  async listOlder(before: number | null, limit: number): Promise<Positioned<UserProfile>[]> {
     this.db.assertOpen();
-    return seekOlder(this.db.usersInOrder, before, limit, every, userOf);
+    return seekOlder(this.db.usersInOrder, before, limit, live, profile);
   }
 
-  async listNewer(after: number, limit: number): Promise<Positioned<User>[]> {
+  async listNewer(after: number, limit: number): Promise<Positioned<UserProfile>[]> {
     this.db.assertOpen();
-    return seekNewer(this.db.usersInOrder, after, limit, every, userOf);
+    return seekNewer(this.db.usersInOrder, after, limit, live, profile);
+  }
+
+  async changePassword(
+    username: Username,
+    passwordHash: string,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<number | null> {
+    this.db.assertOpen();
+    const stored = this.db.users.get(username);
+    if (!stored || !live(stored)) return null;
+    stored.user = { ...stored.user, passwordHash };
+    return this.db.revoke(revocations, now);
   }
 }

@@ -5,7 +5,8 @@ import type { Asset } from '../../../domain/asset.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
 import type { KeyPair } from '../../../application/ports/key-pair-generator.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
-import type { IssuedToken } from '../../../domain/revocation.js';
+import { revocationNoticeJob } from '../../../domain/jobs.js';
+import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 
 export interface StoredJob {
@@ -23,10 +24,10 @@ export interface StoredJob {
   lastError: string | null;
 }
 
-/** A user with its registration position, 1, 2, 3, … like SQLite's AUTOINCREMENT. */
+/** A user with its registration position, 1, 2, 3, … like SQLite's AUTOINCREMENT; `user` is replaced on change. */
 export interface StoredUser {
   readonly position: number;
-  readonly user: User;
+  user: User;
 }
 
 /** An asset with its registration position; `asset` is replaced (never mutated) by an update or delete. */
@@ -77,6 +78,8 @@ export class MemoryDatabase {
   /** The same assets in registration order. */
   readonly assetsInOrder: StoredAsset[] = [];
   liveAssetCount = 0;
+  /** How many of `users` are deleted accounts. */
+  deletedUsers = 0;
   /** Indexed by idx. */
   readonly activities: StoredActivity[] = [];
   /** Keyed by local username; each user's followers in position order. */
@@ -95,6 +98,26 @@ export class MemoryDatabase {
 
   close(): void {
     this.open = false;
+  }
+
+  /**
+   * Records the revocations that are new and queues the notice of each that has one; returns how many were new.
+   * The one way revocations are written, for logout, password changes and account deletion alike.
+   */
+  revoke(revocations: readonly Revocation[], now: Date): number {
+    let added = 0;
+    for (const { record, notice } of revocations) {
+      if (this.revocations.has(record.tokenHash)) continue;
+      this.revocations.set(record.tokenHash, {
+        tokenHash: record.tokenHash,
+        username: record.username,
+        expiresAt: record.expiresAt.getTime(),
+        revokedAt: now.getTime(),
+      });
+      added++;
+      if (notice) this.insertJob(revocationNoticeJob(notice), now);
+    }
+    return added;
   }
 
   insertUser(user: User): void {

@@ -1,4 +1,5 @@
 import type { Persistence } from '../../../application/ports/persistence.js';
+import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
@@ -27,6 +28,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     followers: new InMemoryFollowerRepository(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
+    accountRemoval: new InMemoryAccountRemoval(db),
     health: new InMemoryStoreHealth(db),
     ready: async () => {},
     close: async () => db.close(),

@@ -29,6 +29,18 @@ const fromDocument = (doc: ActivityDocument): Activity => ({
 const byActor = (filter: ActivityFilter): Filter<ActivityDocument> =>
   filter.actor === undefined ? {} : { actor: filter.actor };
 
+/** The distinct inboxes one delivery per follower of `username` goes to, in follow order. */
+export async function deliveryInboxesIn(
+  followers: MongoCollections['followers'],
+  username: string,
+  session: ClientSession,
+): Promise<string[]> {
+  const targets = await followers
+    .find({ username }, { session, sort: { seq: 1 }, projection: { inbox: 1, sharedInbox: 1 } })
+    .toArray();
+  return [...new Set(targets.map(deliveryInbox))];
+}
+
 /** The JSON text of a document; throws for what JSON cannot hold, before any transaction starts. */
 function serialise(document: Record<string, unknown>): string {
   const text: unknown = JSON.stringify(document);
@@ -60,44 +72,52 @@ export class MongoActivityLog implements ActivityLog {
   }
 
   async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
-    const document = serialise(activity.document);
-    const { counters, activities, followers, jobs } = this.collections;
+    serialise(activity.document);
     return storeCall(() =>
       transaction<AppendOutcome>(this.client, async (session, refuse) => {
-        const claimed = await counters.updateOne(
-          { _id: 'activities', value: activity.idx },
-          { $inc: { value: 1 } },
-          { session },
-        );
-        if (claimed.matchedCount !== 1) refuse('idx_taken');
-        await this.apply(change, session, refuse);
-        await activities.insertOne(
-          {
-            _id: activity.idx,
-            type: activity.type,
-            actor: activity.actor,
-            object: activity.object,
-            published: activity.published,
-            document,
-          },
-          { session },
-        );
-        // The transactional outbox: one delivery per distinct follower inbox, queued with the activity.
-        const targets = await followers
-          .find(
-            { username: activity.actor },
-            { session, sort: { seq: 1 }, projection: { inbox: 1, sharedInbox: 1 } },
-          )
-          .toArray();
-        const inboxes = [...new Set(targets.map(deliveryInbox))];
-        if (inboxes.length > 0)
-          await jobs.insertMany(
-            inboxes.map((inbox) => jobDocument(activityDeliveryJob(activity.idx, inbox), activity.published)),
-            { session },
-          );
+        await this.appendIn(session, activity, change, refuse);
         return 'appended';
       }),
     );
+  }
+
+  /**
+   * The append inside a transaction the caller runs: claims the idx, applies the change, inserts the activity and
+   * queues one delivery per distinct follower inbox; `refuse` ends the whole transaction with nothing written.
+   */
+  async appendIn(
+    session: ClientSession,
+    activity: Activity,
+    change: AssetChange,
+    refuse: Refuse<AppendOutcome>,
+  ): Promise<void> {
+    const document = serialise(activity.document);
+    const { counters, activities, followers, jobs } = this.collections;
+    const claimed = await counters.updateOne(
+      { _id: 'activities', value: activity.idx },
+      { $inc: { value: 1 } },
+      { session },
+    );
+    if (claimed.matchedCount !== 1) refuse('idx_taken');
+    await this.apply(change, session, refuse);
+    await activities.insertOne(
+      {
+        _id: activity.idx,
+        type: activity.type,
+        actor: activity.actor,
+        object: activity.object,
+        published: activity.published,
+        document,
+      },
+      { session },
+    );
+    // The transactional outbox: one delivery per distinct follower inbox, queued with the activity.
+    const inboxes = await deliveryInboxesIn(followers, activity.actor, session);
+    if (inboxes.length > 0)
+      await jobs.insertMany(
+        inboxes.map((inbox) => jobDocument(activityDeliveryJob(activity.idx, inbox), activity.published)),
+        { session },
+      );
   }
 
   async listOlder(

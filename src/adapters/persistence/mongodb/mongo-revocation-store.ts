@@ -1,4 +1,4 @@
-import type { MongoClient } from 'mongodb';
+import type { ClientSession, MongoClient } from 'mongodb';
 import type { RevocationStore } from '../../../application/ports/revocation-store.js';
 import { revocationNoticeJob } from '../../../domain/jobs.js';
 import type { Revocation } from '../../../domain/revocation.js';
@@ -6,6 +6,30 @@ import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';
 import type { MongoCollections } from './mongo-schema.js';
 import { transaction } from './mongo-transactions.js';
+
+/**
+ * Records the revocations inside `session`'s transaction and — the transactional outbox — queues a notice exactly
+ * when its record is new. Returns how many were new. The one way revocations are written.
+ */
+export async function revokeIn(
+  collections: MongoCollections,
+  revocations: readonly Revocation[],
+  now: Date,
+  session: ClientSession,
+): Promise<number> {
+  let added = 0;
+  for (const { record, notice } of revocations) {
+    const { upsertedCount } = await collections.revocations.updateOne(
+      { _id: record.tokenHash },
+      { $setOnInsert: { username: record.username, expiresAt: record.expiresAt, revokedAt: now } },
+      { upsert: true, session },
+    );
+    if (upsertedCount !== 1) continue;
+    added++;
+    if (notice) await collections.jobs.insertOne(jobDocument(revocationNoticeJob(notice), now), { session });
+  }
+  return added;
+}
 
 /**
  * Revoked token hashes (`_id`). A TTL index on `expiresAt` lets the server remove a record once its token has
@@ -20,26 +44,8 @@ export class MongoRevocationStore implements RevocationStore {
 
   async revoke(revocations: readonly Revocation[], now: Date): Promise<number> {
     if (revocations.length === 0) return 0;
-    const { revocations: records, jobs } = this.collections;
-    // The transactional outbox: a notice is queued exactly when its record is new, in the same transaction.
     return storeCall(() =>
-      transaction<number>(this.client, async (session) => {
-        let added = 0;
-        for (const { record, notice } of revocations) {
-          const { upsertedCount } = await records.updateOne(
-            { _id: record.tokenHash },
-            { $setOnInsert: { username: record.username, expiresAt: record.expiresAt, revokedAt: now } },
-            { upsert: true, session },
-          );
-          if (upsertedCount !== 1) continue;
-          added++;
-          if (notice)
-            await jobs.insertOne(jobDocument(revocationNoticeJob(notice), now), {
-              session,
-            });
-        }
-        return added;
-      }),
+      transaction<number>(this.client, (session) => revokeIn(this.collections, revocations, now, session)),
     );
   }
 

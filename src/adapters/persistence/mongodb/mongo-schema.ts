@@ -11,6 +11,8 @@ export interface UserDocument {
   createdAt: Date;
   /** Bumped by every attach, only so that concurrent attaches of one user conflict (see the attachments). */
   attachmentWrites?: number;
+  /** Null (or absent, in documents written before deletion existed) while the account is live. */
+  deletedAt?: Date | null;
 }
 
 /** An issued token, keyed by the SHA-256 hex of the token (never the token). */
@@ -116,15 +118,16 @@ export interface CounterDocument {
 }
 
 /**
- * `users`: the highest user position handed out, which is also how many users there are (users are never
- * deleted). `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
+ * `users`: the highest user position handed out. `live_users`: how many accounts are not deleted. `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
  * `activities`: the next idx of the activity log, which is also how many activities there are. `follower_seq`: the
  * highest follow position handed out.
  */
-export type CounterName = 'users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq';
+export type CounterName =
+  'users' | 'live_users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq';
 
 export const COUNTERS: readonly CounterName[] = [
   'users',
+  'live_users',
   'asset_seq',
   'live_assets',
   'activities',
@@ -182,7 +185,10 @@ export function collectionsOf(db: Db): MongoCollections {
  * so creating them again is a no-op; changing one later means a new name and dropping the old.
  */
 export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDescription[]>> = {
-  users: [{ key: { seq: 1 }, name: 'users_by_seq', unique: true }],
+  users: [
+    { key: { seq: 1 }, name: 'users_by_seq', unique: true },
+    { key: { deletedAt: 1, seq: 1 }, name: 'users_live_by_seq' },
+  ],
   issuedTokens: [
     { key: { sessionJti: 1, expiresAt: 1 }, name: 'issued_tokens_by_session' },
     { key: { username: 1, expiresAt: 1 }, name: 'issued_tokens_by_user' },
@@ -228,7 +234,9 @@ export async function ensureSchema(collections: MongoCollections): Promise<void>
   await Promise.all(
     COUNTERS.map(async (name) => {
       try {
-        await collections.counters.updateOne({ _id: name }, { $setOnInsert: { value: 0 } }, { upsert: true });
+        // A counter added by a later version starts from the data already there.
+        const value = name === 'live_users' ? await collections.users.countDocuments({ deletedAt: null }) : 0;
+        await collections.counters.updateOne({ _id: name }, { $setOnInsert: { value } }, { upsert: true });
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }

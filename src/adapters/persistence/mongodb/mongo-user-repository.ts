@@ -1,26 +1,44 @@
 import type { MongoClient } from 'mongodb';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { UserRepository } from '../../../application/ports/user-repository.js';
-import type { User, Username } from '../../../domain/user.js';
+import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
+import type { User, UserProfile, Username } from '../../../domain/user.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
 import type { MongoCollections, UserDocument } from './mongo-schema.js';
 import { seek } from './mongo-seeks.js';
+import { revokeIn } from './mongo-revocation-store.js';
 import { addToCounter, readCounter, transaction } from './mongo-transactions.js';
 
-const fromDocument = (doc: UserDocument): User => ({
+type ProfileDocument = Pick<UserDocument, '_id' | 'seq' | 'publicKeyPem' | 'createdAt' | 'deletedAt'>;
+
+/** Public pages read these fields only: no password hash, no private key leaves the store for them. */
+const PROFILE = { _id: 1, seq: 1, publicKeyPem: 1, createdAt: 1, deletedAt: 1 } as const;
+
+const profileOf = (doc: ProfileDocument): UserProfile => ({
   username: doc._id as Username,
-  passwordHash: doc.passwordHash,
   publicKeyPem: doc.publicKeyPem,
-  privateKeyPem: doc.privateKeyPem,
   createdAt: doc.createdAt,
+  deletedAt: doc.deletedAt ?? null,
 });
 
-const positioned = (doc: UserDocument): Positioned<User> => ({ position: doc.seq, value: fromDocument(doc) });
+const fromDocument = (doc: UserDocument): User => ({
+  ...profileOf(doc),
+  passwordHash: doc.passwordHash,
+  privateKeyPem: doc.privateKeyPem,
+});
+
+const positioned = (doc: ProfileDocument): Positioned<UserProfile> => ({
+  position: doc.seq,
+  value: profileOf(doc),
+});
+
+/** Live accounts: `deletedAt` null or absent (documents written before deletion existed). */
+const LIVE = { deletedAt: null };
 
 /**
  * Users keyed by username (`_id`, so the unique key decides a race between two registrations). Positions are `seq`,
- * 1, 2, 3, … taken from the `users` counter in the transaction of the insert, so they are dense and in
- * registration order (users are never deleted), and the counter is also the count.
+ * 1, 2, 3, … taken from the `users` counter in the transaction of the insert, so they are in registration order; a
+ * deleted account keeps its document. `live_users` counts the accounts not deleted.
  */
 export class MongoUserRepository implements UserRepository {
   constructor(
@@ -28,8 +46,8 @@ export class MongoUserRepository implements UserRepository {
     private readonly collections: MongoCollections,
   ) {}
 
-  async create(user: User): Promise<'created' | 'taken'> {
-    const { users, counters } = this.collections;
+  async create(user: User, firstSession?: IssuedToken): Promise<'created' | 'taken'> {
+    const { users, counters, issuedTokens } = this.collections;
     return storeCall(() =>
       transaction<'created' | 'taken'>(this.client, async (session, refuse) => {
         // Seen in the snapshot: the name was taken before this transaction began. A registration committed since
@@ -45,12 +63,18 @@ export class MongoUserRepository implements UserRepository {
               publicKeyPem: user.publicKeyPem,
               privateKeyPem: user.privateKeyPem,
               createdAt: user.createdAt,
+              deletedAt: null,
             },
             { session },
           );
         } catch (error) {
           if (isDuplicateKey(error)) refuse('taken');
           throw error;
+        }
+        await addToCounter(counters, 'live_users', 1, session);
+        if (firstSession) {
+          const { tokenHash, ...token } = firstSession;
+          await issuedTokens.insertOne({ _id: tokenHash, ...token }, { session });
         }
         return 'created';
       }),
@@ -62,21 +86,47 @@ export class MongoUserRepository implements UserRepository {
     return doc ? fromDocument(doc) : null;
   }
 
+  async findProfile(username: Username): Promise<UserProfile | null> {
+    const doc = await storeCall(() =>
+      this.collections.users.findOne({ _id: username }, { projection: PROFILE }),
+    );
+    return doc ? profileOf(doc as ProfileDocument) : null;
+  }
+
   async count(): Promise<number> {
-    return storeCall(() => readCounter(this.collections.counters, 'users'));
+    return storeCall(() => readCounter(this.collections.counters, 'live_users'));
   }
 
-  async listOlder(before: number | null, limit: number): Promise<Positioned<User>[]> {
+  async listOlder(before: number | null, limit: number): Promise<Positioned<UserProfile>[]> {
     const docs = await storeCall(() =>
-      seek(this.collections.users, {}, 'seq', { direction: 'older', position: before, limit }),
+      seek(this.collections.users, LIVE, 'seq', { direction: 'older', position: before, limit }),
     );
     return docs.map(positioned);
   }
 
-  async listNewer(after: number, limit: number): Promise<Positioned<User>[]> {
+  async listNewer(after: number, limit: number): Promise<Positioned<UserProfile>[]> {
     const docs = await storeCall(() =>
-      seek(this.collections.users, {}, 'seq', { direction: 'newer', position: after, limit }),
+      seek(this.collections.users, LIVE, 'seq', { direction: 'newer', position: after, limit }),
     );
     return docs.map(positioned);
+  }
+
+  async changePassword(
+    username: Username,
+    passwordHash: string,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<number | null> {
+    return storeCall(() =>
+      transaction<number | null>(this.client, async (session, refuse) => {
+        const updated = await this.collections.users.updateOne(
+          { _id: username, ...LIVE },
+          { $set: { passwordHash } },
+          { session },
+        );
+        if (updated.matchedCount !== 1) refuse(null);
+        return revokeIn(this.collections, revocations, now, session);
+      }),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { Persistence } from '../../../application/ports/persistence.js';
+import { MongoAccountRemoval } from './mongo-account-removal.js';
 import { MongoActivityLog } from './mongo-activity-log.js';
 import { MongoAssetRepository } from './mongo-asset-repository.js';
 import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
@@ -63,6 +64,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
   }
   const db = client.db(databaseName);
   const collections = collectionsOf(db);
+  const activities = new MongoActivityLog(client, collections);
   let closed = false;
   return {
     client,
@@ -73,10 +75,11 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     attachments: new MongoRendererAttachments(client, collections),
     jobs: new MongoJobQueue(collections),
     assets: new MongoAssetRepository(collections),
-    activities: new MongoActivityLog(client, collections),
+    activities,
     followers: new MongoFollowerRepository(client, collections),
     remoteKeys: new MongoRemoteKeyStore(collections),
     instanceKeys: new MongoInstanceKeyStore(collections),
+    accountRemoval: new MongoAccountRemoval(client, collections, activities),
     health: new MongoStoreHealth(db),
     ready: async () => {
       if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);

@@ -189,6 +189,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    // Deleted accounts keep their row (the name stays taken, the key signs the last deliveries) and leave every
+    // list and count: the 'users' counter counts live accounts from now on.
+    sql: `
+      ALTER TABLE users ADD COLUMN deleted_at INTEGER;
+      CREATE INDEX users_live_by_seq ON users (seq) WHERE deleted_at IS NULL;
+    `,
+  },
 ];
 
 /**

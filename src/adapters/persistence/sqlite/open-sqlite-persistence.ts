@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { migrate } from './migrations.js';
+import { SqliteAccountRemoval } from './sqlite-account-removal.js';
 import { SqliteActivityLog } from './sqlite-activity-log.js';
 import { SqliteAssetRepository } from './sqlite-asset-repository.js';
 import { storeCall } from './sqlite-errors.js';
@@ -32,6 +33,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       db.pragma('foreign_keys = ON');
     });
     migrate(db);
+    const activities = new SqliteActivityLog(db);
     return {
       db,
       users: new SqliteUserRepository(db),
@@ -40,10 +42,11 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       attachments: new SqliteRendererAttachments(db),
       jobs: new SqliteJobQueue(db),
       assets: new SqliteAssetRepository(db),
-      activities: new SqliteActivityLog(db),
+      activities,
       followers: new SqliteFollowerRepository(db),
       remoteKeys: new SqliteRemoteKeyStore(db),
       instanceKeys: new SqliteInstanceKeyStore(db),
+      accountRemoval: new SqliteAccountRemoval(db, activities),
       health: new SqliteStoreHealth(db),
       // Opening already migrated the schema (synchronously), so there is nothing left to wait for.
       ready: async () => {},

@@ -64,6 +64,14 @@ export function activityCountQuery(filter: ActivityFilter): Query {
     : { sql: 'SELECT activities AS n FROM user_counts WHERE username = ?', params: [filter.actor] };
 }
 
+/** The distinct inboxes one delivery per follower of a user goes to (a shared inbox serves its whole server). */
+export function prepareDeliveryInboxes(db: Database): (username: string) => string[] {
+  const select = db.prepare<[string], { inbox: string }>(`
+    SELECT COALESCE(shared_inbox, inbox) AS inbox FROM followers WHERE username = ?
+    GROUP BY 1 ORDER BY MIN(seq)`);
+  return (username) => select.all(username).map((row) => row.inbox);
+}
+
 /** An asset's columns but `seq` and `deleted_at`, as named parameters. */
 interface AssetValues {
   name: string;
@@ -136,10 +144,7 @@ export class SqliteActivityLog implements ActivityLog {
       INSERT INTO user_counts (username, activities) VALUES (?, 1)
       ON CONFLICT (username) DO UPDATE SET activities = activities + 1`);
     const ownerOf = db.prepare<[string], { owner: string }>('SELECT owner FROM assets WHERE name = ?');
-    // One delivery per distinct inbox (a shared inbox serves all its server's followers), in follow order.
-    const deliveryInboxes = db.prepare<[string], { inbox: string }>(`
-      SELECT COALESCE(shared_inbox, inbox) AS inbox FROM followers WHERE username = ?
-      GROUP BY 1 ORDER BY MIN(seq)`);
+    const deliveryInboxes = prepareDeliveryInboxes(db);
     const insertJob = prepareJobInsert(db);
     const insertActivity = db.prepare<[ActivityRow]>(`
       INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
@@ -189,7 +194,7 @@ export class SqliteActivityLog implements ActivityLog {
       });
       countUserActivity.run(activity.actor);
       // The transactional outbox: the activity's deliveries are queued in the transaction that appends it.
-      for (const { inbox } of deliveryInboxes.all(activity.actor))
+      for (const inbox of deliveryInboxes(activity.actor))
         insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
       return 'appended';
     });
@@ -206,6 +211,11 @@ export class SqliteActivityLog implements ActivityLog {
 
   async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
     return storeCall(() => this.appendTransaction.immediate(activity, change));
+  }
+
+  /** The same append, inside a transaction the caller runs (it nests as a savepoint). */
+  appendWithin(activity: Activity, change: AssetChange): AppendOutcome {
+    return this.appendTransaction(activity, change);
   }
 
   async listOlder(

@@ -25,17 +25,33 @@ const fromRow = (row: IssuedTokenRow): IssuedToken => ({
   expiresAt: new Date(row.expires_at),
 });
 
+/** Prepares the one way a token record is written, shared with registration (the first session's record). */
+export function prepareIssuedTokenInsert(db: Database): (token: IssuedToken) => void {
+  const insert = db.prepare<[IssuedTokenRow]>(`
+    INSERT OR IGNORE INTO issued_tokens (token_hash, jti, username, session_jti, l1_server, issued_at, expires_at)
+    VALUES (@token_hash, @jti, @username, @session_jti, @l1_server, @issued_at, @expires_at)`);
+  return (token) => {
+    insert.run({
+      token_hash: token.tokenHash,
+      jti: token.jti,
+      username: token.username,
+      session_jti: token.sessionJti,
+      l1_server: token.l1Server,
+      issued_at: token.issuedAt.getTime(),
+      expires_at: token.expiresAt.getTime(),
+    });
+  };
+}
+
 export class SqliteIssuedTokenRegistry implements IssuedTokenRegistry {
-  private readonly insert: Statement<[IssuedTokenRow]>;
+  private readonly insert: (token: IssuedToken) => void;
   private readonly bySession: Statement<[string, number], IssuedTokenRow>;
   private readonly byUser: Statement<[string, number], IssuedTokenRow>;
   private readonly scoped: Statement<[string, string, number], IssuedTokenRow>;
   private readonly deleteBefore: Statement<[number]>;
 
   constructor(db: Database) {
-    this.insert = db.prepare(`
-      INSERT OR IGNORE INTO issued_tokens (token_hash, jti, username, session_jti, l1_server, issued_at, expires_at)
-      VALUES (@token_hash, @jti, @username, @session_jti, @l1_server, @issued_at, @expires_at)`);
+    this.insert = prepareIssuedTokenInsert(db);
     this.bySession = db.prepare(
       'SELECT * FROM issued_tokens WHERE session_jti = ? AND expires_at > ? ORDER BY issued_at, token_hash',
     );
@@ -50,17 +66,7 @@ export class SqliteIssuedTokenRegistry implements IssuedTokenRegistry {
   }
 
   async add(token: IssuedToken): Promise<void> {
-    storeCall(() =>
-      this.insert.run({
-        token_hash: token.tokenHash,
-        jti: token.jti,
-        username: token.username,
-        session_jti: token.sessionJti,
-        l1_server: token.l1Server,
-        issued_at: token.issuedAt.getTime(),
-        expires_at: token.expiresAt.getTime(),
-      }),
-    );
+    storeCall(() => this.insert(token));
   }
 
   async listActiveBySession(sessionJti: string, now: Date): Promise<IssuedToken[]> {

@@ -5,34 +5,43 @@ import type { Revocation } from '../../../domain/revocation.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 
+/**
+ * Prepares the one way revocations are written (to run inside a transaction): a record per token, and — the
+ * transactional outbox — a notice job exactly when its record is new. Returns how many were new.
+ */
+export function prepareRevocationWrite(
+  db: Database,
+): (revocations: readonly Revocation[], now: Date) => number {
+  const insert = db.prepare<[string, string, number, number]>(
+    'INSERT OR IGNORE INTO revocations (token_hash, username, expires_at, revoked_at) VALUES (?, ?, ?, ?)',
+  );
+  const insertJob = prepareJobInsert(db);
+  return (revocations, now) => {
+    let added = 0;
+    for (const { record, notice } of revocations) {
+      const { changes } = insert.run(
+        record.tokenHash,
+        record.username,
+        record.expiresAt.getTime(),
+        now.getTime(),
+      );
+      if (changes !== 1) continue;
+      added++;
+      if (notice) insertJob(revocationNoticeJob(notice), now);
+    }
+    return added;
+  };
+}
+
 export class SqliteRevocationStore implements RevocationStore {
   private readonly lookup: Statement<[string], unknown>;
   private readonly deleteBefore: Statement<[number]>;
   private readonly revokeAll: Transaction<(revocations: readonly Revocation[], now: Date) => number>;
 
   constructor(db: Database) {
-    const insert = db.prepare<[string, string, number, number]>(
-      'INSERT OR IGNORE INTO revocations (token_hash, username, expires_at, revoked_at) VALUES (?, ?, ?, ?)',
-    );
-    const insertJob = prepareJobInsert(db);
     this.lookup = db.prepare('SELECT 1 FROM revocations WHERE token_hash = ?');
     this.deleteBefore = db.prepare('DELETE FROM revocations WHERE expires_at < ?');
-    // The transactional outbox: a notice is queued exactly when its record is new, in the same transaction.
-    this.revokeAll = db.transaction((revocations: readonly Revocation[], now: Date) => {
-      let added = 0;
-      for (const { record, notice } of revocations) {
-        const { changes } = insert.run(
-          record.tokenHash,
-          record.username,
-          record.expiresAt.getTime(),
-          now.getTime(),
-        );
-        if (changes !== 1) continue;
-        added++;
-        if (notice) insertJob(revocationNoticeJob(notice), now);
-      }
-      return added;
-    });
+    this.revokeAll = db.transaction(prepareRevocationWrite(db));
   }
 
   async revoke(revocations: readonly Revocation[], now: Date): Promise<number> {

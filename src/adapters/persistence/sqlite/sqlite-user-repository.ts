@@ -1,47 +1,69 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { UserRepository } from '../../../application/ports/user-repository.js';
-import type { User, Username } from '../../../domain/user.js';
+import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
+import type { User, UserProfile, Username } from '../../../domain/user.js';
 import { storeCall } from './sqlite-errors.js';
+import { prepareIssuedTokenInsert } from './sqlite-issued-token-registry.js';
+import { prepareRevocationWrite } from './sqlite-revocation-store.js';
 import { NO_POSITION_BOUND } from './sqlite-seeks.js';
 
-interface UserRow {
+interface ProfileRow {
   seq: number;
   username: string;
-  password_hash: string;
   public_key_pem: string;
-  private_key_pem: string;
   created_at: number;
+  deleted_at: number | null;
 }
 
-const COLUMNS = 'seq, username, password_hash, public_key_pem, private_key_pem, created_at';
+interface UserRow extends ProfileRow {
+  password_hash: string;
+  private_key_pem: string;
+}
 
-const fromRow = (row: UserRow): User => ({
+/** Public pages read these columns only: no password hash, no private key leaves the store for them. */
+const PROFILE = 'seq, username, public_key_pem, created_at, deleted_at';
+const ALL = `${PROFILE}, password_hash, private_key_pem`;
+
+const profileOf = (row: ProfileRow): UserProfile => ({
   username: row.username as Username,
-  passwordHash: row.password_hash,
   publicKeyPem: row.public_key_pem,
-  privateKeyPem: row.private_key_pem,
   createdAt: new Date(row.created_at),
+  deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
 });
 
-const positioned = (row: UserRow): Positioned<User> => ({ position: row.seq, value: fromRow(row) });
+const userOf = (row: UserRow): User => ({
+  ...profileOf(row),
+  passwordHash: row.password_hash,
+  privateKeyPem: row.private_key_pem,
+});
 
-/** Positions are `seq`, handed out in registration order by AUTOINCREMENT (users are never deleted). */
+const positioned = (row: ProfileRow): Positioned<UserProfile> => ({
+  position: row.seq,
+  value: profileOf(row),
+});
+
+/** Positions are `seq`, handed out in registration order by AUTOINCREMENT; a deleted account keeps its row. */
 export class SqliteUserRepository implements UserRepository {
-  private readonly insertNew: Transaction<(user: User) => boolean>;
+  private readonly insertNew: Transaction<(user: User, firstSession?: IssuedToken) => boolean>;
+  private readonly passwordChange: Transaction<
+    (username: string, hash: string, revocations: readonly Revocation[], now: Date) => number | null
+  >;
   private readonly selectOne: Statement<[string], UserRow>;
-  private readonly countAll: Statement<[], { n: number }>;
-  private readonly selectOlder: Statement<[number, number], UserRow>;
-  private readonly selectNewer: Statement<[number, number], UserRow>;
+  private readonly selectProfile: Statement<[string], ProfileRow>;
+  private readonly countLive: Statement<[], { n: number }>;
+  private readonly selectOlder: Statement<[number, number], ProfileRow>;
+  private readonly selectNewer: Statement<[number, number], ProfileRow>;
 
   constructor(db: Database) {
     // The unique username decides a race between two registrations; only that conflict is ignored.
-    const insert = db.prepare<[Omit<UserRow, 'seq'>]>(`
+    const insert = db.prepare<[Omit<UserRow, 'seq' | 'deleted_at'>]>(`
       INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at)
       VALUES (@username, @password_hash, @public_key_pem, @private_key_pem, @created_at)
       ON CONFLICT (username) DO NOTHING`);
     const countOne = db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'users'");
-    this.insertNew = db.transaction((user: User) => {
+    const insertToken = prepareIssuedTokenInsert(db);
+    this.insertNew = db.transaction((user: User, firstSession?: IssuedToken) => {
       const { changes } = insert.run({
         username: user.username,
         password_hash: user.passwordHash,
@@ -51,35 +73,63 @@ export class SqliteUserRepository implements UserRepository {
       });
       if (changes !== 1) return false;
       countOne.run();
+      if (firstSession) insertToken(firstSession);
       return true;
     });
-    this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM users WHERE username = ?`);
-    this.countAll = db.prepare("SELECT value AS n FROM counters WHERE name = 'users'");
-    this.selectOlder = db.prepare(`SELECT ${COLUMNS} FROM users WHERE seq < ? ORDER BY seq DESC LIMIT ?`);
-    this.selectNewer = db.prepare(`SELECT ${COLUMNS} FROM users WHERE seq > ? ORDER BY seq LIMIT ?`);
+    const setHash = db.prepare<[string, string]>(
+      'UPDATE users SET password_hash = ? WHERE username = ? AND deleted_at IS NULL',
+    );
+    const revoke = prepareRevocationWrite(db);
+    this.passwordChange = db.transaction(
+      (username: string, hash: string, revocations: readonly Revocation[], now: Date) =>
+        setHash.run(hash, username).changes === 1 ? revoke(revocations, now) : null,
+    );
+    this.selectOne = db.prepare(`SELECT ${ALL} FROM users WHERE username = ?`);
+    this.selectProfile = db.prepare(`SELECT ${PROFILE} FROM users WHERE username = ?`);
+    this.countLive = db.prepare("SELECT value AS n FROM counters WHERE name = 'users'");
+    this.selectOlder = db.prepare(
+      `SELECT ${PROFILE} FROM users WHERE seq < ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT ?`,
+    );
+    this.selectNewer = db.prepare(
+      `SELECT ${PROFILE} FROM users WHERE seq > ? AND deleted_at IS NULL ORDER BY seq LIMIT ?`,
+    );
   }
 
-  async create(user: User): Promise<'created' | 'taken'> {
-    return storeCall(() => this.insertNew.immediate(user)) ? 'created' : 'taken';
+  async create(user: User, firstSession?: IssuedToken): Promise<'created' | 'taken'> {
+    return storeCall(() => this.insertNew.immediate(user, firstSession)) ? 'created' : 'taken';
   }
 
   async findByUsername(username: Username): Promise<User | null> {
     const row = storeCall(() => this.selectOne.get(username));
-    return row ? fromRow(row) : null;
+    return row ? userOf(row) : null;
+  }
+
+  async findProfile(username: Username): Promise<UserProfile | null> {
+    const row = storeCall(() => this.selectProfile.get(username));
+    return row ? profileOf(row) : null;
   }
 
   async count(): Promise<number> {
-    return storeCall(() => this.countAll.get())?.n ?? 0;
+    return storeCall(() => this.countLive.get())?.n ?? 0;
   }
 
-  async listOlder(before: number | null, limit: number): Promise<Positioned<User>[]> {
+  async listOlder(before: number | null, limit: number): Promise<Positioned<UserProfile>[]> {
     // SQLite reads a negative LIMIT as "no limit".
     if (limit <= 0) return [];
     return storeCall(() => this.selectOlder.all(before ?? NO_POSITION_BOUND, limit)).map(positioned);
   }
 
-  async listNewer(after: number, limit: number): Promise<Positioned<User>[]> {
+  async listNewer(after: number, limit: number): Promise<Positioned<UserProfile>[]> {
     if (limit <= 0) return [];
     return storeCall(() => this.selectNewer.all(after, limit)).map(positioned);
+  }
+
+  async changePassword(
+    username: Username,
+    passwordHash: string,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<number | null> {
+    return storeCall(() => this.passwordChange.immediate(username, passwordHash, revocations, now));
   }
 }

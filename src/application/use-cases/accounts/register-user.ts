@@ -1,11 +1,8 @@
 // Rule: a new account gets a unique lower-cased username, a bcrypt hash of the first 72 password bytes, its own
-// RSA-2048 key pair for signing activities, and a signed-in session. One client address registers a limited
-// number of accounts per window.
-import {
-  checkNewPassword,
-  NUL_CHARACTER_MESSAGE,
-  passwordBytesForHashing,
-} from '../../../domain/password.js';
+// RSA-2048 key pair for signing activities, and a signed-in session — the account and the session's record written
+// together, so no account exists whose client was told registration failed. One client address registers a
+// limited number of accounts per window.
+import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { normaliseUsername, type User } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
@@ -50,9 +47,7 @@ export class RegisterUser {
     }
     const password = checkNewPassword(input.password);
     if (!password.ok) {
-      const message =
-        password.error === 'password_has_nul' ? NUL_CHARACTER_MESSAGE : 'Use 8 to 4096 characters.';
-      return err({ type: 'invalid_request', path: 'password', message });
+      return err({ type: 'invalid_request', path: 'password', message: newPasswordMessage(password.error) });
     }
     // Cheap early answer for the common case; the store's uniqueness decides the race.
     if (await this.users.findByUsername(username.value))
@@ -65,10 +60,16 @@ export class RegisterUser {
       this.hasher.hash(passwordBytesForHashing(password.value)),
       this.keys.generate(),
     ]);
-    const user: User = { username: username.value, passwordHash, ...keyPair, createdAt: this.clock.now() };
-    if ((await this.users.create(user)) === 'taken')
+    const user: User = {
+      username: username.value,
+      passwordHash,
+      ...keyPair,
+      createdAt: this.clock.now(),
+      deletedAt: null,
+    };
+    const session = this.issuer.signSession(user.username);
+    if ((await this.users.create(user, session.record)) === 'taken')
       return err({ type: 'username_taken', username: username.value });
-
-    return ok({ user, session: await this.issuer.issueSession(user.username) });
+    return ok({ user, session: session.view });
   }
 }

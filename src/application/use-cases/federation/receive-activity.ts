@@ -10,9 +10,9 @@ import {
   typeOf,
   type IncomingActivity,
 } from '../../../domain/federation.js';
-import { acceptDeliveryJob } from '../../../domain/jobs.js';
+import { documentDeliveryJob } from '../../../domain/jobs.js';
 import { err, ok, type Result } from '../../../domain/result.js';
-import { normaliseUsername, type Username } from '../../../domain/user.js';
+import { normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FollowerRepository } from '../../ports/follower-repository.js';
@@ -24,6 +24,8 @@ import type { WorkSignal } from '../../ports/work-signal.js';
 export type InboxError =
   | { readonly type: 'invalid_request'; readonly message: string }
   | { readonly type: 'not_found' }
+  /** The inbox's owner deleted their account. */
+  | { readonly type: 'gone' }
   /** The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. */
   | { readonly type: 'unauthenticated'; readonly message: string }
   /** The follower's server could not be asked for its actor now: the peer should send the Follow again later. */
@@ -56,8 +58,11 @@ export class ReceiveActivity {
     const parsed = parseIncomingActivity(input.body);
     if (!parsed.ok) return err({ type: 'invalid_request', message: parsed.error });
     const activity = parsed.value;
-    if (input.inboxOwner !== null && !(await this.localUser(input.inboxOwner)))
-      return err({ type: 'not_found' });
+    if (input.inboxOwner !== null) {
+      const owner = await this.localProfile(input.inboxOwner);
+      if (!owner) return err({ type: 'not_found' });
+      if (owner.deletedAt !== null) return err({ type: 'gone' });
+    }
 
     const verdict = await this.verifier.verify(input.request, activity.actor);
     if (!verdict.ok) return err({ type: 'unauthenticated', message: verdict.reason });
@@ -113,7 +118,7 @@ export class ReceiveActivity {
         followId: activity.id,
         followedAt: now,
       },
-      acceptDeliveryJob({ signer: user, inbox: remote.inbox, document: accept }),
+      documentDeliveryJob({ signer: user, inbox: remote.inbox, document: accept }),
       now,
     );
     this.signal.jobsQueued();
@@ -140,9 +145,14 @@ export class ReceiveActivity {
     return followId !== null && (await this.followers.remove(activity.actor, { followId })) > 0;
   }
 
+  /** A live local account's name, or null (a deleted account is followed by no one). */
   private async localUser(name: string): Promise<Username | null> {
+    const profile = await this.localProfile(name);
+    return profile && profile.deletedAt === null ? profile.username : null;
+  }
+
+  private async localProfile(name: string): Promise<UserProfile | null> {
     const username = normaliseUsername(name);
-    if (!username.ok) return null;
-    return (await this.users.findByUsername(username.value))?.username ?? null;
+    return username.ok ? this.users.findProfile(username.value) : null;
   }
 }

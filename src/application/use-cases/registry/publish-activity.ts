@@ -1,6 +1,6 @@
 // Rule: every registry change is published as an activity signed by its owner, appended to the one gap-free log
 // together with the change and the deliveries to the owner's followers; nothing of it is written unless all is.
-import { activityTypeOf, type Activity } from '../../../domain/activity.js';
+import { activityTypeOf, type Activity, type ActivityType } from '../../../domain/activity.js';
 import { activityDocument, type Urls } from '../../../domain/activity-streams.js';
 import { editedAsset, type Asset, type AssetEdit } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
@@ -33,6 +33,18 @@ function changeOf(edit: AssetEdit, asset: Asset, at: Date): AssetChange {
   }
 }
 
+/** The activity about `asset` at `idx`, its document signed with the publisher's key at the moment it is published. */
+export async function signedActivity(
+  input: { idx: number; type: ActivityType; asset: Asset; published: Date; publisher: User },
+  signer: ActivitySigner,
+  urls: Urls,
+): Promise<Activity> {
+  const { idx, type, asset, published, publisher } = input;
+  const key = { privateKeyPem: publisher.privateKeyPem, keyId: urls.keyId(publisher.username) };
+  const document = await signer.sign(activityDocument({ idx, type, asset, published, urls }), key, published);
+  return { idx, type, actor: publisher.username, object: asset.name, published, document };
+}
+
 /**
  * The idx is part of the signed document, so the activity is built and signed for the log's next idx and appended
  * only if that idx is still free; another process that got there first makes us rebuild at the new idx. Within one
@@ -57,7 +69,6 @@ export class PublishActivity {
   }
 
   private async append(publisher: User, edit: AssetEdit): Promise<Result<Published, PublishRefusal>> {
-    const key = { privateKeyPem: publisher.privateKeyPem, keyId: this.urls.keyId(publisher.username) };
     const type = activityTypeOf(edit.kind);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const idx = await this.log.nextIdx();
@@ -65,16 +76,11 @@ export class PublishActivity {
       const asset = editedAsset(edit, published);
       // A Delete shows the asset as it was (its Tombstone carries the deletion time).
       const shown = edit.kind === 'delete' ? edit.current : asset;
-      const unsigned = activityDocument({ idx, type, asset: shown, published, urls: this.urls });
-      const document = await this.signer.sign(unsigned, key, published);
-      const activity: Activity = {
-        idx,
-        type,
-        actor: publisher.username,
-        object: asset.name,
-        published,
-        document,
-      };
+      const activity = await signedActivity(
+        { idx, type, asset: shown, published, publisher },
+        this.signer,
+        this.urls,
+      );
       const outcome = await this.log.append(activity, changeOf(edit, asset, published));
       if (outcome === 'appended') {
         this.signal.jobsQueued();

@@ -7,6 +7,7 @@ import { persistenceOf } from '../../../../src/composition/container.js';
 import { client, registerUser } from '../../../support/http.js';
 import { FedifyPeer } from '../../../support/fedify-peer.js';
 import type { TestServer } from '../../../support/test-server.js';
+import { PASSWORD } from '../helpers.js';
 import {
   AP_ACCEPT,
   AP_CONTENT_TYPE,
@@ -140,6 +141,23 @@ for (const store of STORES) {
 
       expect(response.status).to.equal(202);
       expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
+    });
+
+    it("sends the actor's Delete to its followers when the account is deleted, signed with the key they know", async () => {
+      await peer.send(`${server.url}/users/alice/inbox`, peer.follow(aliceActor));
+      await peer.waitFor((r) => r.body.type === 'Accept');
+
+      const deleted = await api.post('/auth/delete-account', { password: PASSWORD }, { token: alice });
+      expect(deleted.status, deleted.text).to.equal(200);
+      expect((await api.get('/users/alice', { headers: { accept: AP_ACCEPT } })).status).to.equal(410);
+
+      const gone = await peer.waitFor((r) => r.body.type === 'Delete' && r.body.object === aliceActor);
+      expect(gone.body.actor).to.equal(aliceActor);
+      expect(gone.httpSignedBy).to.equal(`${aliceActor}#main-key`);
+      // A Follow of the deleted account is no longer taken.
+      expect((await peer.send(`${server.url}/users/alice/inbox`, peer.follow(aliceActor))).status).to.equal(
+        410,
+      );
     });
 
     it('accepts and ignores other activity types', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { PasswordHasher } from '../../../../src/application/ports/password-hasher.js';
+import { PasswordCheck } from '../../../../src/application/services/password-check.js';
 import { IssueToken } from '../../../../src/application/use-cases/accounts/issue-token.js';
 import { RateLimiterLoginThrottle } from '../../../../src/adapters/throttle/rate-limiter-login-throttle.js';
 import { KIT_ADDRESS, useCaseKit } from '../../../support/use-case-kit.js';
@@ -26,7 +27,7 @@ describe('IssueToken (login)', () => {
       new RateLimiterMemory({ keyPrefix: 'u', points: 2, duration: 900 }),
       new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
     );
-    const login = new IssueToken(kit.store.users, hasher, throttle, {
+    const login = new IssueToken(new PasswordCheck(kit.store.users, hasher, throttle), {
       issueSession: async () => ({}),
     } as never);
     return { hasher, login };

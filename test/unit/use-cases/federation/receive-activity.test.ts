@@ -54,7 +54,7 @@ describe('ReceiveActivity (the inbox)', () => {
       limit: 5,
       leaseId: 'l',
     });
-    expect(job?.kind).to.equal('accept_delivery');
+    expect(job?.kind).to.equal('document_delivery');
     expect(job?.payload).to.deep.include({ signer: 'alice', inbox: `${BOB}/inbox` });
     expect(signal.count).to.equal(1);
   });

@@ -1,11 +1,11 @@
 import { AS_CONTEXT, SECURITY_CONTEXT, type Urls } from '../../../../domain/activity-streams.js';
-import type { User } from '../../../../domain/user.js';
+import type { UserProfile } from '../../../../domain/user.js';
 
 /**
  * The ActivityPub actor of a user, shaped as Mastodon's own (API.md §4): the AS context string first, the
  * security context for `publicKey`, and every extra term defined inline.
  */
-export function actorDocument(user: User, urls: Urls): Record<string, unknown> {
+export function actorDocument(user: UserProfile, urls: Urls): Record<string, unknown> {
   const id = urls.actor(user.username);
   return {
     '@context': [

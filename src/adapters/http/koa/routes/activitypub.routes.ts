@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { User } from '../../../../domain/user.js';
+import type { UserProfile } from '../../../../domain/user.js';
 import { actorDocument } from '../activitypub/actor-document.js';
 import {
   countedCollection,
@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
 import { apJson, json, listDoc, negotiated, problem, userParam } from '../openapi-docs.js';
 import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
+import { AS_CONTEXT } from '../../../../domain/activity-streams.js';
 import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
@@ -70,15 +71,23 @@ const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {
   },
 });
 
+const accountGone = () => new HttpProblem(410, 'gone', 'This account has been deleted.');
+
 export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
   // The service actor is @<host>@<domain>, as Mastodon names its own.
   const instanceHost = new URL(settings.publicUrl).hostname;
   const instanceAcct = `acct:${instanceHost}@${settings.webfingerDomain}`.toLowerCase();
 
-  const userOr404 = async (ctx: Context): Promise<User> => {
+  /** The account the path names: 404 when there is none, 410 once it was deleted. */
+  const profileOf = async (ctx: Context): Promise<UserProfile> => {
     const user = await useCases.getUser.execute(String(ctx.params.username));
     if (!user) throw new HttpProblem(404, 'not_found', 'There is no such user.');
+    return user;
+  };
+  const userOr404 = async (ctx: Context): Promise<UserProfile> => {
+    const user = await profileOf(ctx);
+    if (user.deletedAt !== null) throw accountGone();
     return user;
   };
 
@@ -116,7 +125,33 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       },
     },
     async (ctx) => {
-      const user = await userOr404(ctx);
+      const user = await profileOf(ctx);
+      const deletedAt = user.deletedAt;
+      if (deletedAt !== null) {
+        // What a deleted account's URL shows: a page, a Tombstone (as Mastodon serves one), or the problem.
+        return respond(ctx, {
+          html: () =>
+            renderPage(
+              ctx,
+              deps,
+              'user-gone',
+              { title: `${user.username} left`, username: user.username },
+              410,
+            ),
+          ap: () => {
+            ctx.status = 410;
+            return {
+              '@context': AS_CONTEXT,
+              id: urls.actor(user.username),
+              type: 'Tombstone',
+              deleted: deletedAt.toISOString(),
+            };
+          },
+          json: () => {
+            throw accountGone();
+          },
+        });
+      }
       await respond(ctx, {
         html: async () => {
           const [assets, activities, followers] = await Promise.all([
@@ -257,6 +292,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         },
         400: problem('invalid_request: missing or malformed resource'),
         404: problem('not_found: another domain or an unknown user'),
+        410: problem('gone: the account was deleted'),
       },
     },
     async (ctx) => {
@@ -282,6 +318,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
       const user = named === null ? null : await useCases.getUser.execute(named);
       if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
+      if (user.deletedAt !== null) throw accountGone();
       const actor = urls.actor(user.username);
       ctx.type = 'application/jrd+json; charset=utf-8';
       ctx.body = {

@@ -1,0 +1,174 @@
+// Account management (API.md §1): change the password, see and end sessions, delete the account — for API clients
+// (bearer or cookie + CSRF) and for the browser (the Account and Sessions pages).
+import type { Context } from 'koa';
+import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
+import type { SessionView } from '../../../../application/use-cases/accounts/list-sessions.js';
+import { clientAddress } from '../client-address.js';
+import type { HttpDependencies } from '../dependencies.js';
+import {
+  changePasswordProblem,
+  deleteAccountProblem,
+  revokeSessionProblem,
+  scopedTokenForbidden,
+} from '../error-status.js';
+import { json, problem, signedIn, signedInPostDoc, tokenErrors, withResponses } from '../openapi-docs.js';
+import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
+import type { HttpProblem } from '../problem.js';
+import { requireSession, viewer } from '../request-auth.js';
+import { respond } from '../respond.js';
+import { PAGE, type RouteTable } from '../route-table.js';
+import * as schemas from '../schemas.js';
+import { clearTokenCookie } from '../session-cookies.js';
+import { validateBody } from '../validate.js';
+
+const sessionJson = (session: SessionView) => ({
+  jti: session.jti,
+  issued_at: session.issuedAt.toISOString(),
+  expires_at: session.expiresAt.toISOString(),
+  l1_server: session.l1Server,
+  current: session.current,
+});
+
+const passwordRefusals = {
+  401: problem('invalid_credentials: the password is wrong (counts towards the login limits)'),
+  429: problem('rate_limited, with Retry-After'),
+};
+
+export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void {
+  const { useCases, settings } = deps;
+
+  /** A signed-out browser is sent to log in, and back here afterwards. */
+  const signedInOrLogin = async (ctx: Context): Promise<AuthenticatedToken | null> => {
+    const session = await viewer(ctx, deps);
+    if (!session) seeOther(ctx, `/login?next=${encodeURIComponent(ctx.path)}`);
+    return session;
+  };
+
+  const renderAccount = (ctx: Context, extra: { error?: string; notice?: string }, status = 200) =>
+    renderPage(ctx, deps, 'account', { title: 'Account', ...extra }, status);
+
+  /** A refused account form shows the Account page again with the message (never the passwords typed). */
+  const showAccountForm = (ctx: Context) => async (refusal: HttpProblem) => {
+    if (!(await viewer(ctx, deps))) throw refusal;
+    await renderAccount(ctx, { error: refusal.detail }, refusal.status);
+  };
+
+  routes.get('/account', PAGE, async (ctx) => {
+    if (!(await signedInOrLogin(ctx))) return;
+    const notice =
+      ctx.query.changed === '1' ? 'Your password was changed; your other sessions were ended.' : undefined;
+    await renderAccount(ctx, { notice });
+  });
+
+  routes.post(
+    '/auth/password',
+    withResponses(
+      signedInPostDoc({
+        summary: 'Change the password; every other token of the user is revoked in the same write',
+        body: schemas.ChangePasswordRequest,
+        ok: [200, schemas.RevokedResponse, 'Changed; the asking session stays valid'],
+        redirect: 'Form post: redirected to /account',
+        forbidden: 'forbidden (a scoped token) or csrf_failed',
+      }),
+      passwordRefusals,
+    ),
+    (ctx) =>
+      formOrJson(ctx, showAccountForm(ctx), async () => {
+        const session = await requireSession(ctx, deps);
+        const input = validateBody(ctx, schemas.ChangePasswordRequest);
+        const result = await useCases.changePassword.execute({
+          session,
+          currentPassword: input.current_password,
+          newPassword: input.new_password,
+          clientAddress: clientAddress(ctx),
+        });
+        if (!result.ok) throw changePasswordProblem(result.error);
+        if (isFormPost(ctx)) return seeOther(ctx, '/account?changed=1');
+        ctx.body = { revoked: result.value.revoked };
+      }),
+  );
+
+  routes.get(
+    '/auth/sessions',
+    {
+      summary: "The caller's unexpired, unrevoked tokens (sessions and scoped tokens), newest first",
+      security: signedIn,
+      responses: {
+        200: json(schemas.SessionList, 'Sessions'),
+        ...tokenErrors,
+        403: problem('forbidden: a scoped token'),
+      },
+    },
+    async (ctx) => {
+      const listFor = async (session: AuthenticatedToken) => {
+        const result = await useCases.listSessions.execute(session);
+        if (!result.ok) throw scopedTokenForbidden();
+        return result.value.map(sessionJson);
+      };
+      await respond(ctx, {
+        html: async () => {
+          const session = await signedInOrLogin(ctx);
+          if (session)
+            await renderPage(ctx, deps, 'sessions', { title: 'Sessions', items: await listFor(session) });
+        },
+        json: async () => ({ items: await listFor(await requireSession(ctx, deps)) }),
+      });
+    },
+  );
+
+  routes.post(
+    '/auth/sessions/:jti/revoke',
+    {
+      summary: 'End one session (with the scoped tokens it made) or one scoped token, by its jti',
+      security: signedIn,
+      request: { params: schemas.JtiParam },
+      responses: {
+        200: json(schemas.RevokedResponse, 'Revoked; notices to L1 servers are queued'),
+        303: { description: 'Form post: redirected to /auth/sessions (to / when it was this session)' },
+        ...tokenErrors,
+        403: problem('forbidden (a scoped token) or csrf_failed'),
+        404: problem('not_found: no live token of the caller has this jti'),
+      },
+    },
+    async (ctx) => {
+      const session = await requireSession(ctx, deps);
+      const jti = String(ctx.params.jti);
+      const result = await useCases.revokeSession.execute({ session, jti });
+      if (!result.ok) throw revokeSessionProblem(result.error);
+      const ownSession = jti === session.claims.jti;
+      if (ownSession) clearTokenCookie(ctx, settings.cookies);
+      if (isFormPost(ctx)) return seeOther(ctx, ownSession ? '/' : '/auth/sessions');
+      ctx.body = { revoked: result.value.revoked };
+    },
+  );
+
+  routes.post(
+    '/auth/delete-account',
+    withResponses(
+      signedInPostDoc({
+        summary:
+          'Delete the account: every token revoked, every live asset deleted with its signed Delete, the actor’s ' +
+          'Delete sent to followers; the name stays taken',
+        body: schemas.DeleteAccountRequest,
+        ok: [200, schemas.DeletedAccount, 'Deleted'],
+        redirect: 'Form post: cookie cleared, redirected to /',
+        forbidden: 'forbidden (a scoped token) or csrf_failed',
+      }),
+      passwordRefusals,
+    ),
+    (ctx) =>
+      formOrJson(ctx, showAccountForm(ctx), async () => {
+        const session = await requireSession(ctx, deps);
+        const input = validateBody(ctx, schemas.DeleteAccountRequest);
+        const result = await useCases.deleteAccount.execute({
+          session,
+          password: input.password,
+          clientAddress: clientAddress(ctx),
+        });
+        if (!result.ok) throw deleteAccountProblem(result.error);
+        clearTokenCookie(ctx, settings.cookies);
+        if (isFormPost(ctx)) return seeOther(ctx, '/');
+        ctx.body = { deleted: true, username: session.claims.username, ...result.value };
+      }),
+  );
+}
