@@ -22,7 +22,7 @@ import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
-import { RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
+import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
 import { SystemClock } from '../adapters/crypto/system-clock.js';
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
 import { HttpFederationClient } from '../adapters/outbound/http-federation-client.js';
@@ -98,7 +98,13 @@ export function buildContainer(
   // The dummy hash of unknown-user logins, computed before the first login needs it.
   value(TOKENS.WarmUp, () => hasher.dummy());
   factory(TOKENS.TokenCodec, () => new JwtTokenCodec(createSecretKey(config.jwtSecret)));
-  factory(TOKENS.KeyPairGenerator, () => new RsaKeyPairGenerator(availableParallelism()));
+  factory(
+    TOKENS.KeyPairGenerator,
+    () =>
+      new RsaKeyPairGenerator(
+        keyGenerationsAtOnce(availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE) || 4),
+      ),
+  );
   factory(TOKENS.ActivitySigner, () => new JsonLdActivitySigner());
 
   // Outbound: notices, deliveries, fetches, and the signatures of incoming requests

@@ -103,6 +103,8 @@ const USE_CASES: Factories = {
       c.resolve(AuthenticateToken),
       c.resolve(RevocationWriter),
       c.resolve(TOKENS.Clock),
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(TOKENS.AssetWriteLimit),
     ),
   detachRenderer: (c) =>
     new DetachRenderer(

@@ -42,3 +42,9 @@ export function attachCallbackUrl(l1Server: L1ServerUrl, token: string): string 
  * account from turning L2 into a source of requests aimed at many hosts.
  */
 export const MAX_ATTACHED_L1_SERVERS = 20;
+
+/**
+ * Live tokens one user may hold for one L1 server. Attaching again beyond it revokes the oldest, so a detach or a
+ * logout sends that server a bounded number of notices however often the user attached.
+ */
+export const MAX_TOKENS_PER_L1_SERVER = 5;

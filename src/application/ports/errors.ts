@@ -8,3 +8,14 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/**
+ * Thrown by adapters that refuse work when too much of it is already waiting (key generations). The HTTP layer
+ * answers it with `503 unavailable` and a Retry-After, as for a store that cannot answer.
+ */
+export class OverloadedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OverloadedError';
+  }
+}

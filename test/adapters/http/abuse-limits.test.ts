@@ -96,12 +96,21 @@ for (const store of STORES) {
         expectProblem(await registerFrom('198.51.100.1', 'user_e'), 429, 'rate_limited');
       });
 
-      it('counts IPv6 clients per /64', async () => {
-        for (const [i, address] of ['2001:db8:1:1::1', '2001:db8:1:1::2', '2001:db8:1:1:ffff::3'].entries()) {
+      it('counts IPv6 clients per /48 (a site), and addresses with a port as the address', async () => {
+        for (const [i, address] of [
+          '2001:db8:1:1::1',
+          '2001:db8:1:2::2',
+          '[2001:db8:1:ff::3]:4431',
+        ].entries()) {
           expect((await registerFrom(address, `six_${i}`)).status).to.equal(201);
         }
-        expectProblem(await registerFrom('2001:db8:1:1::4', 'six_x'), 429, 'rate_limited');
-        expect((await registerFrom('2001:db8:1:2::1', 'six_y')).status).to.equal(201);
+        expectProblem(await registerFrom('2001:db8:1:abcd::4', 'six_x'), 429, 'rate_limited');
+        expect((await registerFrom('2001:db8:2::1', 'six_y')).status).to.equal(201);
+
+        for (const [i, address] of ['203.0.113.5:1000', '203.0.113.5:2000', '203.0.113.5'].entries()) {
+          expect((await registerFrom(address, `four_${i}`)).status).to.equal(201);
+        }
+        expectProblem(await registerFrom('203.0.113.5:3000', 'four_x'), 429, 'rate_limited');
       });
 
       it('shows a browser the registration form again with the message and status 429', async () => {
@@ -151,6 +160,22 @@ for (const store of STORES) {
         expect((await api.get('/assets/four', { headers: { accept: 'application/json' } })).status).to.equal(
           404,
         );
+      });
+
+      it('spends the same budget on renderer attaches (each mints a token and may cost a notice)', async () => {
+        for (const server of ['https://a.example', 'https://b.example', 'https://a.example']) {
+          const attached = await api.post('/renderers/attach', { l1_server: server }, { token: alice });
+          expect(attached.status, attached.text).to.equal(201);
+        }
+        expectProblem(
+          await api.post('/renderers/attach', { l1_server: 'https://c.example' }, { token: alice }),
+          429,
+          'rate_limited',
+        );
+        expectProblem(await api.post('/assets', assetBody('late'), { token: alice }), 429, 'rate_limited');
+        expect(
+          (await api.get('/renderers', { token: alice, headers: { accept: 'application/json' } })).json.items,
+        ).to.have.length(2);
       });
 
       it("does not spend one user's budget on another's writes", async () => {

@@ -282,10 +282,17 @@ for (const store of STORES) {
             expect(signedIn.text, path).to.include('alice');
             expect(signedIn.headers.get('cache-control'), path).to.equal('private, no-store');
             expect(signedIn.headers.get('vary') ?? '', path).to.match(/\bCookie\b/);
-            const anonymous = await api.get(path, { headers: { accept: 'text/html' } });
-            if (anonymous.status === 303) continue; // a signed-out visitor is sent to the login form
-            expect(anonymous.headers.get('vary') ?? '', path).to.match(/\bCookie\b/);
-            expect(anonymous.headers.get('cache-control') ?? '', path).to.not.equal('private, no-store');
+            // A first visit gets its CSRF seed cookie: that answer is the visitor's alone.
+            const first = await api.get(path, { headers: { accept: 'text/html' } });
+            if (first.status === 303) continue; // a signed-out visitor is sent to the login form
+            expect(first.headers.get('vary') ?? '', path).to.match(/\bCookie\b/);
+            const seed = first.headers.get('set-cookie')?.split(';')[0];
+            expect(seed, path).to.match(/^l2_csrf=/);
+            expect(first.headers.get('cache-control'), path).to.equal('private, no-store');
+            // With the seed, a signed-out page sets nothing and is the same for every such visitor.
+            const again = await api.get(path, { headers: { accept: 'text/html', cookie: seed! } });
+            expect(again.headers.get('set-cookie'), path).to.equal(null);
+            expect(again.headers.get('cache-control') ?? '', path).to.not.equal('private, no-store');
           }
         });
 
@@ -337,6 +344,11 @@ for (const store of STORES) {
               }),
             ],
             ['me 200', await api.get('/auth/me', { token: alice })],
+            ['me 200, path in capitals', await api.get('/AUTH/me', { token: alice })],
+            [
+              'renderers 200, path in mixed case',
+              await api.get('/Renderers', { token: alice, headers: { accept: 'application/json' } }),
+            ],
             ['me 401', await api.get('/auth/me')],
             ['verify 200', await api.post('/auth/verify', { token: scoped, l1_server: 'https://a.example' })],
             ['verify 401', await api.post('/auth/verify', { token: 'x' })],

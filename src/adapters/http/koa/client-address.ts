@@ -1,17 +1,29 @@
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 
+/** Every address that cannot be read shares one budget, rather than each spelling getting its own. */
+const UNREADABLE = 'unreadable';
+
+/** `1.2.3.4:5678` and `[2001:db8::1]:80` (as some proxies write X-Forwarded-For) without the port. */
+function withoutPort(raw: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(raw);
+  if (bracketed?.[1]) return bracketed[1];
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(raw);
+  return v4WithPort?.[1] ?? raw;
+}
+
 /**
  * The address the per-address limits count against. Behind a trusted proxy it is the address that proxy saw
- * (the right-most X-Forwarded-For entry: Koa is built with maxIpsCount 1), never the left-most one the client
- * wrote itself. One IPv6 subscriber usually holds a whole /64, so IPv6 addresses count per /64; an IPv4-mapped
- * IPv6 address counts as its IPv4 address.
+ * (the right-most X-Forwarded-For entry: Koa is built with maxIpsCount 1), never a left-most one the client
+ * wrote itself. One IPv6 subscriber holds a whole prefix, so IPv6 addresses count per `/ipv6Prefix` (a /64 for
+ * logins; registrations, rarer and costlier, per /48 — a site); an IPv4-mapped IPv6 address counts as its IPv4
+ * address.
  */
-export function clientAddress(ctx: Context): string {
-  const raw = ctx.ip;
-  if (!ipaddr.isValid(raw)) return raw;
+export function clientAddress(ctx: Context, ipv6Prefix: 48 | 64 = 64): string {
+  const raw = withoutPort(ctx.ip);
+  if (!ipaddr.isValid(raw)) return UNREADABLE;
   const parsed = ipaddr.process(raw);
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`);
-  return `${prefix.toString()}/64`;
+  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${ipv6Prefix}`);
+  return `${prefix.toString()}/${ipv6Prefix}`;
 }

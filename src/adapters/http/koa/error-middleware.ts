@@ -1,7 +1,7 @@
 import { personalPage } from './security-headers.js';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { StoreUnavailableError } from '../../../application/ports/errors.js';
+import { OverloadedError, StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import { prefersHtml } from './negotiate.js';
 import { HttpProblem, problemBody, statusTitle } from './problem.js';
@@ -20,6 +20,12 @@ function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
   if (error instanceof StoreUnavailableError) {
     logger.error({ err: error, path: ctx.path }, 'store unavailable');
     return new HttpProblem(503, 'unavailable', 'The service cannot reach its store. Try again shortly.', {
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  if (error instanceof OverloadedError) {
+    logger.warn({ path: ctx.path, reason: error.message }, 'overloaded');
+    return new HttpProblem(503, 'unavailable', 'The service is busy. Try again shortly.', {
       headers: { 'Retry-After': '5' },
     });
   }
@@ -59,7 +65,6 @@ export function errorMiddleware(
         ctx.type = 'text/html; charset=utf-8';
         // A failing store must not fail the error page too.
         const signedIn = problem.status === 503 ? null : await viewerOf(ctx).catch(() => null);
-        personalPage(ctx, signedIn !== null);
         ctx.body = views.render(
           'error',
           {
@@ -69,6 +74,7 @@ export function errorMiddleware(
           },
           { title: `${problem.status} ${statusTitle(problem.status)}`, detail: problem.detail },
         );
+        personalPage(ctx, signedIn !== null);
       } else {
         ctx.type = 'application/problem+json';
         ctx.body = problemBody(problem);

@@ -123,6 +123,8 @@ export function attachProblem(error: AttachRendererError): HttpProblem {
       });
     case 'token_revoked':
       return tokenProblem(error);
+    case 'rate_limited':
+      return rateLimited('Too many changes in a short time. Try again later.', error);
     default:
       return assertNever(error);
   }

@@ -13,7 +13,6 @@ export async function renderPage(
   status = 200,
 ): Promise<void> {
   const signedIn = await viewer(ctx, deps);
-  personalPage(ctx, signedIn !== null);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = deps.views.render(
@@ -25,6 +24,8 @@ export async function renderPage(
     },
     model,
   );
+  // After rendering: the CSRF token may just have set its cookie.
+  personalPage(ctx, signedIn !== null);
 }
 
 /** A form post is a browser: it gets 303 redirects and re-rendered forms instead of JSON. */

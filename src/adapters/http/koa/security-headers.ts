@@ -25,11 +25,13 @@ export function securityHeaders(options: { readonly https: boolean }) {
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     if (options.https) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    // Lower-cased as the router matches paths: /AUTH/me is the same route as /auth/me.
+    const path = ctx.path.toLowerCase();
     if (
-      ctx.path.startsWith('/auth/') ||
-      ctx.path === '/account' ||
-      ctx.path === '/renderers' ||
-      ctx.path.startsWith('/renderers/')
+      path.startsWith('/auth/') ||
+      path === '/account' ||
+      path === '/renderers' ||
+      path.startsWith('/renderers/')
     ) {
       ctx.set('Cache-Control', 'no-store');
     }
@@ -43,5 +45,6 @@ export function securityHeaders(options: { readonly https: boolean }) {
  */
 export function personalPage(ctx: Context, signedIn: boolean): void {
   ctx.vary('Cookie');
-  if (signedIn) ctx.set('Cache-Control', 'private, no-store');
+  // A page that sets a cookie (a signed-out form's CSRF seed) is one visitor's too: no cache may hand it to another.
+  if (signedIn || ctx.response.get('Set-Cookie')) ctx.set('Cache-Control', 'private, no-store');
 }

@@ -1,12 +1,20 @@
 // Rule: a signed-in user (with an unscoped token) gets a token scoped to one L1 server, never outliving the
-// session, and the attachment is recorded — at most MAX_ATTACHED_L1_SERVERS of them per user. A scoped token cannot
-// mint another.
-import { MAX_ATTACHED_L1_SERVERS, type L1ServerUrl } from '../../../domain/l1-server.js';
+// session or the attachment, and the attachment is recorded — at most MAX_ATTACHED_L1_SERVERS of them per user, at
+// most MAX_TOKENS_PER_L1_SERVER live tokens each, every attach spending from the user's budget of writes. A scoped
+// token cannot mint another.
+import {
+  MAX_ATTACHED_L1_SERVERS,
+  MAX_TOKENS_PER_L1_SERVER,
+  type L1ServerUrl,
+} from '../../../domain/l1-server.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { issuedTokenOf } from '../../../domain/revocation.js';
 import { isScoped } from '../../../domain/token.js';
+import type { Username } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DestinationPolicy } from '../../ports/destination-policy.js';
+import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
+import type { RateLimit } from '../../ports/rate-limit.js';
 import type { RendererAttachments } from '../../ports/renderer-attachments.js';
 import type { IssuedTokenView, TokenIssuer } from '../../services/token-issuer.js';
 import type { AuthenticateToken, AuthenticatedToken } from '../../services/authenticate-token.js';
@@ -15,7 +23,8 @@ import type { RevocationWriter } from '../../services/revocation-writer.js';
 export type AttachRendererError =
   | { readonly type: 'forbidden'; readonly detail: string }
   | { readonly type: 'invalid_request'; readonly detail: string }
-  | { readonly type: 'token_revoked' };
+  | { readonly type: 'token_revoked' }
+  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
 
 export class AttachRenderer {
   constructor(
@@ -25,6 +34,8 @@ export class AttachRenderer {
     private readonly authenticate: AuthenticateToken,
     private readonly writer: RevocationWriter,
     private readonly clock: Clock,
+    private readonly issuedTokens: IssuedTokenRegistry,
+    private readonly writes: RateLimit,
   ) {}
 
   async execute(input: {
@@ -41,6 +52,9 @@ export class AttachRenderer {
     const refusal = await this.destinations.check(l1Server);
     if (refusal)
       return err({ type: 'invalid_request', detail: `This L1 server cannot be used: ${refusal}.` });
+    // An attach mints a token and may later cost a notice: it spends from the same budget as the user's writes.
+    const verdict = await this.writes.consume(session.claims.username);
+    if (verdict.limited) return err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds });
 
     // Recorded first: an attachment over the limit must not leave a token behind.
     const attached = await this.attachments.attach(
@@ -59,10 +73,30 @@ export class AttachRenderer {
 
     // A logout that committed while we issued may have missed the new token: if the session is revoked now,
     // revoke the child too so no scoped token outlives its session.
+    const issued = issuedTokenOf(scoped.claims, scoped.tokenHash);
     if (await this.authenticate.isRevoked(session.tokenHash)) {
-      await this.writer.revoke([issuedTokenOf(scoped.claims, scoped.tokenHash)]);
+      await this.writer.revoke([issued]);
       return err({ type: 'token_revoked' });
     }
+    // Likewise a detach that removed the attachment while we issued: the token must not outlive it.
+    const still = await this.attachments.list(session.claims.username);
+    if (!still.some((attachment) => attachment.l1Server === l1Server)) {
+      await this.writer.revoke([issued]);
+      return err({ type: 'forbidden', detail: 'This L1 server was detached meanwhile; attach it again.' });
+    }
+    await this.revokeOldest(session.claims.username, l1Server);
     return ok(scoped);
+  }
+
+  /** Keeps at most MAX_TOKENS_PER_L1_SERVER live tokens for the server: the oldest beyond it are revoked. */
+  private async revokeOldest(username: Username, l1Server: L1ServerUrl): Promise<void> {
+    const live = await this.writer.unrevoked(
+      await this.issuedTokens.listActiveScoped(username, l1Server, this.clock.now()),
+    );
+    if (live.length <= MAX_TOKENS_PER_L1_SERVER) return;
+    const newestFirst = [...live].sort(
+      (a, b) => b.issuedAt.getTime() - a.issuedAt.getTime() || (a.jti < b.jti ? 1 : -1),
+    );
+    await this.writer.revoke(newestFirst.slice(MAX_TOKENS_PER_L1_SERVER));
   }
 }

@@ -24,9 +24,10 @@ export class DetachRenderer {
   }): Promise<Result<{ revoked: number }, { type: 'forbidden' }>> {
     if (isScoped(input.session.claims)) return err({ type: 'forbidden' });
     const username = input.session.claims.username;
-    const tokens = await this.issuedTokens.listActiveScoped(username, input.l1Server, this.clock.now());
-    const revoked = await this.writer.revoke(tokens);
+    // The record goes first: an attach running at the same time then finds it gone after issuing its token and
+    // revokes that token itself, so no scoped token outlives its attachment (and the cap on attachments holds).
     await this.attachments.remove(username, input.l1Server);
-    return ok({ revoked });
+    const tokens = await this.issuedTokens.listActiveScoped(username, input.l1Server, this.clock.now());
+    return ok({ revoked: await this.writer.revoke(tokens) });
   }
 }

@@ -93,7 +93,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
     },
     async (ctx) => {
       const input = validateBody(ctx, RegisterRequest);
-      const result = await useCases.registerUser.execute({ ...input, clientAddress: clientAddress(ctx) });
+      const result = await useCases.registerUser.execute({ ...input, clientAddress: clientAddress(ctx, 48) });
       if (!result.ok) throw registerProblem(result.error);
       const { user, session } = result.value;
       if (isFormPost(ctx)) {
