@@ -1,4 +1,4 @@
-import type { L1ServerUrl } from './l1-server.js';
+import { normaliseL1Server, type L1ServerUrl } from './l1-server.js';
 import { err, ok, type Result } from './result.js';
 import type { Username } from './user.js';
 
@@ -103,8 +103,13 @@ export function parseClaims(payload: unknown, thisL2Server: string): Result<Toke
     return err('token_invalid');
   }
   const scoped = l1_server !== undefined || sid !== undefined;
-  if (scoped && (!isNonEmptyString(l1_server) || !isNonEmptyString(sid))) return err('token_invalid');
-  return ok(payload as unknown as TokenClaims);
+  if (!scoped) return ok(payload as unknown as TokenClaims);
+  if (!isNonEmptyString(l1_server) || !isNonEmptyString(sid)) return err('token_invalid');
+  // The claim is compared in its normalised form (API.md: normalisation is used for every comparison), however the
+  // signer spelled it; a claim that is no L1 server URL at all makes the token invalid.
+  const normalised = normaliseL1Server(l1_server);
+  if (!normalised.ok) return err('token_invalid');
+  return ok({ ...(payload as unknown as TokenClaims), l1_server: normalised.value });
 }
 
 /** Rejects tokens that expired, or that claim to be issued in the future beyond the allowed clock skew. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { FakeL1Server } from '../support/fake-l1-server.js';
 import { chromiumAvailable, launchChromium, SCREENSHOT_DIR } from '../support/chromium.js';
@@ -18,6 +19,11 @@ const AUDIT_SCRIPT = `(() => {
     lang: document.documentElement.lang,
   };
 })()`;
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const AXE_SCRIPT = `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_AA)} } }).then((r) =>
+  r.violations.map((v) => v.id + ': ' + v.help + ' — ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`;
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } } as const;
 
 describe('web UI in a real browser (Chromium)', function () {
@@ -275,6 +281,69 @@ describe('web UI in a real browser (Chromium)', function () {
       expect(audit.unlabelled, path).to.deep.equal([]);
       expect(audit.lang, path).to.equal('en');
     }
+  });
+
+  it('passes an axe-core WCAG 2.2 AA audit on every page, signed in and out, at desktop and phone width', async () => {
+    await register('olga');
+    await go('/assets/new');
+    await page.getByLabel('Name', { exact: true }).fill('fjord');
+    await page.getByLabel('Content hash').fill(`sha256:${'ef'.repeat(32)}`);
+    await page.getByLabel('Media type').fill('image/png');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL(`${l2.url}/assets/fjord`);
+    const asset = (await client(l2.url).get('/assets/fjord', { headers: { accept: 'application/json' } })).json;
+    expect(asset.name).to.equal('fjord');
+    const activity = (await client(l2.url).get('/activities', { headers: { accept: 'application/json' } }))
+      .json.items[0].idx as number;
+
+    const everyone = [
+      '/',
+      '/login',
+      '/register',
+      '/registry',
+      '/activities',
+      `/activities/${activity}`,
+      '/users',
+      '/users/olga',
+      '/assets/fjord',
+      '/nowhere',
+    ];
+    const signedInOnly = ['/renderers', '/assets/new', '/assets/fjord/edit', '/account', '/auth/sessions'];
+    // The audit script is injected, so this context alone lets it past the page's CSP.
+    const auditContext = await browser.newContext({
+      bypassCSP: true,
+      storageState: await context.storageState(),
+    });
+    const anonymousContext = await browser.newContext({ bypassCSP: true });
+    const violations: string[] = [];
+    let audited = 0;
+    try {
+      for (const [who, ctx, paths] of [
+        [
+          'signed in',
+          auditContext,
+          [...everyone.filter((p) => p !== '/login' && p !== '/register'), ...signedInOnly],
+        ],
+        ['signed out', anonymousContext, everyone],
+      ] as const) {
+        const auditPage = await ctx.newPage();
+        for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+          await auditPage.setViewportSize(viewport);
+          for (const path of paths) {
+            await auditPage.goto(`${l2.url}${path}`);
+            await auditPage.addScriptTag({ path: AXE_SOURCE });
+            const found = (await auditPage.evaluate(AXE_SCRIPT)) as string[];
+            violations.push(...found.map((v) => `${path} (${who}, ${size}): ${v}`));
+            audited++;
+          }
+        }
+      }
+    } finally {
+      await auditContext.close();
+      await anonymousContext.close();
+    }
+    expect(violations).to.deep.equal([]);
+    expect(audited).to.equal(2 * (everyone.length - 2 + signedInOnly.length + everyone.length));
   });
 
   it('takes a screenshot of every page at desktop and phone width', async () => {

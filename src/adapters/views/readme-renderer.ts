@@ -7,7 +7,7 @@ export const README_PATH = fileURLToPath(new URL('../../../README.md', import.me
 
 /**
  * The README as the home page shows it: headings shifted down one level (the page has its own h1), screenshots
- * served from /static/screenshots/. The README is our own file, not user input, so its HTML is trusted.
+ * served from /static/screenshots/, code blocks focusable. The README is our own file, not user input, so its HTML is trusted.
  */
 export function renderReadme(markdown: string): string {
   const marked = new Marked({
@@ -29,7 +29,10 @@ export function renderReadme(markdown: string): string {
       }
     },
   });
-  return marked.parse(markdown, { async: false });
+  // Code blocks scroll sideways on a phone: a keyboard must reach them, and a screen reader must name them.
+  return marked
+    .parse(markdown, { async: false })
+    .replaceAll('<pre>', '<pre tabindex="0" aria-label="Code example">');
 }
 
 /** Reads and renders the README once; a missing README leaves the home page with statistics only. */

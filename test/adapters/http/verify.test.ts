@@ -110,6 +110,36 @@ for (const store of STORES) {
           expect(response.json).to.include({ valid: true, username: 'ghost' });
         });
 
+        it('compares the l1_server claim in its normalised form, however the signer spelled it', async () => {
+          const token = forgeToken(validClaims({ l1_server: 'HTTPS://L1.Example:443/', sid: 'session-jti' }));
+          for (const asked of ['https://l1.example', 'https://L1.EXAMPLE:443/']) {
+            const response = await api.post('/auth/verify', { token, l1_server: asked });
+            expect(response.status, response.text).to.equal(200);
+            expect(response.json.l1_server).to.equal('https://l1.example');
+          }
+          expectProblem(
+            await api.post('/auth/verify', { token, l1_server: 'https://l1.other' }),
+            401,
+            'token_scope_mismatch',
+          );
+        });
+
+        it('refuses a correctly signed token whose l1_server claim is no L1 server URL (token_invalid)', async () => {
+          for (const claim of [
+            'not a url',
+            'ftp://l1.example',
+            'https://user@l1.example',
+            'https://l1.example/?q=1',
+          ]) {
+            const token = forgeToken(validClaims({ l1_server: claim, sid: 'session-jti' }));
+            expectProblem(
+              await api.post('/auth/verify', { token, l1_server: 'https://l1.example' }),
+              401,
+              'token_invalid',
+            );
+          }
+        });
+
         it('accepts a token issued slightly in the future (within the clock skew)', async () => {
           const now = nowSeconds();
           expect(
