@@ -7,10 +7,16 @@ import { buildContainer, persistenceOf } from './composition/container.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /**
- * A request a client has finished sending may still sit in the socket's buffer, unread: closing "idle" connections
- * at once would reset it. This long is given for such requests to be read (they then count as in flight).
+ * A request a client has finished sending may still sit in the kernel — its connection not yet accepted, or its
+ * bytes not yet read: closing "idle" connections at once would reset it. This long is given for such requests to
+ * be read (they then count as in flight).
  */
 const DRAIN_MS = 250;
+/**
+ * A starved process wakes in the timers phase, before the poll phase that accepts connections and reads sockets:
+ * after the drain timer, a few turns of the loop (accept, read, parse) run before anything is closed.
+ */
+const DRAIN_TURNS = 3;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,16 +26,15 @@ async function main(): Promise<void> {
   const l2 = buildApplication(container);
   await l2.startBackground();
   const server = l2.app.listen(config.port, config.host);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  l2.logger.info({ port, publicUrl: config.publicUrl, store: config.store.kind }, 'L2 listening');
 
   // Let requests already sent be read, stop accepting, let requests in flight finish (at most 10 s), then stop
-  // background work and close the store.
+  // background work and close the store. Installed before "L2 listening" is logged: until a listener exists, the
+  // kernel's default action for SIGTERM kills the process at once, and a supervisor that reads the line may
+  // signal straight away.
   const shutdown = async (signal: string) => {
     l2.logger.info({ signal }, 'shutting down');
     await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    for (let turn = 0; turn < DRAIN_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -40,6 +45,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  l2.logger.info({ port, publicUrl: config.publicUrl, store: config.store.kind }, 'L2 listening');
 }
 
 main().catch((error: unknown) => {

@@ -45,6 +45,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
       version: VERSION,
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,
+      metricsToken: config.metricsToken,
     },
     urls: c.resolve(TOKENS.Urls),
     logger,

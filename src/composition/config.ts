@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   REVOCATION_CLEANUP_INTERVAL_SECONDS: int(1, 86_400 * 7, 3600),
   QUEUE_POLL_INTERVAL_MS: int(10, 600_000, 1000),
   NOTICE_RETRY_FIRST_DELAY_MS: int(1, 600_000, 2000),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   DELIVERY_CONCURRENCY: int(1, 10_000, 512),
   // One or two at once per destination: more would let one user aim L2's connections at one host.
   DELIVERY_PER_HOST: int(1, 2, 2),
@@ -71,6 +72,8 @@ export interface Config {
   readonly allowPrivateDestinations: boolean;
   readonly logLevel: string;
   readonly trustProxy: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <it>`; otherwise /metrics is open. */
+  readonly metricsToken: string | null;
   readonly login: {
     readonly maxFailuresPerUsername: number;
     readonly maxFailuresPerAddress: number;
@@ -140,6 +143,7 @@ export function loadConfig(
     allowPrivateDestinations: e.L1_ALLOW_PRIVATE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN ?? null,
     login: {
       maxFailuresPerUsername: e.LOGIN_MAX_FAILURES_PER_USERNAME,
       maxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,

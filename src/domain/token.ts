@@ -1,6 +1,6 @@
 import { normaliseL1Server, type L1ServerUrl } from './l1-server.js';
 import { err, ok, type Result } from './result.js';
-import type { Username } from './user.js';
+import { normaliseUsername, type Username } from './user.js';
 
 export const TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** Longer strings are rejected before any signature or hash work is done. */
@@ -98,7 +98,10 @@ export function parseClaims(payload: unknown, thisL2Server: string): Result<Toke
   if (!isRecord(payload)) return err('token_invalid');
   const { sub, username, l2_server, iss, iat, exp, jti, l1_server, sid } = payload;
   if (!isNonEmptyString(sub) || username !== sub || !isNonEmptyString(jti)) return err('token_invalid');
-  if (l2_server !== thisL2Server || (iss !== undefined && iss !== thisL2Server)) return err('token_invalid');
+  // Only a name this service could have issued: canonical (lower-case, within the username rules).
+  const canonical = normaliseUsername(sub);
+  if (!canonical.ok || canonical.value !== sub) return err('token_invalid');
+  if (l2_server !== thisL2Server || iss !== thisL2Server) return err('token_invalid');
   if (!isWholeSeconds(iat) || !isWholeSeconds(exp) || exp <= iat || exp - iat > TOKEN_LIFETIME_SECONDS) {
     return err('token_invalid');
   }

@@ -101,7 +101,8 @@ describe('two L2 instances on one SQLite file', function () {
     l1.noticeDelayMs = 300; // a slow L1: a second worker holding the same job would deliver it meanwhile
     const session = await registerUser(a.url, 'carol');
     const scoped: string[] = [];
-    for (let i = 0; i < 10; i++) {
+    // Five tokens for one L1 server (the most one user may hold for it), attached through both instances.
+    for (let i = 0; i < 5; i++) {
       const attached = await client(i % 2 === 0 ? a.url : b.url).post(
         '/renderers/attach',
         { l1_server: l1.url },
@@ -111,9 +112,9 @@ describe('two L2 instances on one SQLite file', function () {
     }
     const already = l1.notices.length;
     expect((await client(a.url).post('/auth/logout', undefined, { token: session })).json).to.deep.equal({
-      revoked: 11,
+      revoked: 6,
     });
-    await l1.waitForNotices(already + 10);
+    await l1.waitForNotices(already + 5);
 
     // Wait until the queue is empty: once a job is completed and gone, no worker can send it again.
     const db = new Database(join(dir, 'l2.sqlite'), { readonly: true });
@@ -126,7 +127,7 @@ describe('two L2 instances on one SQLite file', function () {
       db.close();
     }
     const received = l1.notices.slice(already).map((n) => n.body.token_hash);
-    expect(received).to.have.length(10);
+    expect(received).to.have.length(5);
     expect([...received].sort()).to.deep.equal(scoped.map(sha256).sort());
   });
 });

@@ -296,6 +296,17 @@ for (const store of STORES) {
           }
         });
 
+        it('keeps a page with a form out of shared caches even for a returning signed-out visitor', async () => {
+          for (const path of ['/login', '/register']) {
+            const first = await api.get(path, { headers: { accept: 'text/html' } });
+            const seed = first.headers.get('set-cookie')!.split(';')[0]!;
+            const again = await api.get(path, { headers: { accept: 'text/html', cookie: seed } });
+            expect(again.headers.get('set-cookie'), path).to.equal(null);
+            expect(again.text, path).to.include('name="_csrf"');
+            expect(again.headers.get('cache-control'), path).to.equal('private, no-store');
+          }
+        });
+
         it('puts no inline script in its pages', async () => {
           for (const path of ['/', '/login', '/register']) {
             const page = await api.get(path, { headers: { accept: 'text/html' } });

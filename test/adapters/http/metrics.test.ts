@@ -33,3 +33,26 @@ describe('GET /metrics', () => {
     expect(text).to.match(/^l2_process_resident_memory_bytes \d+/m);
   });
 });
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  const METRICS_TOKEN = 'metrics-token-0123456789';
+  let l2: TestServer;
+  before(async () => (l2 = await startTestServer({ env: { METRICS_TOKEN } })));
+  after(async () => l2.close());
+
+  it('answers 401 without the token or with another one, and the metrics with it', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Basic ${METRICS_TOKEN}`]) {
+      const refused = await client(l2.url).get('/metrics', {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(refused.status, authorization).to.equal(401);
+      expect(refused.json.code).to.equal('unauthenticated');
+      expect(refused.text).to.not.contain('l2_records');
+    }
+    const allowed = await client(l2.url).get('/metrics', {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(allowed.status).to.equal(200);
+    expect(allowed.text).to.match(/^l2_records\{kind="users"\} 0$/m);
+  });
+});

@@ -221,7 +221,7 @@ for (const store of STORES) {
           expectRefused(await verify(alice.slice(0, -1)), 'token_invalid');
         });
 
-        for (const claim of ['jti', 'sub', 'username', 'l2_server', 'iat', 'exp']) {
+        for (const claim of ['jti', 'sub', 'username', 'l2_server', 'iss', 'iat', 'exp']) {
           it(`refuses a correctly signed token without ${claim}`, async () => {
             expectRefused(await verify(forgeToken(claimsWithout(claim))), 'token_invalid');
           });

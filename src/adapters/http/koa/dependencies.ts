@@ -17,6 +17,8 @@ export interface HttpSettings {
   readonly cookies: CookiePolicy;
   /** Trust X-Forwarded-* (the service runs behind a proxy that sets them). */
   readonly trustProxy: boolean;
+  /** The bearer token /metrics asks for, or null for open metrics. */
+  readonly metricsToken: string | null;
 }
 
 /** Everything the HTTP adapter needs, handed over by the composition root. */

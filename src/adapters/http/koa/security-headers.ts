@@ -41,10 +41,14 @@ export function securityHeaders(options: { readonly https: boolean }) {
 
 /**
  * A page depends on the cookie (the navigation names the signed-in user, forms carry their CSRF token): shared
- * caches must key on it, and a page rendered for a signed-in user is never stored anywhere.
+ * caches must key on it, and a page rendered for a signed-in user, or holding a form, is never stored anywhere.
+ * Call it once the body is rendered.
  */
 export function personalPage(ctx: Context, signedIn: boolean): void {
   ctx.vary('Cookie');
-  // A page that sets a cookie (a signed-out form's CSRF seed) is one visitor's too: no cache may hand it to another.
-  if (signedIn || ctx.response.get('Set-Cookie')) ctx.set('Cache-Control', 'private, no-store');
+  // A page with a form carries a CSRF token made for this browser's cookie (and a first visit sets that cookie):
+  // it is one visitor's page too, and no cache may hand it to another.
+  const carriesCsrfToken = typeof ctx.body === 'string' && ctx.body.includes('name="_csrf"');
+  if (signedIn || carriesCsrfToken || ctx.response.get('Set-Cookie'))
+    ctx.set('Cache-Control', 'private, no-store');
 }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
@@ -41,10 +42,22 @@ export function opsRoutes(
   routes.get(
     '/metrics',
     {
-      summary: 'Prometheus metrics (text format)',
-      responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
+      summary:
+        'Prometheus metrics (text format); with METRICS_TOKEN set, only for `Authorization: Bearer <it>`',
+      responses: {
+        200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } },
+        401: problem('unauthenticated: METRICS_TOKEN is set and the request does not carry it'),
+      },
     },
     async (ctx) => {
+      if (
+        deps.settings.metricsToken !== null &&
+        !bearerMatches(ctx.get('Authorization'), deps.settings.metricsToken)
+      ) {
+        throw new HttpProblem(401, 'unauthenticated', 'These metrics need the metrics token.', {
+          headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+        });
+      }
       ctx.body = await metrics.metrics();
       ctx.type = metrics.contentType;
     },
@@ -60,4 +73,11 @@ export function opsRoutes(
       ctx.body = openApiDocument();
     },
   );
+}
+
+/** Whether the header is `Bearer <expected>`, compared in constant time. */
+function bearerMatches(header: string, expected: string): boolean {
+  const sent = Buffer.from(/^Bearer +(\S+) *$/i.exec(header)?.[1] ?? '');
+  const wanted = Buffer.from(expected);
+  return sent.length === wanted.length && timingSafeEqual(sent, wanted);
 }
