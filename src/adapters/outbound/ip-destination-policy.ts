@@ -3,41 +3,63 @@ import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { DestinationPolicy } from '../../application/ports/destination-policy.js';
 
+/** 2000::/3, the only IPv6 block handed out as global unicast; anything else is reserved, local or special. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /** Why an address may not be contacted, or null for a public unicast address. */
 export function nonPublicReason(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, '');
+  // A zone index (fe80::1%eth0) names a local interface: never a public destination.
+  if (bare.includes('%')) return `${bare} names a local interface`;
   if (!ipaddr.isValid(bare)) return 'not an IP address';
   // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into plain IPv4 before classifying.
   const parsed = ipaddr.process(bare);
-  if (parsed.kind() === 'ipv6' && isIpv4Compatible(parsed as ipaddr.IPv6)) {
-    // The deprecated IPv4-compatible form (::127.0.0.1), which ipaddr.js calls unicast.
-    return `${bare} embeds an IPv4 address`;
-  }
   const range = parsed.range();
-  return range === 'unicast' ? null : `${bare} is a ${range} address`;
+  if (range !== 'unicast') return `${bare} is a ${range} address`;
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // The deprecated IPv4-compatible form (::127.0.0.1), which ipaddr.js calls unicast.
+    if (v6.parts.slice(0, 6).every((part) => part === 0)) return `${bare} embeds an IPv4 address`;
+    // ipaddr.js calls every address outside its special ranges unicast, including the unassigned ::/3 and 4000::/2.
+    if (!v6.match(GLOBAL_UNICAST_V6)) return `${bare} is not a global unicast address`;
+  }
+  return null;
 }
 
-const isIpv4Compatible = (address: ipaddr.IPv6): boolean =>
-  address.parts.slice(0, 6).every((part) => part === 0);
+/** Every address a name has, as the socket's `lookup` will be given them. */
+export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
 /**
- * SSRF rule of API.md §2: in production, loopback, private, link-local and other non-public addresses are refused
+ * SSRF rule of API.md §2: in every mode, loopback, private, link-local and other non-public addresses are refused
  * unless explicitly allowed. Literal addresses are refused before connecting; names are checked on the address
  * they resolve to, at connect time (see {@link guardedLookup}), so DNS rebinding cannot slip past.
  */
 export class IpDestinationPolicy implements DestinationPolicy {
-  constructor(private readonly allowPrivate: boolean) {}
+  private readonly guarded: typeof dnsLookup;
+
+  /** `resolve` answers the addresses of a name (tests stand in for DNS with it); it defaults to the real DNS. */
+  constructor(
+    private readonly allowPrivate: boolean,
+    resolve: ResolveAll = resolveAll,
+  ) {
+    this.guarded = guardedLookup(resolve) as unknown as typeof dnsLookup;
+  }
 
   async check(url: string): Promise<string | null> {
     if (this.allowPrivate) return null;
-    const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (!URL.canParse(url)) return 'not a valid URL';
+    // A trailing dot (`localhost.`) names the same host.
+    const hostname = new URL(url).hostname
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
     if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'localhost is not a public host';
     return ipaddr.isValid(hostname) ? nonPublicReason(hostname) : null;
   }
 
   /** A `lookup` for http.request that fails the connection when a name resolves to a non-public address. */
   get lookup(): typeof dnsLookup | undefined {
-    return this.allowPrivate ? undefined : (guardedLookup as unknown as typeof dnsLookup);
+    return this.allowPrivate ? undefined : this.guarded;
   }
 }
 
@@ -66,25 +88,36 @@ async function resolveAll(hostname: string): Promise<LookupAddress[]> {
   return addresses;
 }
 
-function guardedLookup(
-  hostname: string,
-  options: { all?: boolean; family?: number | string },
-  callback: LookupCallback,
-): void {
-  resolveAll(hostname).then(
-    (resolved) => {
-      const family = Number(String(options.family ?? 0).replace('IPv', '')) || 0;
-      const addresses = family === 0 ? resolved : resolved.filter((a) => a.family === family);
-      const refused = addresses.map((a) => nonPublicReason(a.address)).find((reason) => reason !== null);
-      if (refused)
-        return callback(
-          Object.assign(new Error(`destination refused: ${refused}`), { code: 'EREFUSED_PRIVATE' }),
-          [],
-        );
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      return first ? callback(null, first.address, first.family) : callback(new Error('no address'), []);
-    },
-    (error: NodeJS.ErrnoException) => callback(error, []),
-  );
+const lookupError = (message: string, code: string): NodeJS.ErrnoException =>
+  Object.assign(new Error(message), { code });
+
+/**
+ * The `lookup` the socket connects through (net.connect calls it with `all: true` when it may try several
+ * addresses, Node ≥ 20's autoSelectFamily, else for one address of `family`). A name is refused when ANY of its
+ * addresses is non-public, not only the one picked, so the answer connected to is always one that was checked.
+ */
+function guardedLookup(resolve: ResolveAll) {
+  return (
+    hostname: string,
+    options: { all?: boolean; family?: number | string } | number | undefined,
+    callback: LookupCallback,
+  ): void => {
+    const { all = false, family: wanted = 0 } = typeof options === 'object' ? options : { family: options };
+    // The callback runs outside the promise, so that whatever net does in it cannot become an unhandled rejection.
+    const answer = (...args: Parameters<LookupCallback>) => process.nextTick(() => callback(...args));
+    resolve(hostname).then(
+      (resolved) => {
+        const refused = resolved.map((a) => nonPublicReason(a.address)).find((reason) => reason !== null);
+        if (refused !== undefined)
+          return answer(lookupError(`destination refused: ${refused}`, 'EREFUSED_PRIVATE'), []);
+        const family = Number(String(wanted).replace('IPv', '')) || 0;
+        const addresses = family === 0 ? resolved : resolved.filter((a) => a.family === family);
+        const first = addresses[0];
+        // net indexes the first address even with `all`: an empty answer must be an error.
+        if (!first) return answer(lookupError(`${hostname} has no IPv${family} address`, 'ENOTFOUND'), []);
+        return all ? answer(null, addresses) : answer(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => answer(error, []),
+    );
+  };
 }

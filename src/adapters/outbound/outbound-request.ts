@@ -56,6 +56,7 @@ export class OutboundHttp {
 
   /** Answers with the status and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
+    if (!URL.canParse(request.url)) throw new OutboundFailure('refused', 'not a valid URL');
     const refusal = await this.policy.check(request.url);
     if (refusal) throw new OutboundFailure('refused', refusal);
     const target = new URL(request.url);
