@@ -111,6 +111,7 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.IssuedTokenRegistry),
       c.resolve(TOKENS.RendererAttachments),
       c.resolve(RevocationWriter),
+      c.resolve(TOKENS.WorkSignal),
       c.resolve(TOKENS.Clock),
     ),
   listRenderers: (c) => new ListRenderers(c.resolve(TOKENS.RendererAttachments)),

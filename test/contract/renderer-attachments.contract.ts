@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { anL1Server, aUsername, later, MINUTE } from '../support/builders.js';
+import { anL1Server, aRevocation, aUsername, later, MINUTE } from '../support/builders.js';
 import { useStore, type PersistenceHarness } from './harness.js';
 
 export function rendererAttachmentsContract(name: string, harness: PersistenceHarness): void {
@@ -53,7 +53,7 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
         { l1Server: l1a, attachedAt: later(4 * MINUTE) },
         { l1Server: l1b, attachedAt: later(2 * MINUTE) },
       ]);
-      await store().attachments.remove(alice, l1b);
+      await store().attachments.detach(alice, l1b, [], later(5 * MINUTE));
       expect(await store().attachments.attach(alice, l1c, later(6 * MINUTE), 2)).to.equal(true);
     });
 
@@ -71,7 +71,10 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
       await store().attachments.attach(alice, l1b, later(2 * MINUTE), 20);
       await store().attachments.attach(bob, l1a, later(1 * MINUTE), 20);
 
-      expect(await store().attachments.remove(alice, l1a)).to.equal(true);
+      expect(await store().attachments.detach(alice, l1a, [], later(3 * MINUTE))).to.deep.equal({
+        removed: true,
+        revoked: 0,
+      });
 
       expect(await store().attachments.list(alice)).to.deep.equal([
         { l1Server: l1b, attachedAt: later(2 * MINUTE) },
@@ -81,13 +84,34 @@ export function rendererAttachmentsContract(name: string, harness: PersistenceHa
       ]);
     });
 
-    it('answers false when removing an attachment that does not exist', async () => {
+    it('answers removed: false when detaching an attachment that does not exist', async () => {
       await store().attachments.attach(bob, l1a, later(1 * MINUTE), 20);
+      const none = { removed: false, revoked: 0 };
 
-      expect(await store().attachments.remove(alice, l1a)).to.equal(false);
+      expect(await store().attachments.detach(alice, l1a, [], later(2 * MINUTE))).to.deep.equal(none);
       await store().attachments.attach(alice, l1a, later(1 * MINUTE), 20);
-      await store().attachments.remove(alice, l1a);
-      expect(await store().attachments.remove(alice, l1a)).to.equal(false);
+      await store().attachments.detach(alice, l1a, [], later(2 * MINUTE));
+      expect(await store().attachments.detach(alice, l1a, [], later(3 * MINUTE))).to.deep.equal(none);
+    });
+
+    it('records the revocations with their notices in the same write as the removal, counting new ones only', async () => {
+      await store().attachments.attach(alice, l1a, later(0), 20);
+      const first = aRevocation({ username: alice, sessionJti: 's1', l1Server: l1a });
+      const second = aRevocation({ username: alice, sessionJti: 's2', l1Server: l1b }); // another lane: one claim
+      await store().revocations.revoke([second], later(1 * MINUTE));
+
+      const detached = await store().attachments.detach(alice, l1a, [first, second], later(2 * MINUTE));
+
+      expect(detached).to.deep.equal({ removed: true, revoked: 1 });
+      expect(await store().attachments.list(alice)).to.deep.equal([]);
+      expect(await store().revocations.isRevoked(first.record.tokenHash)).to.equal(true);
+      const jobs = await store().jobs.claim({
+        now: later(3 * MINUTE),
+        leaseMs: MINUTE,
+        limit: 10,
+        leaseId: 'l',
+      });
+      expect(jobs.map((job) => job.payload)).to.have.deep.members([second.notice, first.notice]);
     });
   });
 }

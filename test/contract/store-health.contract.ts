@@ -51,6 +51,8 @@ const everyPort = (store: Persistence): Record<string, () => Promise<unknown>> =
   'attachments.list': () => store.attachments.list(aUsername('alice')),
   'attachments.attach': () =>
     store.attachments.attach(aUsername('alice'), anL1Server('https://l1.example'), T0, 20),
+  'attachments.detach': () =>
+    store.attachments.detach(aUsername('alice'), anL1Server('https://l1.example'), [aRevocation()], T0),
   'jobs.enqueue': () => store.jobs.enqueue([{ kind: 'k', payload: null }], T0),
   'jobs.claim': () => store.jobs.claim({ now: T0, leaseMs: 1000, limit: 1, leaseId: 'lease' }),
   'jobs.stats': () => store.jobs.stats(),

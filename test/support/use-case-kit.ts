@@ -163,7 +163,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
       assetWrites,
     ),
     listRenderers: new ListRenderers(store.attachments),
-    detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, clock),
+    detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, signals, clock),
     cleanup: new CleanupRevocations(store.revocations, store.issuedTokens, clock),
     changePassword: new ChangePassword(
       passwords,

@@ -1,4 +1,5 @@
 import type { L1ServerUrl } from '../../domain/l1-server.js';
+import type { Revocation } from '../../domain/revocation.js';
 import type { Username } from '../../domain/user.js';
 
 export interface RendererAttachment {
@@ -16,6 +17,15 @@ export interface RendererAttachments {
   attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean>;
   /** The user's attachments, most recent first. */
   list(username: Username): Promise<RendererAttachment[]>;
-  /** Removes an attachment; returns false when there was none. */
-  remove(username: Username, l1Server: L1ServerUrl): Promise<boolean>;
+  /**
+   * Removes an attachment and records `revocations` (queueing their notices, as RevocationStore.revoke does) in one
+   * write, so no crash can leave the attachment gone and its tokens alive. Answers whether there was an attachment
+   * and how many revocations were new.
+   */
+  detach(
+    username: Username,
+    l1Server: L1ServerUrl,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<{ removed: boolean; revoked: number }>;
 }

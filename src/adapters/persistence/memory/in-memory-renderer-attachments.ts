@@ -3,6 +3,7 @@ import type {
   RendererAttachments,
 } from '../../../application/ports/renderer-attachments.js';
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
+import type { Revocation } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
 import { MemoryDatabase } from './memory-database.js';
 
@@ -29,11 +30,16 @@ export class InMemoryRendererAttachments implements RendererAttachments {
       }));
   }
 
-  async remove(username: Username, l1Server: L1ServerUrl): Promise<boolean> {
+  async detach(
+    username: Username,
+    l1Server: L1ServerUrl,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<{ removed: boolean; revoked: number }> {
     this.db.assertOpen();
     const servers = this.db.attachments.get(username);
-    if (!servers?.delete(l1Server)) return false;
-    if (servers.size === 0) this.db.attachments.delete(username);
-    return true;
+    const removed = servers?.delete(l1Server) ?? false;
+    if (servers?.size === 0) this.db.attachments.delete(username);
+    return { removed, revoked: this.db.revoke(revocations, now) };
   }
 }

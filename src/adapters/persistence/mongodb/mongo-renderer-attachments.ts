@@ -3,10 +3,12 @@ import type {
   RendererAttachments,
 } from '../../../application/ports/renderer-attachments.js';
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
+import type { Revocation } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
 import type { MongoClient } from 'mongodb';
 import { storeCall } from './mongo-errors.js';
 import type { MongoCollections } from './mongo-schema.js';
+import { revokeIn } from './mongo-revocation-store.js';
 import { transaction } from './mongo-transactions.js';
 
 /** One document per user and L1 server, kept unique by the index on both. */
@@ -45,8 +47,23 @@ export class MongoRendererAttachments implements RendererAttachments {
     return docs.map((doc) => ({ l1Server: doc.l1Server as L1ServerUrl, attachedAt: doc.attachedAt }));
   }
 
-  async remove(username: Username, l1Server: L1ServerUrl): Promise<boolean> {
-    const result = await storeCall(() => this.collections.attachments.deleteOne({ username, l1Server }));
-    return result.deletedCount > 0;
+  async detach(
+    username: Username,
+    l1Server: L1ServerUrl,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<{ removed: boolean; revoked: number }> {
+    return storeCall(() =>
+      transaction(this.client, async (session) => {
+        const { deletedCount } = await this.collections.attachments.deleteOne(
+          { username, l1Server },
+          { session },
+        );
+        return {
+          removed: deletedCount > 0,
+          revoked: await revokeIn(this.collections, revocations, now, session),
+        };
+      }),
+    );
   }
 }

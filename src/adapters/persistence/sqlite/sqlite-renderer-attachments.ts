@@ -1,16 +1,26 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type {
   RendererAttachment,
   RendererAttachments,
 } from '../../../application/ports/renderer-attachments.js';
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
+import type { Revocation } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
 import { storeCall } from './sqlite-errors.js';
+import { prepareRevocationWrite } from './sqlite-revocation-store.js';
 
 export class SqliteRendererAttachments implements RendererAttachments {
   private readonly upsert: Statement<[{ username: string; l1Server: string; at: number; limit: number }]>;
   private readonly selectAll: Statement<[string], { l1_server: string; attached_at: number }>;
   private readonly deleteOne: Statement<[string, string]>;
+  private readonly detachTransaction: Transaction<
+    (
+      username: string,
+      l1Server: string,
+      revocations: readonly Revocation[],
+      now: Date,
+    ) => { removed: boolean; revoked: number }
+  >;
 
   constructor(db: Database) {
     // One statement, so the count and the write are one atomic step (also across processes on the file).
@@ -24,6 +34,11 @@ export class SqliteRendererAttachments implements RendererAttachments {
       'SELECT l1_server, attached_at FROM renderer_attachments WHERE username = ? ORDER BY attached_at DESC, l1_server',
     );
     this.deleteOne = db.prepare('DELETE FROM renderer_attachments WHERE username = ? AND l1_server = ?');
+    const revoke = prepareRevocationWrite(db);
+    this.detachTransaction = db.transaction((username, l1Server, revocations, now) => ({
+      removed: this.deleteOne.run(username, l1Server).changes > 0,
+      revoked: revoke(revocations, now),
+    }));
   }
 
   async attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean> {
@@ -37,7 +52,12 @@ export class SqliteRendererAttachments implements RendererAttachments {
     }));
   }
 
-  async remove(username: Username, l1Server: L1ServerUrl): Promise<boolean> {
-    return storeCall(() => this.deleteOne.run(username, l1Server)).changes > 0;
+  async detach(
+    username: Username,
+    l1Server: L1ServerUrl,
+    revocations: readonly Revocation[],
+    now: Date,
+  ): Promise<{ removed: boolean; revoked: number }> {
+    return storeCall(() => this.detachTransaction.immediate(username, l1Server, revocations, now));
   }
 }

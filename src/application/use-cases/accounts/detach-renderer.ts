@@ -8,6 +8,7 @@ import type { AuthenticatedToken } from '../../services/authenticate-token.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
 import type { RendererAttachments } from '../../ports/renderer-attachments.js';
+import type { WorkSignal } from '../../ports/work-signal.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 
 export class DetachRenderer {
@@ -15,6 +16,7 @@ export class DetachRenderer {
     private readonly issuedTokens: IssuedTokenRegistry,
     private readonly attachments: RendererAttachments,
     private readonly writer: RevocationWriter,
+    private readonly signal: WorkSignal,
     private readonly clock: Clock,
   ) {}
 
@@ -24,10 +26,18 @@ export class DetachRenderer {
   }): Promise<Result<{ revoked: number }, { type: 'forbidden' }>> {
     if (isScoped(input.session.claims)) return err({ type: 'forbidden' });
     const username = input.session.claims.username;
-    // The record goes first: an attach running at the same time then finds it gone after issuing its token and
-    // revokes that token itself, so no scoped token outlives its attachment (and the cap on attachments holds).
-    await this.attachments.remove(username, input.l1Server);
+    // The attachment goes in the same write as the revocation of its tokens: no crash leaves one without the other.
     const tokens = await this.issuedTokens.listActiveScoped(username, input.l1Server, this.clock.now());
-    return ok({ revoked: await this.writer.revoke(tokens) });
+    const { revoked } = await this.attachments.detach(
+      username,
+      input.l1Server,
+      this.writer.revocationsOf(tokens),
+      this.clock.now(),
+    );
+    this.signal.jobsQueued();
+    // An attach that issued its token after our list either finds the attachment gone and revokes the token itself,
+    // or checked before our write: this second sweep catches that one.
+    const late = await this.issuedTokens.listActiveScoped(username, input.l1Server, this.clock.now());
+    return ok({ revoked: revoked + (await this.writer.revoke(late)) });
   }
 }

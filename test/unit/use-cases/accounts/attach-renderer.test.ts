@@ -25,7 +25,7 @@ describe('AttachRenderer', () => {
         return recorded;
       },
       list: (username) => kit.store.attachments.list(username),
-      remove: (username, server) => kit.store.attachments.remove(username, server),
+      detach: (...args) => kit.store.attachments.detach(...args),
     };
     const attach = new AttachRenderer(
       kit.issuer,
