@@ -1,0 +1,748 @@
+/**
+ * What a crash test's clients know of the L2 store, and the checks of it after a restart.
+ *
+ * Every write the clients send is recorded here before it is sent. Its answer decides what the store must hold:
+ * a 2xx answer makes the write certain (it must survive any later kill -9), a lost connection makes it possible
+ * (it may or may not be there, but never half). Each entity keeps the set of states it may be in; a check after a
+ * restart reads the real state, fails when it is not one of them, and narrows the set to it.
+ */
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import pLimit from 'p-limit';
+import { request, type HttpResponse } from '../support/http.js';
+import { pick, type Rng } from './prng.js';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const PASSWORD = 'correct horse battery staple';
+const JSON_ACCEPT = { accept: 'application/json' };
+const AP_ACCEPT = { accept: 'application/activity+json' };
+
+type TokenState = 'live' | 'revoked' | 'maybe';
+type Presence = 'yes' | 'no' | 'maybe';
+
+export interface TokenModel {
+  readonly token: string;
+  readonly hash: string;
+  readonly jti: string;
+  readonly username: string;
+  /** The session that created a scoped token. */
+  readonly sid: string | null;
+  /** The L1 server a scoped token is for. */
+  readonly l1: string | null;
+  state: TokenState;
+  /** A revocation of it was answered 2xx: it must stay revoked, and (scoped) its notice must go out. */
+  revocationAcknowledged: boolean;
+}
+
+interface UserModel {
+  readonly name: string;
+  registered: Presence;
+  /** The session the user's actor works with (null: log in first). */
+  session: TokenModel | null;
+  readonly tokens: TokenModel[];
+  readonly attachments: Map<string, Presence>;
+  readonly assets: AssetModel[];
+  nextAsset: number;
+}
+
+/** States an asset may be in: 'absent', 'deleted' or 'live:<description>'. */
+interface AssetModel {
+  readonly name: string;
+  readonly owner: string;
+  possible: Set<string>;
+  /** The state a cut-off write would have left it in (to count how often such writes committed). */
+  cutOff?: string;
+}
+
+interface ActivityItem {
+  idx: number;
+  type: string;
+  actor: string;
+  object: string;
+  published: string;
+}
+
+interface JobRow {
+  id: number;
+  payload: string;
+  state: string;
+  lease_id: string | null;
+  lease_until: number | null;
+}
+
+const isLive = (state: string) => state.startsWith('live:');
+const certainLive = (asset: AssetModel) => asset.possible.size === 1 && [...asset.possible].every(isLive);
+
+function claimsOf(token: string): { jti: string; sid?: string; l1_server?: string } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+    jti: string;
+    sid?: string;
+    l1_server?: string;
+  };
+}
+
+export class CrashWorld {
+  readonly users = new Map<string, UserModel>();
+  readonly assets = new Map<string, AssetModel>();
+  readonly tokens: TokenModel[] = [];
+  /** idx → the activity a 2xx answer said it appended there. */
+  readonly ackedActivities = new Map<number, { type: string; object: string; actor: string }>();
+  /** Everything found wrong, with the round it was found in. */
+  readonly problems: string[] = [];
+  /** Token hash → the statuses the fake L1 servers answered its notices with. */
+  readonly noticeAnswers = new Map<string, number[]>();
+  /** Hashes of notices found queued in the file right after a kill. */
+  readonly queuedAtKill = new Set<string>();
+  /** Leases that processes held when they were killed: their jobs wait for the lease to run out. */
+  readonly deadLeases = new Set<string>();
+  readonly stats = {
+    acknowledged: 0,
+    lost: 0,
+    rejected: 0,
+    activities: 0,
+    /** Cut-off writes found, after the restart, to have committed… or not. */
+    cutOffCommitted: 0,
+    cutOffNotCommitted: 0,
+  };
+  round = 0;
+
+  private touchedUsers = new Set<UserModel>();
+  private touchedAssets = new Set<AssetModel>();
+  private touchedTokens = new Set<TokenModel>();
+  private queuedThisRound = new Set<string>();
+  private nextUser = 0;
+  private nextValue = 0;
+
+  constructor(
+    private readonly l1Servers: readonly string[],
+    private readonly dbPath: string,
+  ) {}
+
+  problem(message: string): void {
+    this.problems.push(`round ${this.round}: ${message}`);
+  }
+
+  /** The fake L1 servers' notice handler: the first attempt of about a quarter of the notices is answered 503. */
+  answerNotice(body: Record<string, unknown>): number {
+    const hash = String(body.token_hash);
+    const answers = this.noticeAnswers.get(hash) ?? [];
+    const status = answers.length === 0 && parseInt(hash[0] ?? '0', 16) < 4 ? 503 : 200;
+    answers.push(status);
+    this.noticeAnswers.set(hash, answers);
+    return status;
+  }
+
+  private delivered(hash: string): boolean {
+    return (this.noticeAnswers.get(hash) ?? []).some((status) => status >= 200 && status < 300);
+  }
+
+  /** Users an actor can work as this round. */
+  registeredUsers(): string[] {
+    return [...this.users.values()].filter((u) => u.registered === 'yes').map((u) => u.name);
+  }
+
+  // ---------------------------------------------------------------- workload
+
+  /** One client: registers a new user (when `username` is null) or works as an existing one, until cut off. */
+  async actor(base: string, username: string | null, rng: Rng, maxOps: number): Promise<void> {
+    const user = username === null ? await this.register(base) : this.users.get(username)!;
+    if (!user) return;
+    for (let i = 0; i < maxOps; i++) if (!(await this.step(base, user, rng))) return;
+  }
+
+  /** Sends one request; null when the connection failed (the server was killed): the write is unacknowledged. */
+  private async send(
+    base: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: TokenModel,
+  ): Promise<HttpResponse | null> {
+    try {
+      const response = await request(method, base + path, body, {
+        headers: JSON_ACCEPT,
+        ...(token ? { token: token.token } : {}),
+      });
+      if (response.status >= 200 && response.status < 300) this.stats.acknowledged++;
+      else this.stats.rejected++;
+      return response;
+    } catch {
+      this.stats.lost++;
+      return null;
+    }
+  }
+
+  /** An answer the workload never provokes (it only sends writes that should succeed). */
+  private unexpected(what: string, response: HttpResponse): void {
+    this.problem(`${what} answered ${response.status} ${response.text.slice(0, 200)}`);
+  }
+
+  private addToken(token: string, user: UserModel): TokenModel {
+    const claims = claimsOf(token);
+    const model: TokenModel = {
+      token,
+      hash: sha256(token),
+      jti: claims.jti,
+      username: user.name,
+      sid: claims.sid ?? null,
+      l1: claims.l1_server ?? null,
+      state: 'live',
+      revocationAcknowledged: false,
+    };
+    this.tokens.push(model);
+    user.tokens.push(model);
+    return model;
+  }
+
+  private revoked(token: TokenModel): void {
+    token.state = 'revoked';
+    token.revocationAcknowledged = true;
+    this.touchedTokens.add(token);
+  }
+
+  private maybeRevoked(token: TokenModel): void {
+    if (token.state !== 'revoked') token.state = 'maybe';
+    this.touchedTokens.add(token);
+  }
+
+  private async register(base: string): Promise<UserModel | null> {
+    const user: UserModel = {
+      name: `cr${this.nextUser++}`,
+      registered: 'maybe',
+      session: null,
+      tokens: [],
+      attachments: new Map(),
+      assets: [],
+      nextAsset: 0,
+    };
+    this.users.set(user.name, user);
+    this.touchedUsers.add(user);
+    const response = await this.send(base, 'POST', '/auth/register', {
+      username: user.name,
+      password: PASSWORD,
+    });
+    if (!response) return null;
+    if (response.status !== 201) {
+      this.unexpected(`register ${user.name}`, response);
+      return null;
+    }
+    user.registered = 'yes';
+    user.session = this.addToken(response.json.access_token as string, user);
+    return user;
+  }
+
+  /** One operation of `user`'s actor; false once the actor must stop (connection lost or unexpected answer). */
+  private async step(base: string, user: UserModel, rng: Rng): Promise<boolean> {
+    this.touchedUsers.add(user);
+    const session = user.session;
+    if (!session) return this.login(base, user);
+    const r = rng();
+    const live = user.assets.filter(certainLive);
+    const scoped = user.tokens.filter((t) => t.l1 !== null && t.state === 'live');
+    const l1 = pick(rng, this.l1Servers)!;
+    if (r < 0.28 || (r < 0.52 && live.length === 0)) return this.createAsset(base, user, session);
+    if (r < 0.45) return this.updateAsset(base, session, pick(rng, live)!);
+    if (r < 0.52) return this.deleteAsset(base, session, pick(rng, live)!);
+    if (r < 0.66 || (r < 0.8 && scoped.length === 0)) return this.attach(base, user, session, l1);
+    if (r < 0.73) return this.detach(base, user, session, l1);
+    if (r < 0.8) return this.logoutScoped(base, pick(rng, scoped)!);
+    if (r < 0.87) return this.logout(base, user, session, false);
+    if (r < 0.89) return this.logout(base, user, session, true);
+    return this.login(base, user);
+  }
+
+  private async login(base: string, user: UserModel): Promise<boolean> {
+    const response = await this.send(base, 'POST', '/auth/login', {
+      username: user.name,
+      password: PASSWORD,
+    });
+    if (!response) return false;
+    if (response.status !== 200) {
+      this.unexpected(`login ${user.name}`, response);
+      return false;
+    }
+    user.session = this.addToken(response.json.access_token as string, user);
+    return true;
+  }
+
+  private async attach(base: string, user: UserModel, session: TokenModel, l1: string): Promise<boolean> {
+    const before = user.attachments.get(l1) ?? 'no';
+    const response = await this.send(base, 'POST', '/renderers/attach', { l1_server: l1 }, session);
+    if (response?.status === 201) {
+      this.addToken(response.json.access_token as string, user);
+      user.attachments.set(l1, 'yes');
+      return true;
+    }
+    if (before !== 'yes') user.attachments.set(l1, 'maybe');
+    if (response) this.unexpected(`attach ${user.name} ${l1}`, response);
+    return false;
+  }
+
+  private async detach(base: string, user: UserModel, session: TokenModel, l1: string): Promise<boolean> {
+    const before = user.attachments.get(l1) ?? 'no';
+    const forServer = user.tokens.filter((t) => t.l1 === l1);
+    const response = await this.send(base, 'POST', '/renderers/detach', { l1_server: l1 }, session);
+    if (response?.status === 200) {
+      for (const token of forServer) this.revoked(token);
+      user.attachments.set(l1, 'no');
+      return true;
+    }
+    for (const token of forServer) this.maybeRevoked(token);
+    if (before !== 'no') user.attachments.set(l1, 'maybe');
+    if (response) this.unexpected(`detach ${user.name} ${l1}`, response);
+    return false;
+  }
+
+  /** Logs out the session (its scoped tokens go with it), or with `everywhere` every token of the user. */
+  private async logout(
+    base: string,
+    user: UserModel,
+    session: TokenModel,
+    everywhere: boolean,
+  ): Promise<boolean> {
+    const affected = everywhere
+      ? [...user.tokens]
+      : [session, ...user.tokens.filter((t) => t.sid === session.jti)];
+    user.session = null;
+    const response = await this.send(
+      base,
+      'POST',
+      '/auth/logout',
+      everywhere ? { everywhere: true } : undefined,
+      session,
+    );
+    if (response?.status === 200) {
+      for (const token of affected) this.revoked(token);
+      return true;
+    }
+    for (const token of affected) this.maybeRevoked(token);
+    if (response) this.unexpected(`logout ${user.name}${everywhere ? ' everywhere' : ''}`, response);
+    return false;
+  }
+
+  /** An L1 server's token revoking itself. */
+  private async logoutScoped(base: string, token: TokenModel): Promise<boolean> {
+    const response = await this.send(base, 'POST', '/auth/logout', undefined, token);
+    if (response?.status === 200) {
+      this.revoked(token);
+      return true;
+    }
+    this.maybeRevoked(token);
+    if (response) this.unexpected(`logout of a scoped token of ${token.username}`, response);
+    return false;
+  }
+
+  private acknowledgedActivity(response: HttpResponse, type: string, object: string, actor: string): void {
+    const idx = (response.json.activity as { idx?: unknown } | undefined)?.idx;
+    if (typeof idx !== 'number') {
+      this.problem(`${type} of ${object} answered without an activity idx: ${response.text.slice(0, 200)}`);
+      return;
+    }
+    const earlier = this.ackedActivities.get(idx);
+    if (earlier)
+      this.problem(`idx ${idx} acknowledged twice: ${JSON.stringify(earlier)} and ${type} ${object}`);
+    this.ackedActivities.set(idx, { type, object, actor });
+  }
+
+  private async createAsset(base: string, user: UserModel, session: TokenModel): Promise<boolean> {
+    const asset: AssetModel = {
+      name: `${user.name}_${user.nextAsset++}`,
+      owner: user.name,
+      possible: new Set(['absent']),
+    };
+    this.assets.set(asset.name, asset);
+    user.assets.push(asset);
+    this.touchedAssets.add(asset);
+    const description = `v${this.nextValue++}`;
+    const response = await this.send(
+      base,
+      'POST',
+      '/assets',
+      {
+        name: asset.name,
+        content_hash: `sha256:${sha256(asset.name)}`,
+        media_type: 'image/png',
+        description,
+      },
+      session,
+    );
+    if (response?.status === 201) {
+      asset.possible = new Set([`live:${description}`]);
+      this.acknowledgedActivity(response, 'Create', asset.name, user.name);
+      return true;
+    }
+    asset.possible.add(`live:${description}`);
+    asset.cutOff = `live:${description}`;
+    if (response) this.unexpected(`create ${asset.name}`, response);
+    return false;
+  }
+
+  private async updateAsset(base: string, session: TokenModel, asset: AssetModel): Promise<boolean> {
+    this.touchedAssets.add(asset);
+    const description = `v${this.nextValue++}`;
+    const response = await this.send(base, 'PATCH', `/assets/${asset.name}`, { description }, session);
+    if (response?.status === 200) {
+      asset.possible = new Set([`live:${description}`]);
+      this.acknowledgedActivity(response, 'Update', asset.name, asset.owner);
+      return true;
+    }
+    asset.possible.add(`live:${description}`);
+    asset.cutOff = `live:${description}`;
+    if (response) this.unexpected(`update ${asset.name}`, response);
+    return false;
+  }
+
+  private async deleteAsset(base: string, session: TokenModel, asset: AssetModel): Promise<boolean> {
+    this.touchedAssets.add(asset);
+    const response = await this.send(base, 'DELETE', `/assets/${asset.name}`, undefined, session);
+    if (response?.status === 200) {
+      asset.possible = new Set(['deleted']);
+      this.acknowledgedActivity(response, 'Delete', asset.name, asset.owner);
+      return true;
+    }
+    asset.possible.add('deleted');
+    asset.cutOff = 'deleted';
+    if (response) this.unexpected(`delete ${asset.name}`, response);
+    return false;
+  }
+
+  // ---------------------------------------------------------------- the file, read-only
+
+  private readJobs(): JobRow[] {
+    const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
+    try {
+      return db
+        .prepare<[], JobRow>(
+          "SELECT id, payload, state, lease_id, lease_until FROM jobs WHERE kind = 'revocation_notice'",
+        )
+        .all();
+    } finally {
+      db.close();
+    }
+  }
+
+  private static hashOf(job: JobRow): string {
+    return (JSON.parse(job.payload) as { body: { token_hash: string } }).body.token_hash;
+  }
+
+  /** Right after a kill: which notices the file holds queued, and which leases died with the process. */
+  snapshotAfterKill(): { queued: number; leased: number } {
+    const pending = this.readJobs().filter((job) => job.state === 'pending');
+    let leased = 0;
+    for (const job of pending) {
+      this.queuedAtKill.add(CrashWorld.hashOf(job));
+      this.queuedThisRound.add(CrashWorld.hashOf(job));
+      if (job.lease_id !== null) {
+        this.deadLeases.add(job.lease_id);
+        leased++;
+      }
+    }
+    return { queued: pending.length, leased };
+  }
+
+  // ---------------------------------------------------------------- checks after a restart
+
+  /**
+   * Reads back what this round touched (everything, when `all`) from the restarted server and checks it against
+   * what the clients were told; narrows every "maybe" to what is there.
+   */
+  async check(base: string, all: boolean): Promise<void> {
+    const limit = pLimit(8);
+    const tokens = all ? this.tokens : [...this.touchedTokens];
+    const users = all ? [...this.users.values()] : [...this.touchedUsers];
+    const assets = all ? [...this.assets.values()] : [...this.touchedAssets];
+    this.touchedTokens = new Set();
+    this.touchedUsers = new Set();
+    this.touchedAssets = new Set();
+
+    await Promise.all(tokens.map((token) => limit(() => this.checkToken(base, token))));
+    await Promise.all(users.map((user) => limit(() => this.checkUser(base, user))));
+    const byAsset = await this.checkLog(base);
+    await Promise.all(assets.map((asset) => limit(() => this.checkAsset(base, asset, byAsset))));
+    const queuedAtThisKill = this.queuedThisRound;
+    this.queuedThisRound = new Set();
+    if (!all)
+      this.checkNotices(
+        new Set([...queuedAtThisKill, ...tokens.filter((t) => t.l1 !== null).map((t) => t.hash)]),
+      );
+  }
+
+  /**
+   * Every scoped token among `hashes` that is now revoked (and every notice queued at the kill) has its notice
+   * delivered or queued. The jobs are read first: a notice's answer is recorded before its job leaves the queue.
+   */
+  private checkNotices(hashes: Set<string>): void {
+    const queued = new Set(
+      this.readJobs()
+        .filter((job) => job.state === 'pending')
+        .map(CrashWorld.hashOf),
+    );
+    for (const [hash, why] of this.requiredNotices())
+      if (hashes.has(hash) && !this.delivered(hash) && !queued.has(hash))
+        this.problem(`notice ${hash.slice(0, 12)}… (${why}) was neither delivered nor is it queued`);
+  }
+
+  private countCutOff(committed: boolean): void {
+    if (committed) this.stats.cutOffCommitted++;
+    else this.stats.cutOffNotCommitted++;
+  }
+
+  private async checkToken(base: string, token: TokenModel): Promise<void> {
+    const verdict = await request('POST', `${base}/auth/verify`, {
+      token: token.token,
+      ...(token.l1 ? { l1_server: token.l1 } : {}),
+    });
+    const revoked = verdict.status === 401 && verdict.json?.code === 'token_revoked';
+    if (token.state === 'revoked' && !revoked) {
+      this.problem(
+        `token of ${token.username} (${token.l1 ? `scoped to ${token.l1}` : 'session'}, jti ${token.jti}) ` +
+          `was revoked with a 2xx answer but /auth/verify now says ${verdict.status} ${verdict.text.slice(0, 120)}`,
+      );
+    } else if (revoked) {
+      if (token.state === 'maybe') this.countCutOff(true);
+      token.state = 'revoked';
+    } else if (verdict.status === 200) {
+      if (token.state === 'maybe') this.countCutOff(false);
+      token.state = 'live';
+    } else {
+      this.problem(`/auth/verify of a token of ${token.username}: ${verdict.status} ${verdict.text}`);
+    }
+    const user = this.users.get(token.username);
+    if (user?.session === token && token.state !== 'live') user.session = null;
+  }
+
+  private async checkUser(base: string, user: UserModel): Promise<void> {
+    if (user.registered === 'no') return;
+    const actor = await request('GET', `${base}/users/${user.name}`, undefined, { headers: AP_ACCEPT });
+    if (actor.status === 404 && user.registered === 'maybe') {
+      this.countCutOff(false);
+      user.registered = 'no';
+      return;
+    }
+    if (actor.status !== 200) {
+      this.problem(`registration of ${user.name} (${user.registered}): GET /users answers ${actor.status}`);
+      return;
+    }
+    const pem = (actor.json?.publicKey as { publicKeyPem?: unknown } | undefined)?.publicKeyPem;
+    if (typeof pem !== 'string' || !pem.includes('BEGIN PUBLIC KEY'))
+      this.problem(`user ${user.name} has no public key: ${actor.text.slice(0, 300)}`);
+    if (user.registered === 'maybe') this.countCutOff(true);
+    user.registered = 'yes';
+
+    const login = await request('POST', `${base}/auth/login`, { username: user.name, password: PASSWORD });
+    if (login.status !== 200) {
+      this.problem(`user ${user.name} exists but cannot log in: ${login.status} ${login.text.slice(0, 200)}`);
+      return;
+    }
+    const fresh = this.addToken(login.json.access_token as string, user);
+    user.session ??= fresh;
+
+    const renderers = await request('GET', `${base}/renderers`, undefined, {
+      token: fresh.token,
+      headers: JSON_ACCEPT,
+    });
+    if (renderers.status !== 200) {
+      this.problem(`GET /renderers for ${user.name}: ${renderers.status}`);
+      return;
+    }
+    const attached = new Set((renderers.json.items as { l1_server: string }[]).map((item) => item.l1_server));
+    for (const l1 of this.l1Servers) {
+      const expected = user.attachments.get(l1) ?? 'no';
+      const found = attached.has(l1);
+      if (expected === 'yes' && !found) this.problem(`acknowledged attachment ${user.name} → ${l1} is gone`);
+      if (expected === 'no' && found) this.problem(`attachment ${user.name} → ${l1} is back after a detach`);
+      user.attachments.set(l1, found ? 'yes' : 'no');
+    }
+    for (const l1 of attached)
+      if (!this.l1Servers.includes(l1)) this.problem(`${user.name} attached to an unknown ${l1}`);
+
+    // An attach records the attachment before it issues the token, a detach removes it and revokes them: no
+    // scoped token may be valid for an L1 server the user is not attached to (half of a detach).
+    for (const l1 of this.l1Servers.filter((server) => !attached.has(server))) {
+      for (const token of user.tokens.filter((t) => t.l1 === l1 && t.state !== 'revoked')) {
+        await this.checkToken(base, token);
+        if (token.state === 'live')
+          this.problem(
+            `scoped token of ${user.name} (jti ${token.jti}) still valid, but ${l1} is no longer attached: ` +
+              'half of a detach (attachment removed, tokens not revoked)',
+          );
+      }
+    }
+  }
+
+  /** Reads the whole activity log: gap-free, every acknowledged activity where its answer said. */
+  private async checkLog(base: string): Promise<Map<string, ActivityItem[]>> {
+    const items: ActivityItem[] = [];
+    let total = -1;
+    let path: string | null = '/activities?limit=100';
+    while (path) {
+      const page: HttpResponse = await request('GET', base + path, undefined, { headers: JSON_ACCEPT });
+      if (page.status !== 200) {
+        this.problem(`GET ${path}: ${page.status}`);
+        return new Map();
+      }
+      if (total === -1) total = page.json.total as number;
+      items.push(...(page.json.items as ActivityItem[]));
+      const next = page.json.next as string | null;
+      path = next === null ? null : new URL(next).pathname + new URL(next).search;
+    }
+    this.stats.activities = items.length;
+    const seen = new Map<number, ActivityItem>();
+    for (const item of items) {
+      if (seen.has(item.idx)) this.problem(`activity idx ${item.idx} listed twice`);
+      seen.set(item.idx, item);
+    }
+    if (total !== items.length) this.problem(`GET /activities total ${total}, but ${items.length} listed`);
+    for (let idx = 0; idx < seen.size; idx++)
+      if (!seen.has(idx)) this.problem(`activity log has a gap at idx ${idx} (${seen.size} activities)`);
+    for (const [idx, expected] of this.ackedActivities) {
+      const found = seen.get(idx);
+      if (!found) this.problem(`acknowledged ${expected.type} of ${expected.object} (idx ${idx}) is missing`);
+      else if (
+        found.type !== expected.type ||
+        found.object !== expected.object ||
+        found.actor !== expected.actor
+      )
+        this.problem(
+          `idx ${idx} was acknowledged as ${expected.type} ${expected.object} by ${expected.actor}, ` +
+            `now holds ${found.type} ${found.object} by ${found.actor}`,
+        );
+    }
+    const byAsset = new Map<string, ActivityItem[]>();
+    for (const item of [...seen.values()].sort((a, b) => a.idx - b.idx)) {
+      const asset = this.assets.get(item.object);
+      if (!asset) this.problem(`activity ${item.idx} is about an asset never written: ${item.object}`);
+      else if (asset.owner !== item.actor)
+        this.problem(`activity ${item.idx} about ${item.object} has actor ${item.actor}`);
+      byAsset.set(item.object, [...(byAsset.get(item.object) ?? []), item]);
+    }
+    return byAsset;
+  }
+
+  /** The asset is in a state its writes allow, and exactly as its activities say (no half of an append). */
+  private async checkAsset(
+    base: string,
+    asset: AssetModel,
+    byAsset: Map<string, ActivityItem[]>,
+  ): Promise<void> {
+    const response = await request('GET', `${base}/assets/${asset.name}`, undefined, {
+      headers: JSON_ACCEPT,
+    });
+    let state: string;
+    if (response.status === 404) state = 'absent';
+    else if (response.status === 410) state = 'deleted';
+    else if (response.status === 200) state = `live:${response.json.description as string}`;
+    else {
+      this.problem(`GET /assets/${asset.name}: ${response.status} ${response.text.slice(0, 200)}`);
+      return;
+    }
+    if (!asset.possible.has(state))
+      this.problem(
+        `asset ${asset.name} is ${state}; its writes allow only ${[...asset.possible].join(' | ')}`,
+      );
+    asset.possible = new Set([state]);
+    if (asset.cutOff !== undefined) this.countCutOff(asset.cutOff === state);
+    delete asset.cutOff;
+
+    const activities = byAsset.get(asset.name) ?? [];
+    const label = `${asset.name} (${state}; activities ${activities.map((a) => `${a.idx}:${a.type}`).join(',')})`;
+    if (state === 'absent') {
+      if (activities.length > 0) this.problem(`activities without their asset: ${label}`);
+      return;
+    }
+    const [first] = activities;
+    const last = activities[activities.length - 1];
+    if (!first || !last || first.type !== 'Create') {
+      this.problem(`asset without its Create activity: ${label}`);
+      return;
+    }
+    if (activities.filter((a) => a.type === 'Create').length !== 1)
+      this.problem(`more than one Create: ${label}`);
+    const deletes = activities.filter((a) => a.type === 'Delete');
+    if (deletes.length > 1 || (deletes.length === 1 && last.type !== 'Delete'))
+      this.problem(`Delete not last, or twice: ${label}`);
+    if (state === 'deleted') {
+      if (last.type !== 'Delete') this.problem(`asset deleted without its Delete activity: ${label}`);
+      return;
+    }
+    if (last.type === 'Delete') {
+      this.problem(`Delete activity appended but the asset is still live: ${label}`);
+      return;
+    }
+    const body = response.json as {
+      owner: string;
+      created_at: string;
+      updated_at: string;
+      description: string;
+    };
+    if (body.owner !== asset.owner) this.problem(`asset ${asset.name} has owner ${body.owner}`);
+    if (body.created_at !== first.published)
+      this.problem(
+        `asset created_at ${body.created_at} is not its Create's time ${first.published}: ${label}`,
+      );
+    if (body.updated_at !== last.published)
+      this.problem(
+        `asset updated_at ${body.updated_at} is not its last activity's ${last.published}: ${label}`,
+      );
+    const signed = await request('GET', `${base}/activities/${last.idx}`, undefined, { headers: AP_ACCEPT });
+    const content = (signed.json?.object as { content?: unknown } | undefined)?.content;
+    if (signed.status !== 200 || content !== body.description)
+      this.problem(
+        `asset description ${body.description} is not what its last activity says (${String(content)}): ${label}`,
+      );
+  }
+
+  // ---------------------------------------------------------------- notices, at the end
+
+  /** Hashes whose notice must have been delivered or still be queued. */
+  private requiredNotices(): Map<string, string> {
+    const required = new Map<string, string>();
+    for (const hash of this.queuedAtKill) required.set(hash, 'queued when a process was killed');
+    for (const token of this.tokens) {
+      if (token.l1 === null || token.state !== 'revoked') continue;
+      required.set(
+        token.hash,
+        `${token.revocationAcknowledged ? 'acknowledged' : 'observed'} revocation of a token of ${token.username} for ${token.l1}`,
+      );
+    }
+    return required;
+  }
+
+  /**
+   * Waits (deadline) until the running server has sent every notice it can — the jobs left are those still leased
+   * by a killed process — then checks each required notice was delivered once at least or is still queued.
+   */
+  async drainAndCheckNotices(deadlineMs: number): Promise<{ delivered: number; queued: number }> {
+    const required = this.requiredNotices();
+    const deadline = Date.now() + deadlineMs;
+    let jobs = this.readJobs();
+    const runnable = (rows: JobRow[]) =>
+      rows.filter(
+        (job) =>
+          job.state === 'pending' &&
+          !(
+            job.lease_id !== null &&
+            this.deadLeases.has(job.lease_id) &&
+            (job.lease_until ?? 0) > Date.now()
+          ),
+      );
+    while (runnable(jobs).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      jobs = this.readJobs();
+    }
+    const left = runnable(jobs);
+    if (left.length > 0)
+      this.problem(
+        `${left.length} notice jobs still runnable after ${deadlineMs} ms: the queue did not drain`,
+      );
+    for (const job of jobs) if (job.state !== 'pending') this.problem(`notice job ${job.id} is ${job.state}`);
+    const queued = new Set(jobs.filter((job) => job.state === 'pending').map(CrashWorld.hashOf));
+    let delivered = 0;
+    for (const [hash, why] of required) {
+      if (this.delivered(hash)) delivered++;
+      else if (!queued.has(hash))
+        this.problem(`notice ${hash.slice(0, 12)}… (${why}) was neither delivered nor is it queued`);
+    }
+    return { delivered, queued: required.size - delivered };
+  }
+}
