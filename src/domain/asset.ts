@@ -1,3 +1,4 @@
+import { wellFormed } from './text.js';
 import { err, ok, type Result } from './result.js';
 import type { Username } from './user.js';
 
@@ -18,8 +19,9 @@ export const TAG_PATTERN = /^[^\s,#\p{Cc}][^\s,\p{Cc}]*$/u;
  * differently in canonical form, so a description holding them would sign in a way some peers cannot verify.
  */
 export function normaliseDescription(text: string): string {
-  // \p{Cc} is every control character; line feed and carriage return are kept.
-  return text.replace(/\t/g, ' ').replace(/(?![\n\r])\p{Cc}/gu, '');
+  // \p{Cc} is every control character; line feed and carriage return are kept. A lone surrogate becomes U+FFFD,
+  // as every store would keep it, so the stored text is the signed one.
+  return wellFormed(text.replace(/\t/g, ' ').replace(/(?![\n\r])\p{Cc}/gu, ''));
 }
 
 export interface Asset {
@@ -67,7 +69,9 @@ export function parseAssetName(input: string): Result<AssetName, AssetFieldError
 
 /** Trims tags, drops a leading '#', removes duplicates (keeping the first) and checks each. */
 export function normaliseTags(tags: readonly string[]): Result<string[], AssetFieldError> {
-  const cleaned = [...new Set(tags.map((t) => t.trim().replace(/^#/, '')).filter((t) => t !== ''))];
+  const cleaned = [
+    ...new Set(tags.map((t) => wellFormed(t.trim().replace(/^#/, ''))).filter((t) => t !== '')),
+  ];
   if (cleaned.length > TAGS_MAX) return err({ path: 'tags', message: `At most ${TAGS_MAX} tags.` });
   for (const tag of cleaned) {
     if ([...tag].length > TAG_MAX_CHARACTERS || !TAG_PATTERN.test(tag)) {

@@ -1,3 +1,4 @@
+import { hasLoneSurrogate } from './text.js';
 import { err, ok, type Result } from './result.js';
 
 export const PASSWORD_MIN_CHARACTERS = 8;
@@ -22,17 +23,22 @@ export function hasNulCharacter(password: string): boolean {
 
 export const NUL_CHARACTER_MESSAGE = 'A password cannot contain the NUL character.';
 
-export type NewPasswordError = 'password_too_short' | 'password_too_long' | 'password_has_nul';
+export type NewPasswordError =
+  'password_too_short' | 'password_too_long' | 'password_has_nul' | 'password_not_text';
+
+/** Lone surrogates all hash to the same bytes: such a password would match every other made of them. */
+export const NOT_TEXT_MESSAGE = 'A password must be valid Unicode text (no unpaired surrogates).';
 
 /** What a person is told when a new password breaks a rule. */
 export function newPasswordMessage(error: NewPasswordError): string {
-  return error === 'password_has_nul'
-    ? NUL_CHARACTER_MESSAGE
-    : `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`;
+  if (error === 'password_has_nul') return NUL_CHARACTER_MESSAGE;
+  if (error === 'password_not_text') return NOT_TEXT_MESSAGE;
+  return `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`;
 }
 
 export function checkNewPassword(password: string): Result<string, NewPasswordError> {
   if (hasNulCharacter(password)) return err('password_has_nul');
+  if (hasLoneSurrogate(password)) return err('password_not_text');
   const length = passwordLength(password);
   if (length < PASSWORD_MIN_CHARACTERS) return err('password_too_short');
   if (length > PASSWORD_MAX_CHARACTERS) return err('password_too_long');

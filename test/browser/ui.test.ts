@@ -291,7 +291,8 @@ describe('web UI in a real browser (Chromium)', function () {
     await page.getByLabel('Media type').fill('image/png');
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(`${l2.url}/assets/fjord`);
-    const asset = (await client(l2.url).get('/assets/fjord', { headers: { accept: 'application/json' } })).json;
+    const asset = (await client(l2.url).get('/assets/fjord', { headers: { accept: 'application/json' } }))
+      .json;
     expect(asset.name).to.equal('fjord');
     const activity = (await client(l2.url).get('/activities', { headers: { accept: 'application/json' } }))
       .json.items[0].idx as number;

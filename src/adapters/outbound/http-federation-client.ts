@@ -21,6 +21,13 @@ const DOCUMENT_TTL_MS = 60_000;
 const MAX_CACHED = 1000;
 /** Documents fetched at once; more wait their turn, so a flood of unknown keys cannot flood memory. */
 const MAX_FETCHES = 32;
+/**
+ * Documents fetched at once from one origin: a flood of invented key ids on one server (one that never answers,
+ * or a victim L2 would be made to fetch from) holds two of the slots, not all of them.
+ */
+const MAX_FETCHES_PER_ORIGIN = 2;
+/** Fetches waiting for a slot at most; beyond it a fetch fails at once (retryable: the inbox answers 503). */
+const MAX_WAITING = 256;
 /** The most public keys read from one document, and the longest PEM kept. */
 const MAX_KEYS = 8;
 const MAX_PEM_LENGTH = 16 * 1024;
@@ -86,7 +93,8 @@ export class HttpFederationClient implements FederationClient {
   private readonly bodies = new WeakMap<object, { body: string; digest: string }>();
   private readonly documents = new Map<string, { at: number; result: Promise<FetchResult> }>();
   private fetching = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly fetchingFrom = new Map<string, number>();
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly http: OutboundHttp,
@@ -141,7 +149,7 @@ export class HttpFederationClient implements FederationClient {
     const cached = this.documents.get(url);
     if (cached && now - cached.at < DOCUMENT_TTL_MS) return cached.result;
     if (this.documents.size >= MAX_CACHED) this.forgetExpired(now);
-    const result = this.inTurn(() => this.fetchUncached(url));
+    const result = this.inTurn(originOf(url), () => this.fetchUncached(url));
     this.documents.set(url, { at: now, result });
     // Failures are not remembered: the next request tries again.
     void result.then((r) => (r.ok ? undefined : this.documents.delete(url)));
@@ -160,15 +168,29 @@ export class HttpFederationClient implements FederationClient {
     if (this.documents.size >= MAX_CACHED) this.documents.clear();
   }
 
-  /** Runs `fetch` once fewer than MAX_FETCHES are running. */
-  private async inTurn<T>(fetch: () => Promise<T>): Promise<T> {
-    if (this.fetching >= MAX_FETCHES) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /**
+   * Runs `fetch` once fewer than MAX_FETCHES are running, and fewer than MAX_FETCHES_PER_ORIGIN from its origin;
+   * with MAX_WAITING already waiting, fails at once instead.
+   */
+  private async inTurn(origin: string, fetch: () => Promise<FetchResult>): Promise<FetchResult> {
+    while (this.fetching >= MAX_FETCHES || (this.fetchingFrom.get(origin) ?? 0) >= MAX_FETCHES_PER_ORIGIN) {
+      if (this.waiting.length >= MAX_WAITING)
+        return { ok: false, retryable: true, reason: 'too many documents are being fetched' };
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
     this.fetching++;
+    this.fetchingFrom.set(origin, (this.fetchingFrom.get(origin) ?? 0) + 1);
     try {
       return await fetch();
     } finally {
       this.fetching--;
-      this.waiting.shift()?.();
+      const left = (this.fetchingFrom.get(origin) ?? 1) - 1;
+      if (left === 0) this.fetchingFrom.delete(origin);
+      else this.fetchingFrom.set(origin, left);
+      // Every waiter looks again: the slot freed may be one only some of them (other origins) can take.
+      const woken = this.waiting;
+      this.waiting = [];
+      for (const wake of woken) wake();
     }
   }
 
@@ -262,4 +284,9 @@ export class HttpFederationClient implements FederationClient {
     }
     return key;
   }
+}
+
+/** The origin a URL is fetched from (its scheme, host and port); an unparsable URL counts as its own origin. */
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : url;
 }

@@ -186,6 +186,28 @@ for (const store of STORES) {
       });
     });
 
+    describe('passwords that are not text', () => {
+      beforeEach(async () => {
+        server = await startServer(store);
+        api = client(server.url);
+      });
+
+      it('refuses a password with unpaired surrogates (they all hash alike): 400 on register and on login', async () => {
+        for (const password of ['\ud800'.repeat(8), 'abcdefgh\udc00', '\udbff'.repeat(9)]) {
+          const registered = await api.post('/auth/register', { username: 'surrogate', password });
+          expectProblem(registered, 400, 'invalid_request');
+          expect(registered.json.errors).to.deep.equal([
+            { path: 'password', message: 'A password must be valid Unicode text (no unpaired surrogates).' },
+          ]);
+          expectProblem(await login('surrogate', password), 400, 'invalid_request');
+        }
+        // An emoji is a surrogate pair: a whole character.
+        expect(
+          (await api.post('/auth/register', { username: 'emoji_pw', password: '😀'.repeat(8) })).status,
+        ).to.equal(201);
+      });
+    });
+
     describe('rate limiting per username', () => {
       let hasher: CountingHasher;
 

@@ -35,4 +35,21 @@ describe('list query parameters', () => {
       expect((await client(l2.url).get(`/activities?${query}`, json)).status, query).to.equal(200);
     }
   });
+
+  it('refuses a crowded or long query string before any route parses it (400), on every kind of route', async () => {
+    const crowded = 'a&'.repeat(8000);
+    for (const path of ['/users', '/activities', '/.well-known/webfinger', '/login', '/nowhere']) {
+      const response = await client(l2.url).get(`${path}?${crowded}`, json);
+      expect(response.status, path).to.equal(400);
+      expect(response.json.code, path).to.equal('invalid_request');
+    }
+    const long = await client(l2.url).get(`/registry?q=${'a'.repeat(2100)}`, json);
+    expect(long.status).to.equal(400);
+    expect(long.json.detail).to.match(/at most 32 parameters and 2048 bytes/);
+  });
+
+  it('still serves 32 parameters of up to 2048 bytes in all', async () => {
+    const query = Array.from({ length: 31 }, (_, i) => `x${i}=1`).join('&');
+    expect((await client(l2.url).get(`/.well-known/nodeinfo?${query}&y=2`, json)).status).to.equal(200);
+  });
 });

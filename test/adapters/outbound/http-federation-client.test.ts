@@ -119,6 +119,33 @@ describe('HTTP federation client', () => {
       );
     });
 
+    it('fetches at most 2 documents at once from one origin, so a server that never answers holds no more', async () => {
+      handler = () => {
+        /* never answers */
+      };
+      const other = createServer((_req, res) => json(res, { id: `${otherBase}/users/carol` }));
+      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+      // Another port: another origin.
+      const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      try {
+        const client = federation(60_000);
+        const settled: { reason?: string }[] = [];
+        for (let i = 0; i < 300; i++) {
+          void client
+            .fetchDocument(`${base}/keys/${i}`)
+            .then((result) => settled.push(result as { reason?: string }));
+        }
+        // Another origin is served at once, while 298 fetches of the silent one wait or were turned away.
+        expect((await client.fetchDocument(`${otherBase}/users/carol`)).ok).to.equal(true);
+        expect(seen.length).to.be.within(1, 2); // never more than 2 at the silent origin
+        expect(settled).to.have.length(300 - 2 - 256);
+        expect(settled.every((r) => r.reason === 'too many documents are being fetched')).to.equal(true);
+      } finally {
+        other.closeAllConnections();
+        await new Promise((resolve) => other.close(resolve));
+      }
+    });
+
     it('follows up to 3 redirects, each checked against the rules', async () => {
       handler = (req, res) => {
         const hop = Number(req.url!.slice(1));

@@ -23,6 +23,11 @@ describe('password rules', () => {
     }
   });
 
+  it('refuses unpaired surrogates in a new password, and keeps surrogate pairs', () => {
+    expect(checkNewPassword('\ud800'.repeat(8))).to.deep.equal({ ok: false, error: 'password_not_text' });
+    expect(checkNewPassword('😀'.repeat(8)).ok).to.equal(true);
+  });
+
   it('keeps a short password whole', () => {
     expect(Buffer.from(passwordBytesForHashing('pässwörd')).toString('utf8')).to.equal('pässwörd');
   });

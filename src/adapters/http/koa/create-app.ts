@@ -5,6 +5,7 @@ import { bodyMiddleware } from './body-middleware.js';
 import { errorMiddleware } from './error-middleware.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { queryLimits } from './query-limits.js';
 import { requestLogger } from './request-logger.js';
 import { RouteTable } from './route-table.js';
 import { accountRoutes } from './routes/account.routes.js';
@@ -58,6 +59,7 @@ export function createApp(deps: HttpDependencies): Koa {
   );
   app.use(securityHeaders({ https: deps.settings.publicUrl.startsWith('https:') }));
   app.use(staticFiles(deps.staticFiles));
+  app.use(queryLimits);
   app.use(bodyMiddleware());
   app.use(router.routes());
   // Without `throw`, the router sets the Allow header (RFC 9110 requires it on 405); the error middleware then

@@ -1,8 +1,10 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { hasLoneSurrogate } from '../../../domain/text.js';
 import { normaliseL1Server } from '../../../domain/l1-server.js';
 import {
   hasNulCharacter,
+  NOT_TEXT_MESSAGE,
   NUL_CHARACTER_MESSAGE,
   PASSWORD_MAX_CHARACTERS,
   PASSWORD_MIN_CHARACTERS,
@@ -24,6 +26,7 @@ const l1ServerUrl = z
 const newPassword = z
   .string()
   .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
+  .refine((p) => !hasLoneSurrogate(p), { message: NOT_TEXT_MESSAGE, abort: true })
   .refine(
     (p) => passwordLength(p) >= PASSWORD_MIN_CHARACTERS && passwordLength(p) <= PASSWORD_MAX_CHARACTERS,
     {
@@ -37,6 +40,7 @@ const givenPassword = z
   .string()
   .min(1)
   .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
+  .refine((p) => !hasLoneSurrogate(p), { message: NOT_TEXT_MESSAGE, abort: true })
   .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, { message: 'At most 4096 characters.' });
 
 export const RegisterRequest = z

@@ -92,6 +92,22 @@ for (const store of STORES) {
       expect(new URL(location!, BASE).href).to.equal(`${BASE}/assets/sunset`);
     });
 
+    it('stores an unpaired surrogate in a description or tag as U+FFFD, the same in the answer, the store and the signed activity', async () => {
+      const created = await createAsset(api, alice, 'surrogate', {
+        description: 'x\ud800y',
+        tags: ['a\udc00'],
+      });
+      expect(created.description).to.equal('x\ufffdy');
+      expect(created.tags).to.deep.equal(['a\ufffd']);
+      const stored = (await api.get('/assets/surrogate', { headers: { accept: 'application/json' } })).json;
+      expect(stored.description).to.equal('x\ufffdy');
+      expect(stored.tags).to.deep.equal(['a\ufffd']);
+      const activity = await api.get(`/activities/${created.activity.idx}`, {
+        headers: { accept: 'application/activity+json' },
+      });
+      expect(JSON.parse(activity.text).object.content).to.equal('x\ufffdy');
+    });
+
     it('numbers the activities of successive registrations 0, 1, 2', async () => {
       const idxs = [];
       for (const name of ['a1', 'a2', 'a3']) idxs.push((await createAsset(api, alice, name)).activity);

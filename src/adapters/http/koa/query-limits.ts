@@ -1,0 +1,22 @@
+import type { Context, Next } from 'koa';
+import { HttpProblem } from './problem.js';
+
+/** No route reads more than a few short parameters: a cursor, a filter, a webfinger resource. */
+export const QUERY_MAX_BYTES = 2048;
+export const QUERY_MAX_PARAMETERS = 32;
+
+/**
+ * Refuses long or crowded query strings before anything parses them: Koa's `ctx.query` costs time quadratic in
+ * the repeats of one key, and `?a&a&…` fits 8,000 of them in a header — half a second of the event loop each.
+ */
+export async function queryLimits(ctx: Context, next: Next): Promise<void> {
+  const query = ctx.querystring;
+  if (query.length > QUERY_MAX_BYTES || query.split('&').length > QUERY_MAX_PARAMETERS) {
+    throw new HttpProblem(
+      400,
+      'invalid_request',
+      `The query string may hold at most ${QUERY_MAX_PARAMETERS} parameters and ${QUERY_MAX_BYTES} bytes.`,
+    );
+  }
+  await next();
+}
