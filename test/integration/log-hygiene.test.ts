@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeL1Server } from '../support/fake-l1-server.js';
+import { client } from '../support/http.js';
+import { startL2Process } from '../support/l2-process.js';
+import { TEST_SECRET } from '../support/test-server.js';
+
+const PASSWORD = 'a password never to be logged';
+
+describe('log hygiene: what the service writes to its logs', function () {
+  this.timeout(60_000);
+
+  it('holds no token, password, cookie or secret — at the most verbose level, with failing requests too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l2-logs-'));
+    const l1 = await new FakeL1Server().start();
+    let logs = '';
+    try {
+      writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+      const l2 = await startL2Process({
+        SECRETS_DIR: dir,
+        STORE: `sqlite:${join(dir, 'l2.sqlite')}`,
+        BCRYPT_COST: '4',
+        LOG_LEVEL: 'trace',
+        QUEUE_POLL_INTERVAL_MS: '50',
+      });
+      l2.child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+      l2.child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+      const api = client(l2.url);
+      const tokens: string[] = [];
+
+      const registered = await api.post('/auth/register', { username: 'alice', password: PASSWORD });
+      tokens.push(registered.json.access_token);
+      const loggedIn = await api.post('/auth/login', { username: 'alice', password: PASSWORD });
+      tokens.push(loggedIn.json.access_token);
+      await api.post('/auth/login', { username: 'alice', password: `${PASSWORD} but wrong` });
+      const attached = await api.post('/renderers/attach', { l1_server: l1.url }, { token: tokens[0] });
+      tokens.push(attached.json.access_token);
+      await api.post('/auth/verify', { token: tokens[2], l1_server: l1.url });
+      await api.get('/auth/me', { headers: { cookie: `l2_token=${tokens[1]}` } });
+      await api.get('/auth/me', { headers: { authorization: `Bearer ${tokens[1]}x` } });
+      await api.post('/auth/verify', { token: `${tokens[0]}garbage` });
+      await api.get(`/nowhere?token=${tokens[0]}`);
+      await api.post('/auth/logout', { everywhere: true }, { token: tokens[0] });
+      await l1.waitForNotices(1);
+      expect(await l2.stop()).to.equal(0);
+
+      expect(logs.split('\n').length).to.be.greaterThan(10);
+      for (const token of tokens) {
+        expect(token).to.be.a('string');
+        // Any of the token's three parts would do: the signature alone is the secret part.
+        for (const part of token.split('.').slice(1)) expect(logs).to.not.contain(part);
+      }
+      expect(logs).to.not.contain(PASSWORD);
+      expect(logs).to.not.contain(TEST_SECRET);
+    } finally {
+      await l1.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
