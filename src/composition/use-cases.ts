@@ -46,7 +46,13 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.Clock),
       c.resolve(TOKENS.RegistrationLimit),
     ),
-  issueToken: (c) => new IssueToken(c.resolve(PasswordCheck), c.resolve(TOKENS.TokenIssuer)),
+  issueToken: (c) =>
+    new IssueToken(
+      c.resolve(PasswordCheck),
+      c.resolve(TOKENS.TokenIssuer),
+      c.resolve(TOKENS.UserRepository),
+      c.resolve(RevocationWriter),
+    ),
   authenticateToken: (c) => c.resolve(AuthenticateToken),
   verifyToken: (c) => new VerifyToken(c.resolve(AuthenticateToken)),
   revokeToken: (c) =>

@@ -138,6 +138,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     issuer,
     writer,
     assetWrites,
+    passwords,
     register: new RegisterUser(
       store.users,
       hasher,
@@ -148,7 +149,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
         new RateLimiterMemory({ keyPrefix: 'r', points: KIT_REGISTRATIONS_PER_ADDRESS, duration: 3600 }),
       ),
     ),
-    login: new IssueToken(passwords, issuer),
+    login: new IssueToken(passwords, issuer, store.users, writer),
     authenticate,
     verify: new VerifyToken(authenticate),
     logout: new RevokeToken(authenticate, store.issuedTokens, writer, clock),

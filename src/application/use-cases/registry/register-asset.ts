@@ -32,7 +32,8 @@ export class RegisterAsset {
     if (!fields.ok) return fields;
     if (await this.assets.findByName(name.value)) return err({ type: 'asset_exists', name: name.value });
     const owner = await this.users.findByUsername(writer.value);
-    if (!owner) return err({ type: 'forbidden', reason: 'not_owner' });
+    // A deleted account writes nothing, even through a request that was signed in before it was deleted.
+    if (!owner || owner.deletedAt !== null) return err({ type: 'forbidden', reason: 'not_owner' });
     const spent = await spendWrite(this.writes, owner.username);
     if (!spent.ok) return spent;
 

@@ -69,7 +69,8 @@ export class UpdateAsset {
       const fields = checkFields({ ...current, ...input.changes });
       if (!fields.ok) return fields;
       const owner = await this.users.findByUsername(writer.value);
-      if (!owner) return err({ type: 'forbidden', reason: 'not_owner' });
+      // A deleted account writes nothing, even through a request that was signed in before it was deleted.
+      if (!owner || owner.deletedAt !== null) return err({ type: 'forbidden', reason: 'not_owner' });
       if (!spent) {
         // One edit is one write, however often it is applied again on a fresher read.
         const budget = await spendWrite(this.writes, owner.username);

@@ -27,9 +27,12 @@ describe('IssueToken (login)', () => {
       new RateLimiterMemory({ keyPrefix: 'u', points: 2, duration: 900 }),
       new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
     );
-    const login = new IssueToken(new PasswordCheck(kit.store.users, hasher, throttle), {
-      issueSession: async () => ({}),
-    } as never);
+    const login = new IssueToken(
+      new PasswordCheck(kit.store.users, hasher, throttle),
+      kit.issuer,
+      kit.store.users,
+      kit.writer,
+    );
     return { hasher, login };
   };
 

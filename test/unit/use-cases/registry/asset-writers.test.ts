@@ -89,4 +89,17 @@ describe('asset writes: who may write, and how often', () => {
     expect(!limited.ok && limited.error.type).to.equal('rate_limited');
     expect(await store.activities.nextIdx()).to.equal(3);
   });
+
+  it('refuses every write for a deleted account, even through a request signed in before the deletion', async () => {
+    const { store, session, register } = await setUp();
+    await store.accountRemoval.remove(
+      { username: session.username, revocations: [], assetDeletes: [], actorDelete: {} },
+      new Date('2026-11-22T10:00:00.000Z'),
+    );
+    expect(await register.execute({ writer: session, name: 'late', fields })).to.deep.equal({
+      ok: false,
+      error: { type: 'forbidden', reason: 'not_owner' },
+    });
+    expect(await store.activities.nextIdx()).to.equal(0);
+  });
 });
