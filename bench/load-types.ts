@@ -3,7 +3,7 @@ export interface LoadSpec {
   readonly url: string;
   readonly method?: 'GET' | 'POST';
   readonly headers?: Record<string, string>;
-  /** JSON text; sets content-type: application/json. */
+  /** The request body: JSON text unless `headers` name another content-type (application/json by default). */
   readonly body?: string;
   readonly connections: number;
   readonly seconds: number;

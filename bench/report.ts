@@ -220,6 +220,34 @@ export function tableRows(results: BenchResults): Row[] {
       halfHanging.seconds / alive.seconds,
     );
   }
+  const { oidcProvider, fedify } = results.peers ?? {};
+  if (oidcProvider && empty?.verify) {
+    const verify = empty.verify.unscoped;
+    add(
+      '8 Peers',
+      `oidc-provider ${oidcProvider.version} introspection, 64 conn.; ratio: L2 verify ÷ introspection`,
+      withLatency(oidcProvider.introspection),
+      `L2 verify ${rps(verify)}`,
+      verify.rps / oidcProvider.introspection.rps,
+    );
+  }
+  if (fedify && seeded?.federation) {
+    const l2 = seeded.federation;
+    add(
+      '8 Peers',
+      `Fedify ${fedify.version} webfinger, 64 conn.; ratio: L2 webfinger ÷ Fedify webfinger`,
+      withLatency(fedify.federation.webfinger),
+      `L2 webfinger ${rps(l2.webfinger)}`,
+      l2.webfinger.rps / fedify.federation.webfinger.rps,
+    );
+    add(
+      '8 Peers',
+      `Fedify ${fedify.version} actor, 64 conn.; ratio: L2 actor ÷ Fedify actor`,
+      withLatency(fedify.federation.actor),
+      `L2 actor ${rps(l2.actor)}`,
+      l2.actor.rps / fedify.federation.actor.rps,
+    );
+  }
   return rows;
 }
 

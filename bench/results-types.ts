@@ -6,6 +6,7 @@ import type { DeepPageResults } from './scenarios/deep-pages.js';
 import type { FanOutResults } from './scenarios/fan-out.js';
 import type { FederationResults } from './scenarios/federation.js';
 import type { StormResults } from './scenarios/login-storm.js';
+import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
 import type { StoreSizeResults } from './scenarios/store-size.js';
 import type { VerifyResults } from './scenarios/verify.js';
 import type { SeedReport } from './seed-types.js';
@@ -45,6 +46,8 @@ export interface BenchResults {
   };
   /** Scenario 7, each run on a fresh store. */
   fanOut?: FanOutResults;
+  /** Scenario 8: other software doing L2's work, each in its own process with nothing else running. */
+  peers?: { oidcProvider?: IntrospectionResults; fedify?: FedifyResults };
   rows?: Row[];
 }
 
@@ -54,6 +57,6 @@ export interface Row {
   readonly metric: string;
   readonly value: string;
   readonly baseline: string;
-  /** value ÷ baseline, or null where there is nothing to divide by. */
+  /** value ÷ baseline (scenario 8: L2 ÷ the peer, as its metric says), or null where there is nothing to divide by. */
   readonly ratio: number | null;
 }

@@ -1,5 +1,6 @@
-// `npm run bench [-- --quick] [-- --keep]`: builds and starts the real service and a bare Koa baseline, loads them
-// from separate processes, prints one markdown table and writes bench/results.json. See docs/performance.md.
+// `npm run bench [-- --quick] [-- --keep]`: builds and starts the real service, a bare Koa baseline and two peers
+// (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
+// bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -17,12 +18,13 @@ import { deepPages } from './scenarios/deep-pages.js';
 import { fanOut } from './scenarios/fan-out.js';
 import { federationReads } from './scenarios/federation.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
+import { fedifyReads, introspection } from './scenarios/peers.js';
 import { registrations } from './scenarios/registration.js';
 import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
 import { verifyHotPath } from './scenarios/verify.js';
 import { BENCH_USERNAMES } from './seed-fixtures.js';
 import type { SeedOptions, SeedReport } from './seed-types.js';
-import { startHello, startL2, type Memory, type RunningServer } from './servers.js';
+import { startHello, startL2, startPeer, type Memory, type RunningServer } from './servers.js';
 import { createWorkspace } from './workspace.js';
 
 const profile = PROFILES[process.argv.includes('--quick') ? 'quick' : 'full'];
@@ -54,9 +56,9 @@ const workspace = createWorkspace();
 const running = new Set<RunningServer>();
 
 /** Starts a server, lets `use` measure it, stops it whatever happens. */
-async function serve<T>(
-  start: () => Promise<RunningServer>,
-  use: (s: RunningServer) => Promise<T>,
+async function serve<S extends RunningServer, T>(
+  start: () => Promise<S>,
+  use: (s: S) => Promise<T>,
 ): Promise<T> {
   const server = await start();
   running.add(server);
@@ -110,6 +112,32 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
   empty.registration = await registrations(l2.url, PASSWORD, profile);
   step(`registration ${empty.registration.rps.toFixed(2)}/s`);
   empty.memoryAfterLoad = l2.memory();
+}
+
+/** Scenario 8, oidc-provider: token introspection, compared with scenario 1's verify (measured just before). */
+async function peerIntrospection(): Promise<void> {
+  const measured = await serve(
+    () => startPeer('oidc-introspection-server'),
+    (peer) => introspection(peer, profile),
+  );
+  results.peers = { ...results.peers, oidcProvider: measured };
+  const { introspection: load } = measured;
+  step(
+    `oidc-provider ${measured.version} introspection ${load.rps.toFixed(0)} rps (active before and after)`,
+  );
+}
+
+/** Scenario 8, Fedify: webfinger and the actor, compared with scenario 4 (measured in the rounds just before). */
+async function peerFedify(): Promise<void> {
+  const measured = await serve(
+    () => startPeer('fedify-server'),
+    (peer) => fedifyReads(peer, profile),
+  );
+  results.peers = { ...results.peers, fedify: measured };
+  const { webfinger, actor } = measured.federation;
+  step(
+    `Fedify ${measured.version}: webfinger ${webfinger.rps.toFixed(0)}, actor ${actor.rps.toFixed(0)} rps`,
+  );
 }
 
 /** Scenario 7 on stores of its own. */
@@ -183,6 +211,7 @@ async function main(): Promise<void> {
   step(`baseline hello ${results.baseline.start.rps.toFixed(0)} rps`);
 
   await serve(l2On('empty'), onEmptyStore);
+  await peerIntrospection();
   await runFanOut();
   await seed();
 
@@ -204,6 +233,8 @@ async function main(): Promise<void> {
   step(
     `verify: empty ${meanRps(results.storeSize.empty).toFixed(0)}, seeded ${meanRps(results.storeSize.seeded).toFixed(0)} rps`,
   );
+
+  await peerFedify();
 
   results.baseline.end = await hello();
   step(`baseline hello again ${results.baseline.end.rps.toFixed(0)} rps`);

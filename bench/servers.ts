@@ -1,4 +1,5 @@
-// Starts and stops the processes under measurement: the real service (production build) and the bare Koa baseline.
+// Starts and stops the processes under measurement: the real service (production build), the bare Koa baseline and
+// the peers of scenario 8.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -119,21 +120,41 @@ export async function startL2(settings: L2Settings): Promise<RunningServer> {
   return running(child, port);
 }
 
-/** The bare Koa "hello" baseline in its own process. */
-export async function startHello(): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', benchFile('hello-server.ts')], {
+/** A server started by the bench from one of its own scripts: the JSON line it printed once listening. */
+export interface RunningScript extends RunningServer {
+  readonly announced: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * `node --import tsx bench/<script>` in its own process: the script prints one JSON line holding its port (and
+ * whatever else the bench needs from it) once it listens, and exits on SIGTERM.
+ */
+async function startScript(script: string, env: NodeJS.ProcessEnv = process.env): Promise<RunningScript> {
+  const child = spawn(process.execPath, ['--import', 'tsx', benchFile(script)], {
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let announced: Record<string, unknown> = {};
   const port = await waitForPort(
     child,
     (line) => {
       try {
-        return (JSON.parse(line) as { port?: number }).port ?? null;
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        if (typeof entry.port !== 'number' || entry.port === 0) return null;
+        announced = entry;
+        return entry.port;
       } catch {
         return null;
       }
     },
     30_000,
   );
-  return running(child, port);
+  return { ...running(child, port), announced };
 }
+
+/** The bare Koa "hello" baseline in its own process. */
+export const startHello = (): Promise<RunningServer> => startScript('hello-server.ts');
+
+/** A peer of scenario 8 (bench/peers/<name>.ts) in its own process, in production mode as L2 runs. */
+export const startPeer = (name: string): Promise<RunningScript> =>
+  startScript(`peers/${name}.ts`, { ...process.env, NODE_ENV: 'production' });
