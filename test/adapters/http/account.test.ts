@@ -1,6 +1,7 @@
 // Accounts and sessions (issue 11): change the password, see and end sessions, delete the account — over the API
 // and through the forms, on both stores, with a real L1 server receiving the notices.
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { FormBrowser } from '../../support/browser.js';
 import { FakeL1Server } from '../../support/fake-l1-server.js';
 import { client, registerUser } from '../../support/http.js';
@@ -8,6 +9,7 @@ import type { TestServer } from '../../support/test-server.js';
 import { expectProblem, jwtPayload, keysOf, PASSWORD, setCookies, startServer, STORES } from './helpers.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
+const sha256Hex = (token: string) => createHash('sha256').update(token).digest('hex');
 const JSON_ACCEPT = { accept: 'application/json' };
 
 for (const store of STORES) {
@@ -54,9 +56,10 @@ for (const store of STORES) {
 
       describe('POST /auth/password', () => {
         it('keeps the asking session, revokes every other token of the user with notices, and the new password logs in', async () => {
+          const otherL1 = await new FakeL1Server().start();
           const phone = await loginOk('alice');
           const scopedFromPhone = await attach(phone);
-          const scopedFromHere = await attach(alice, 'https://l1b.example');
+          const scopedFromHere = await attach(alice, otherL1.url);
           const bob = await registerUser(server.url, 'bob', PASSWORD);
           const bobScoped = await attach(bob);
 
@@ -68,12 +71,19 @@ for (const store of STORES) {
           expect(await verifyCode(alice)).to.equal('valid');
           expect(await verifyCode(phone)).to.equal('token_revoked');
           expect(await verifyCode(scopedFromPhone, l1.url)).to.equal('token_revoked');
-          expect(await verifyCode(scopedFromHere, 'https://l1b.example')).to.equal('token_revoked');
+          expect(await verifyCode(scopedFromHere, otherL1.url)).to.equal('token_revoked');
           expect(await verifyCode(bob)).to.equal('valid');
           expect(await verifyCode(bobScoped, l1.url)).to.equal('valid');
 
-          await l1.waitForNotices(1);
-          expect(l1.notices.map((notice) => notice.body.username)).to.deep.equal(['alice']);
+          // One notice per revoked scoped token, each to its own L1 server, naming that token.
+          await Promise.all([l1.waitForNotices(1), otherL1.waitForNotices(1)]);
+          await otherL1.stop();
+          expect(l1.notices.map((notice) => [notice.body.username, notice.body.token_hash])).to.deep.equal([
+            ['alice', sha256Hex(scopedFromPhone)],
+          ]);
+          expect(otherL1.notices.map((notice) => notice.body.token_hash)).to.deep.equal([
+            sha256Hex(scopedFromHere),
+          ]);
 
           expectProblem(await login('alice'), 401, 'invalid_credentials');
           expect((await login('alice', NEW_PASSWORD)).status).to.equal(200);
@@ -100,6 +110,14 @@ for (const store of STORES) {
             expect(refused.errors.map((e: { path: string }) => e.path)).to.deep.equal(['new_password']);
           }
           expect((await login('alice')).status).to.equal(200);
+        });
+
+        it('hashes only the first 72 bytes of the new password, as at registration', async () => {
+          const longPassword = 'é'.repeat(36);
+          const changed = await changePassword(alice, PASSWORD, `${longPassword}X`);
+          expect(changed.status, changed.text).to.equal(200);
+          expect((await login('alice', `${longPassword}Y`)).status).to.equal(200);
+          expectProblem(await login('alice', 'é'.repeat(35)), 401, 'invalid_credentials');
         });
 
         it('refuses a scoped token with 403 forbidden and a missing token with 401', async () => {

@@ -145,6 +145,18 @@ for (const store of STORES) {
           expectProblem(await attach(scoped, 'https://a.example'), 403, 'forbidden');
         });
 
+        it('refuses a scoped token with 403 before judging the body: attach or detach, a bad l1_server or none', async () => {
+          const scoped = await attachOk(alice, 'https://a.example');
+          expectProblem(await attach(scoped, 'not a url'), 403, 'forbidden');
+          expectProblem(await api.post('/renderers/detach', {}, { token: scoped }), 403, 'forbidden');
+          expectProblem(
+            await api.post('/renderers/detach', { l1_server: 'https://a.example' }, { token: scoped }),
+            403,
+            'forbidden',
+          );
+          expect(await verifyCode(scoped, 'https://a.example')).to.equal('valid');
+        });
+
         it('answers 401 unauthenticated without a token, and 401 for a garbage token', async () => {
           const response = await api.post('/renderers/attach', { l1_server: 'https://l1.example' });
           expectProblem(response, 401, 'unauthenticated');

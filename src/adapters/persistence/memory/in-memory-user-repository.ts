@@ -61,7 +61,10 @@ export class InMemoryUserRepository implements UserRepository {
     this.db.assertOpen();
     const stored = this.db.users.get(username);
     if (!stored || !live(stored)) return null;
+    // Revocations first: were they to fail, the old password would stay with more tokens revoked, never the new
+    // password with the old tokens alive.
+    const revoked = this.db.revoke(revocations, now);
     stored.user = { ...stored.user, passwordHash };
-    return this.db.revoke(revocations, now);
+    return revoked;
   }
 }

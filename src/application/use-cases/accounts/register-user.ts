@@ -4,7 +4,7 @@
 // limited number of accounts per window.
 import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
 import { err, ok, type Result } from '../../../domain/result.js';
-import { normaliseUsername, type User } from '../../../domain/user.js';
+import { normaliseUsername, profileOf, type User, type UserProfile } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KeyPairGenerator } from '../../ports/key-pair-generator.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
@@ -36,7 +36,7 @@ export class RegisterUser {
 
   async execute(
     input: RegisterUserInput,
-  ): Promise<Result<{ user: User; session: IssuedTokenView }, RegisterUserError>> {
+  ): Promise<Result<{ user: UserProfile; session: IssuedTokenView }, RegisterUserError>> {
     const username = normaliseUsername(input.username);
     if (!username.ok) {
       return err({
@@ -70,6 +70,6 @@ export class RegisterUser {
     const session = this.issuer.signSession(user.username);
     if ((await this.users.create(user, session.record)) === 'taken')
       return err({ type: 'username_taken', username: username.value });
-    return ok({ user, session: session.view });
+    return ok({ user: profileOf(user), session: session.view });
   }
 }

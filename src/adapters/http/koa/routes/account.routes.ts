@@ -97,6 +97,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
         200: json(schemas.SessionList, 'Sessions'),
         ...tokenErrors,
         403: problem('forbidden: a scoped token'),
+        406: problem('not_acceptable'),
       },
     },
     async (ctx) => {

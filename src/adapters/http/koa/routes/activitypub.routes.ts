@@ -39,6 +39,7 @@ const collectionDoc = (summary: string): RouteDoc => ({
     200: apJson('ActivityStreams collection'),
     404: problem('not_found'),
     406: problem('not_acceptable'),
+    410: problem('gone: the account was deleted'),
   },
 });
 
@@ -122,6 +123,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         200: json(schemas.UserSummary, 'The user'),
         404: problem('not_found'),
         406: problem('not_acceptable'),
+        410: problem('gone: the account was deleted (a Tombstone in the ActivityPub form, a page in HTML)'),
       },
     },
     async (ctx) => {
@@ -250,7 +252,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
     inboxDoc(
       "A user's inbox (ActivityPub)",
       { params: userParam },
-      { 404: problem('not_found: no such user') },
+      { 404: problem('not_found: no such user'), 410: problem('gone: the account was deleted') },
     ),
     inbox((ctx) => String(ctx.params.username)),
   );

@@ -89,6 +89,9 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
         429: problem(
           'rate_limited: too many registrations from this address (Retry-After says when to try again)',
         ),
+        503: problem(
+          'unavailable: too many key pairs are being generated now (Retry-After says when to try again)',
+        ),
       },
     },
     async (ctx) => {

@@ -2,14 +2,14 @@ import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { json, signedIn, signedInPostDoc, tokenErrors } from '../openapi-docs.js';
+import { json, problem, signedIn, signedInPostDoc, tokenErrors, withResponses } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 import { attachProblem, scopedTokenForbidden, sessionProblem } from '../error-status.js';
 import { respond } from '../respond.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { InputProblem, type HttpProblem } from '../problem.js';
-import { requireAuth, viewer } from '../request-auth.js';
+import { requireAuth, requireSession, viewer } from '../request-auth.js';
 import { validateBody } from '../validate.js';
 
 const TITLE = 'Renderers';
@@ -70,12 +70,15 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
     },
   );
 
-  /** Attach and detach: a signed-in caller naming an L1 server, from a form or the API. */
+  /**
+   * Attach and detach: a signed-in caller naming an L1 server, from a form or the API. A scoped token is refused
+   * before the body is judged (403 whatever it sends), as on every other write.
+   */
   const withL1Server =
     (run: (ctx: Context, session: AuthenticatedToken, l1Server: L1ServerUrl) => Promise<void>) =>
     (ctx: Context) =>
       formOrJson(ctx, showRenderersPage(ctx), async () => {
-        const session = await requireAuth(ctx, deps);
+        const session = await requireSession(ctx, deps);
         await run(ctx, session, l1ServerOf(ctx));
       });
 
@@ -84,14 +87,18 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
     path: string,
     doc: Omit<Parameters<typeof signedInPostDoc>[0], 'body' | 'forbidden'> & { forbidden?: string },
     run: Parameters<typeof withL1Server>[0],
+    moreAnswers: Parameters<typeof withResponses>[1] = {},
   ) =>
     routes.post(
       path,
-      signedInPostDoc({
-        forbidden: 'forbidden (a scoped token cannot do this) or csrf_failed',
-        ...doc,
-        body: schemas.RendererRequest,
-      }),
+      withResponses(
+        signedInPostDoc({
+          forbidden: 'forbidden (a scoped token cannot do this) or csrf_failed',
+          ...doc,
+          body: schemas.RendererRequest,
+        }),
+        moreAnswers,
+      ),
       withL1Server(run),
     );
 
@@ -120,6 +127,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
         expires_at: scoped.expiresAt.toISOString(),
       };
     },
+    { 429: problem("rate_limited: the user's write budget is spent (Retry-After says when to try again)") },
   );
 
   rendererRoute(
