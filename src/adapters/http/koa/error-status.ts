@@ -77,14 +77,10 @@ export function loginProblem(error: IssueTokenError): HttpProblem {
 
 /** A password asked for again (to change it, or to delete the account): counted as a login attempt. */
 function passwordProblem(error: PasswordCheckError, wrong = 'The password is wrong.'): HttpProblem {
-  switch (error.type) {
-    case 'invalid_credentials':
-      return new InputProblem(401, error.type, wrong);
-    case 'rate_limited':
-      return rateLimited('Too many failed logins. Try again later.', error);
-    default:
-      return assertNever(error);
-  }
+  // Two cases: a third error type would not narrow to what rateLimited takes, so this stays exhaustive.
+  return error.type === 'invalid_credentials'
+    ? new InputProblem(401, error.type, wrong)
+    : rateLimited('Too many failed logins. Try again later.', error);
 }
 
 export function changePasswordProblem(error: ChangePasswordError): HttpProblem {
@@ -107,6 +103,12 @@ export function revokeSessionProblem(error: { readonly type: 'forbidden' | 'not_
     ? scopedTokenForbidden()
     : new HttpProblem(404, 'not_found', 'You have no such session.');
 }
+
+/** Listing one's sessions or renderers: the one refusal is a scoped token. */
+export const listProblem = (error: { readonly type: 'forbidden' }): HttpProblem => {
+  if (error.type !== 'forbidden') return assertNever(error.type);
+  return scopedTokenForbidden();
+};
 
 /** Logout and detach: a token verdict, or a scoped token doing what only a session may. */
 export function sessionProblem(error: TokenVerdictError | { readonly type: 'forbidden' }): HttpProblem {

@@ -1,6 +1,7 @@
 // Account management (API.md §1): change the password, see and end sessions, delete the account — for API clients
 // (bearer or cookie + CSRF) and for the browser (the Account and Sessions pages).
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import type { SessionView } from '../../../../application/use-cases/accounts/list-sessions.js';
 import { clientAddress } from '../client-address.js';
@@ -9,7 +10,7 @@ import {
   changePasswordProblem,
   deleteAccountProblem,
   revokeSessionProblem,
-  scopedTokenForbidden,
+  listProblem,
 } from '../error-status.js';
 import { json, problem, signedIn, signedInPostDoc, tokenErrors, withResponses } from '../openapi-docs.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
@@ -60,32 +61,47 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
     await renderAccount(ctx, { notice });
   });
 
-  routes.post(
+  /**
+   * A signed-in POST that asks for a password (change it, delete the account): the same answers, the Account page
+   * shown again on a refused form, the session required before the body is judged.
+   */
+  const passwordConfirmedPost = <S extends z.ZodType>(
+    path: string,
+    doc: { summary: string; body: S; ok: [number, z.ZodType, string]; redirect: string },
+    handle: (
+      ctx: Context,
+      asker: { session: AuthenticatedToken; clientAddress: string },
+      input: z.infer<S>,
+    ) => Promise<void>,
+  ) =>
+    routes.post(
+      path,
+      withResponses(
+        signedInPostDoc({ ...doc, forbidden: 'forbidden (a scoped token) or csrf_failed' }),
+        passwordRefusals,
+      ),
+      (ctx) =>
+        formOrJson(ctx, showAccountForm(ctx), async () => {
+          const session = await requireSession(ctx, deps);
+          await handle(ctx, { session, clientAddress: clientAddress(ctx) }, validateBody(ctx, doc.body));
+        }),
+    );
+
+  passwordConfirmedPost(
     '/auth/password',
-    withResponses(
-      signedInPostDoc({
-        summary: 'Change the password; every other token of the user is revoked in the same write',
-        body: schemas.ChangePasswordRequest,
-        ok: [200, schemas.RevokedResponse, 'Changed; the asking session stays valid'],
-        redirect: 'Form post: redirected to /account',
-        forbidden: 'forbidden (a scoped token) or csrf_failed',
-      }),
-      passwordRefusals,
-    ),
-    (ctx) =>
-      formOrJson(ctx, showAccountForm(ctx), async () => {
-        const session = await requireSession(ctx, deps);
-        const input = validateBody(ctx, schemas.ChangePasswordRequest);
-        const result = await useCases.changePassword.execute({
-          session,
-          currentPassword: input.current_password,
-          newPassword: input.new_password,
-          clientAddress: clientAddress(ctx),
-        });
-        if (!result.ok) throw changePasswordProblem(result.error);
-        if (isFormPost(ctx)) return seeOther(ctx, '/account?changed=1');
-        ctx.body = { revoked: result.value.revoked };
-      }),
+    {
+      summary: 'Change the password; every other token of the user is revoked in the same write',
+      body: schemas.ChangePasswordRequest,
+      ok: [200, schemas.RevokedResponse, 'Changed; the asking session stays valid'],
+      redirect: 'Form post: redirected to /account',
+    },
+    async (ctx, asker, input) => {
+      const { current_password: currentPassword, new_password: newPassword } = input;
+      const result = await useCases.changePassword.execute({ ...asker, currentPassword, newPassword });
+      if (!result.ok) throw changePasswordProblem(result.error);
+      if (isFormPost(ctx)) return seeOther(ctx, '/account?changed=1');
+      ctx.body = { revoked: result.value.revoked };
+    },
   );
 
   routes.get(
@@ -103,7 +119,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
     async (ctx) => {
       const listFor = async (session: AuthenticatedToken) => {
         const result = await useCases.listSessions.execute(session);
-        if (!result.ok) throw scopedTokenForbidden();
+        if (!result.ok) throw listProblem(result.error);
         return result.value.map(sessionJson);
       };
       await respond(ctx, {
@@ -143,33 +159,22 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
     },
   );
 
-  routes.post(
+  passwordConfirmedPost(
     '/auth/delete-account',
-    withResponses(
-      signedInPostDoc({
-        summary:
-          'Delete the account: every token revoked, every live asset deleted with its signed Delete, the actor’s ' +
-          'Delete sent to followers; the name stays taken',
-        body: schemas.DeleteAccountRequest,
-        ok: [200, schemas.DeletedAccount, 'Deleted'],
-        redirect: 'Form post: cookie cleared, redirected to /',
-        forbidden: 'forbidden (a scoped token) or csrf_failed',
-      }),
-      passwordRefusals,
-    ),
-    (ctx) =>
-      formOrJson(ctx, showAccountForm(ctx), async () => {
-        const session = await requireSession(ctx, deps);
-        const input = validateBody(ctx, schemas.DeleteAccountRequest);
-        const result = await useCases.deleteAccount.execute({
-          session,
-          password: input.password,
-          clientAddress: clientAddress(ctx),
-        });
-        if (!result.ok) throw deleteAccountProblem(result.error);
-        clearTokenCookie(ctx, settings.cookies);
-        if (isFormPost(ctx)) return seeOther(ctx, '/');
-        ctx.body = { deleted: true, username: session.claims.username, ...result.value };
-      }),
+    {
+      summary:
+        'Delete the account: every token revoked, every live asset deleted with its signed Delete, the actor’s ' +
+        'Delete sent to followers; the name stays taken',
+      body: schemas.DeleteAccountRequest,
+      ok: [200, schemas.DeletedAccount, 'Deleted'],
+      redirect: 'Form post: cookie cleared, redirected to /',
+    },
+    async (ctx, asker, input) => {
+      const result = await useCases.deleteAccount.execute({ ...asker, password: input.password });
+      if (!result.ok) throw deleteAccountProblem(result.error);
+      clearTokenCookie(ctx, settings.cookies);
+      if (isFormPost(ctx)) return seeOther(ctx, '/');
+      ctx.body = { deleted: true, username: asker.session.claims.username, ...result.value };
+    },
   );
 }

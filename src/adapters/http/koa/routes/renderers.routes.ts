@@ -5,7 +5,7 @@ import type { HttpDependencies } from '../dependencies.js';
 import { json, problem, signedIn, signedInPostDoc, tokenErrors, withResponses } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
-import { attachProblem, scopedTokenForbidden, sessionProblem } from '../error-status.js';
+import { attachProblem, listProblem, sessionProblem } from '../error-status.js';
 import { respond } from '../respond.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { InputProblem, type HttpProblem } from '../problem.js';
@@ -19,7 +19,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
 
   const listItems = async (session: AuthenticatedToken) => {
     const result = await useCases.listRenderers.execute(session);
-    if (!result.ok) throw scopedTokenForbidden();
+    if (!result.ok) throw listProblem(result.error);
     return result.value.map((a) => ({ l1_server: a.l1Server, attached_at: a.attachedAt.toISOString() }));
   };
 
