@@ -23,6 +23,7 @@ import type { GetStatistics } from './use-cases/operations/get-statistics.js';
 import type { DeleteAsset } from './use-cases/registry/delete-asset.js';
 import type { GetActivity } from './use-cases/registry/get-activity.js';
 import type { GetAsset } from './use-cases/registry/get-asset.js';
+import type { GetEditableAsset } from './use-cases/registry/get-editable-asset.js';
 import type { ListActivities } from './use-cases/registry/list-activities.js';
 import type { ListRegistry } from './use-cases/registry/list-registry.js';
 import type { RegisterAsset } from './use-cases/registry/register-asset.js';
@@ -51,6 +52,7 @@ export interface UseCases {
   readonly updateAsset: UpdateAsset;
   readonly deleteAsset: DeleteAsset;
   readonly getAsset: GetAsset;
+  readonly getEditableAsset: GetEditableAsset;
   readonly listRegistry: ListRegistry;
   readonly getActivity: GetActivity;
   readonly listActivities: ListActivities;

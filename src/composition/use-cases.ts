@@ -27,6 +27,7 @@ import { GetStatistics } from '../application/use-cases/operations/get-statistic
 import { DeleteAsset } from '../application/use-cases/registry/delete-asset.js';
 import { GetActivity } from '../application/use-cases/registry/get-activity.js';
 import { GetAsset } from '../application/use-cases/registry/get-asset.js';
+import { GetEditableAsset } from '../application/use-cases/registry/get-editable-asset.js';
 import { ListActivities } from '../application/use-cases/registry/list-activities.js';
 import { ListRegistry } from '../application/use-cases/registry/list-registry.js';
 import { PublishActivity } from '../application/use-cases/registry/publish-activity.js';
@@ -144,6 +145,7 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.AssetWriteLimit),
     ),
   getAsset: (c) => new GetAsset(c.resolve(TOKENS.AssetRepository)),
+  getEditableAsset: (c) => new GetEditableAsset(c.resolve(TOKENS.AssetRepository)),
   listRegistry: (c) => new ListRegistry(c.resolve(TOKENS.AssetRepository)),
   getActivity: (c) => new GetActivity(c.resolve(TOKENS.ActivityLog)),
   listActivities: (c) => new ListActivities(c.resolve(TOKENS.ActivityLog)),

@@ -27,12 +27,6 @@ export class UpdateAsset {
     private readonly writes: RateLimit,
   ) {}
 
-  /** The asset as its owner may edit it: live and theirs (the edit form starts from it). */
-  async editable(input: { writer: TokenClaims; name: string }): Promise<Result<Asset, AssetError>> {
-    const writer = writerOf(input.writer);
-    return writer.ok ? ownedLiveAsset(this.assets, input.name, writer.value) : writer;
-  }
-
   async execute(input: {
     /** The token the request was made with. */
     writer: TokenClaims;

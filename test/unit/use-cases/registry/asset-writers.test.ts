@@ -6,6 +6,7 @@ import type { ActivitySigner } from '../../../../src/application/ports/activity-
 import { DeleteAsset } from '../../../../src/application/use-cases/registry/delete-asset.js';
 import { PublishActivity } from '../../../../src/application/use-cases/registry/publish-activity.js';
 import { RegisterAsset } from '../../../../src/application/use-cases/registry/register-asset.js';
+import { GetEditableAsset } from '../../../../src/application/use-cases/registry/get-editable-asset.js';
 import { UpdateAsset } from '../../../../src/application/use-cases/registry/update-asset.js';
 import { Urls } from '../../../../src/domain/activity-streams.js';
 import type { AssetFields } from '../../../../src/domain/asset.js';
@@ -69,7 +70,9 @@ describe('asset writes: who may write, and how often', () => {
     expect(
       await update.execute({ writer: scoped, name: 'sunset', changes: { description: 'x' } }),
     ).to.deep.equal(refusal);
-    expect(await update.editable({ writer: scoped, name: 'sunset' })).to.deep.equal(refusal);
+    expect(
+      await new GetEditableAsset(store.assets).execute({ writer: scoped, name: 'sunset' }),
+    ).to.deep.equal(refusal);
     expect(await remove.execute({ writer: scoped, name: 'sunset' })).to.deep.equal(refusal);
 
     expect(await store.activities.nextIdx()).to.equal(1);

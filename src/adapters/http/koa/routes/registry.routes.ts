@@ -104,7 +104,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     const signedIn = await signedInOrLogin(ctx);
     if (!signedIn) return;
     const name = String(ctx.params.name);
-    const editable = await useCases.updateAsset.editable({ writer: signedIn.claims, name });
+    const editable = await useCases.getEditableAsset.execute({ writer: signedIn.claims, name });
     if (!editable.ok) throw assetProblem(editable.error, name);
     await renderAssetForm(ctx, editable.value, formValues({}, editable.value));
   });
