@@ -39,7 +39,10 @@ export function parseIncomingActivity(json: unknown): Result<IncomingActivity, s
   if (typeof type !== 'string' || type === '') return err('type: an activity needs a type.');
   const actor = idOf(json.actor);
   if (actor === null) return err('actor: an activity needs an actor (an http(s) URL).');
-  return ok({ id: idOf(json.id), type, actor, object: json.object });
+  // An id on another server than the actor's is not the actor's to give (the activity could then be confused
+  // with, or undone as, somebody else's): it is treated as absent.
+  const id = idOf(json.id);
+  return ok({ id: id !== null && sameOrigin(id, actor) ? id : null, type, actor, object: json.object });
 }
 
 /** Whether two URLs share scheme, host and port. */

@@ -75,8 +75,18 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     if (!sameOrigin(claim.keyId, actor)) return refuse('the key is not on the actor’s server');
 
     const stored = await this.keys.get(claim.keyId);
-    const fresh = stored !== null && now.getTime() - stored.fetchedAt.getTime() < KEY_REFRESH_MS;
-    if (fresh && verifyRsaSha256(claim, stored.publicKeyPem)) return this.signedBy(stored, actor);
+    const storedVerifies = stored !== null && verifyRsaSha256(claim, stored.publicKeyPem);
+    if (storedVerifies) {
+      const fresh = now.getTime() - stored.fetchedAt.getTime() < KEY_REFRESH_MS;
+      // A day-old key is fetched again, unless its server could not be asked a moment ago: then the key as stored
+      // is still the best evidence.
+      if (fresh || lately(this.unfetchable, claim.keyId, now.getTime(), false))
+        return this.signedBy(stored, actor);
+      const refreshed = await this.fetchKey(claim.keyId, true);
+      if (typeof refreshed !== 'string') return this.keep(claim, refreshed, actor);
+      lately(this.unfetchable, claim.keyId, now.getTime(), true);
+      return this.signedBy(stored, actor);
+    }
     // A kept key that fails is fetched again at most once a minute; an unknown key that could not be fetched is
     // not asked for again within a minute (and one that could is answered by the client's cache meanwhile).
     if (stored && lately(this.refetched, claim.keyId, now.getTime(), true))
@@ -87,9 +97,6 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     const fetched = await this.fetchKey(claim.keyId, stored !== null);
     if (typeof fetched === 'string') {
       lately(this.unfetchable, claim.keyId, now.getTime(), true);
-      // The signer's server cannot be asked now: the key as stored is still the best evidence.
-      if (stored && !fresh && verifyRsaSha256(claim, stored.publicKeyPem))
-        return this.signedBy(stored, actor);
       return refuse(`the signing key could not be fetched: ${fetched}`);
     }
     return this.keep(claim, fetched, actor);
