@@ -184,6 +184,35 @@ export function jobQueueContract(name: string, harness: PersistenceHarness): voi
         expect(numbers(jobs)).to.deep.equal([2]);
       });
 
+      it('hands out only the named lanes (less the skipped ones) and jobs without a lane, with onlyLanes', async () => {
+        await store().jobs.enqueue(
+          [
+            inLane(1, 'https://a.example'),
+            inLane(2, 'https://b.example'),
+            inLane(3, 'https://c.example'),
+            inLane(4, 'https://b.example'),
+            aJob(5),
+          ],
+          T0,
+        );
+
+        const only = (onlyLanes: string[], leaseId: string) =>
+          store().jobs.claim({
+            now: T0,
+            leaseMs: LEASE,
+            limit: 10,
+            leaseId,
+            skipLanes: ['https://c.example'],
+            onlyLanes,
+          });
+
+        expect(
+          numbers(await only(['https://b.example', 'https://c.example', 'https://d.example'], 'l1')),
+        ).to.deep.equal([2, 5]);
+        expect(numbers(await only([], 'l2'))).to.deep.equal([]);
+        expect(numbers(await only(['https://a.example', 'https://b.example'], 'l3'))).to.deep.equal([1, 4]);
+      });
+
       it("postpones a lane's waiting jobs as a whole, without counting an attempt, and leaves leased ones alone", async () => {
         const a = 'https://a.example';
         await store().jobs.enqueue([inLane(1, a), inLane(2, a), inLane(3, 'https://b.example')], T0);

@@ -31,6 +31,8 @@ export interface ClaimRequest {
   readonly leaseId: string;
   /** Lanes whose jobs must not be handed out now (busy or backed off in this worker). */
   readonly skipLanes?: readonly string[];
+  /** When given, only jobs of these lanes (less `skipLanes`) and jobs without a lane are handed out. */
+  readonly onlyLanes?: readonly string[];
 }
 
 /**
@@ -43,7 +45,8 @@ export interface JobQueue {
   enqueue(jobs: readonly NewJob[], now: Date): Promise<void>;
   /**
    * Leases up to `limit` jobs that are due and not leased, oldest due first (queue order among equals), taking at
-   * most ONE job of any lane per call and none of `skipLanes`; jobs without a lane are not limited.
+   * most ONE job of any lane per call, none of `skipLanes` and, with `onlyLanes`, none of any other lane; jobs
+   * without a lane are not limited.
    */
   claim(request: ClaimRequest): Promise<Job[]>;
   /**

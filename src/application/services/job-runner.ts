@@ -20,6 +20,11 @@ export interface RunnerLimits {
   readonly perLane: number;
   /** Longer than one attempt may take (10 s timeout), so a live worker never loses its lease mid-attempt. */
   readonly leaseMs: number;
+  /**
+   * Jobs in flight at once in lanes not proven (new, or failing); half of `concurrency` when not given. The other
+   * slots stay for hosts that answer, so any number of hosts that hang cannot take them all.
+   */
+  readonly untried?: number;
 }
 
 export const DEFAULT_RUNNER_LIMITS: RunnerLimits = { concurrency: 512, perLane: 2, leaseMs: 60_000 };
@@ -42,12 +47,15 @@ const MAX_LANES = 10_000;
  * Claims due jobs and runs each with the handler of its kind, keeping up to `concurrency` in flight without waiting
  * for a batch to finish: a slow job holds one slot, not the others. Each lane (destination) runs at most `perLane`
  * jobs at once — one while unproven — and after a failure the whole lane waits (its queued jobs are postponed in
- * the store, so other processes wait too), longer after each failure in a row.
+ * the store, so other processes wait too), longer after each failure in a row. Unproven lanes hold at most half the
+ * slots, so any number of hosts that never answer cannot take them all.
  */
 export class JobRunner {
   private readonly running = new Set<Promise<void>>();
   private readonly lanes = new Map<string, Lane>();
   private claiming = false;
+  /** Jobs in flight in lanes that were not proven when they started. */
+  private untriedInFlight = 0;
 
   constructor(
     private readonly jobs: JobQueue,
@@ -60,6 +68,10 @@ export class JobRunner {
     /** Called whenever a job settles, so the worker can claim into the freed slot. */
     private readonly onSettled: () => void = () => {},
   ) {}
+
+  private get untriedSlots(): number {
+    return this.limits.untried ?? Math.max(1, Math.floor(this.limits.concurrency / 2));
+  }
 
   /** Jobs in flight now. */
   get inFlight(): number {
@@ -79,17 +91,39 @@ export class JobRunner {
     this.claiming = true;
     try {
       const now = this.clock.now();
-      const batch = await this.jobs.claim({
-        now,
-        leaseMs: this.limits.leaseMs,
-        limit: room,
-        leaseId: this.ids.newId(),
-        skipLanes: this.unavailableLanes(now.getTime()),
-      });
-      for (const job of batch) this.launch(job);
-      return batch.length;
+      // Lanes not proven (new, or failing) share at most half the slots, so hosts that hang — however many — leave
+      // the other half to hosts that answer. When that share binds, proven lanes are served first.
+      const untriedRoom = Math.max(0, this.untriedSlots - this.untriedInFlight);
+      // One job per lane per start, as per claim: the second claim leaves out the lanes the first one served.
+      const served = new Set<string>();
+      if (untriedRoom < room) await this.claimAndLaunch(now, room, served, this.provenLanesWithRoom(now));
+      const rest = Math.min(room - served.size, untriedRoom);
+      if (rest > 0) await this.claimAndLaunch(now, rest, served);
+      return served.size;
     } finally {
       this.claiming = false;
+    }
+  }
+
+  /** Claims up to `limit` jobs (of `onlyLanes` only, when given) and starts them; each is added to `served`. */
+  private async claimAndLaunch(
+    now: Date,
+    limit: number,
+    served: Set<string>,
+    onlyLanes?: readonly string[],
+  ): Promise<void> {
+    if (onlyLanes?.length === 0) return;
+    const batch = await this.jobs.claim({
+      now,
+      leaseMs: this.limits.leaseMs,
+      limit,
+      leaseId: this.ids.newId(),
+      skipLanes: [...this.unavailableLanes(now.getTime()), ...served],
+      ...(onlyLanes ? { onlyLanes } : {}),
+    });
+    for (const job of batch) {
+      served.add(job.lane ?? job.id);
+      this.launch(job);
     }
   }
 
@@ -107,9 +141,12 @@ export class JobRunner {
 
   private launch(job: Job): void {
     const lane = job.lane === null ? null : this.laneOf(job.lane);
+    const untried = lane !== null && !lane.proven;
     if (lane) lane.running++;
+    if (untried) this.untriedInFlight++;
     const run = this.run(job, lane).finally(() => {
       if (lane) lane.running--;
+      if (untried) this.untriedInFlight--;
       this.running.delete(run);
       this.onSettled();
     });
@@ -189,6 +226,15 @@ export class JobRunner {
         return;
       }
     }
+  }
+
+  /** Proven lanes that may take another job now. */
+  private provenLanesWithRoom(now: Date): string[] {
+    const at = now.getTime();
+    const lanes: string[] = [];
+    for (const [name, lane] of this.lanes)
+      if (lane.proven && lane.running < this.limits.perLane && lane.backedOffUntil <= at) lanes.push(name);
+    return lanes;
   }
 
   /** Lanes at their limit of jobs in flight, or backed off: the next claim leaves them out. */

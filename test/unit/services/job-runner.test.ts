@@ -114,7 +114,7 @@ describe('JobRunner', () => {
   });
 
   it('keeps going past a job that never answers: it holds one slot, the others run', async () => {
-    const { runner, enqueue, store, setAnswer, ran } = setUp({ concurrency: 4 });
+    const { runner, enqueue, store, setAnswer, ran } = setUp({ concurrency: 4, untried: 4 });
     const hanging = deferred();
     setAnswer((inbox) => (inbox.includes('dead') ? hanging.promise : { kind: 'delivered' }));
     await enqueue([
@@ -181,8 +181,32 @@ describe('JobRunner', () => {
     expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
+  it('leaves half the slots to hosts that answer, however many hosts hang, and serves those first', async () => {
+    const { runner, enqueue, setAnswer, ran } = setUp({ concurrency: 4 });
+    const hanging = deferred();
+    setAnswer((inbox) => (inbox.includes('dead') ? hanging.promise : { kind: 'delivered' }));
+    await enqueue([delivery('live.example', 0)]);
+    await runner.runOnce();
+
+    await enqueue(Array.from({ length: 8 }, (_, n) => delivery(`dead${n}.example`, n)));
+    await enqueue(Array.from({ length: 6 }, (_, n) => delivery('live.example', 10 + n)));
+    for (let i = 0; i < 8; i++) {
+      await runner.start();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+
+    expect(ran.filter((inbox) => inbox.includes('live'))).to.have.length(7);
+    expect(
+      ran.filter((inbox) => inbox.includes('dead')),
+      'two of four slots for hosts not proven',
+    ).to.have.length(2);
+    expect(runner.inFlight).to.equal(2);
+    hanging.settle({ kind: 'delivered' });
+    await runner.settled();
+  });
+
   it('keeps at most `concurrency` jobs in flight', async () => {
-    const { runner, enqueue, setAnswer } = setUp({ concurrency: 3 });
+    const { runner, enqueue, setAnswer } = setUp({ concurrency: 3, untried: 3 });
     const hanging = deferred();
     setAnswer(() => hanging.promise);
     await enqueue(Array.from({ length: 10 }, (_, n) => delivery(`h${n}.example`, n)));

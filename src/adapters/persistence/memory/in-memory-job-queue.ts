@@ -14,13 +14,14 @@ export class InMemoryJobQueue implements JobQueue {
     if (input.limit <= 0) return [];
     const now = input.now.getTime();
     const skipped = new Set(input.skipLanes ?? []);
+    const only = input.onlyLanes ? new Set(input.onlyLanes) : null;
     const ordered = [...this.db.jobs.values()]
       .filter(
         (j) =>
           j.state === 'pending' &&
           j.runAt <= now &&
           (j.leaseUntil === null || j.leaseUntil <= now) &&
-          (j.lane === null || !skipped.has(j.lane)),
+          (j.lane === null || (!skipped.has(j.lane) && (only === null || only.has(j.lane)))),
       )
       .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
     const due: StoredJob[] = [];

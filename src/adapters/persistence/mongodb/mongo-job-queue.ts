@@ -44,12 +44,16 @@ export class MongoJobQueue implements JobQueue {
     await storeCall(() => this.collections.jobs.insertMany(docs, { ordered: true }));
   }
 
-  async claim({ now, leaseMs, limit, leaseId, skipLanes = [] }: ClaimRequest): Promise<Job[]> {
+  async claim({ now, leaseMs, limit, leaseId, skipLanes = [], onlyLanes }: ClaimRequest): Promise<Job[]> {
     if (limit <= 0) return [];
     // One job per lane per claim: each lane claimed joins the lanes left out of the next findOneAndUpdate.
     const excluded = new Set(skipLanes);
+    const laneRule = (): Filter<JobDocument> =>
+      onlyLanes
+        ? { lane: { $in: onlyLanes.filter((lane) => !excluded.has(lane)) } }
+        : { lane: { $nin: [...excluded] } };
     const due = (): Filter<JobDocument> => ({
-      $and: [dueJobs(now), { $or: [{ lane: null }, { lane: { $nin: [...excluded] } }] }],
+      $and: [dueJobs(now), { $or: [{ lane: null }, laneRule()] }],
     });
     const lease: UpdateFilter<JobDocument> = {
       $set: { leaseId, leaseUntil: new Date(now.getTime() + leaseMs) },

@@ -49,6 +49,12 @@ export class SqliteJobQueue implements JobQueue {
         SELECT id FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane = lanes.lane AND ${due}
         ORDER BY run_at, id LIMIT 1)
       WHERE lanes.lane IS NOT NULL AND lanes.lane NOT IN (SELECT value FROM json_each(@skip))`);
+    // With `onlyLanes`, those lanes are sought directly instead of scanning every pending lane.
+    const selectFirstOfLanes = db.prepare<{ now: number; only: string; skip: string }, Candidate>(`
+      SELECT first.id, first.run_at FROM json_each(@only) AS lanes JOIN jobs AS first ON first.id = (
+        SELECT id FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane = lanes.value AND ${due}
+        ORDER BY run_at, id LIMIT 1)
+      WHERE lanes.value NOT IN (SELECT value FROM json_each(@skip))`);
     const selectWithoutLane = db.prepare<{ now: number; limit: number }, Candidate>(`
       SELECT id, run_at FROM jobs INDEXED BY jobs_pending_without_lane
       WHERE state = 'pending' AND lane IS NULL AND ${due} ORDER BY run_at, id LIMIT @limit`);
@@ -78,27 +84,32 @@ export class SqliteJobQueue implements JobQueue {
       for (const job of jobs) insert(job, now);
     });
     // Selecting and leasing under one write lock is what keeps two processes from claiming one job.
-    this.claimDue = db.transaction(({ now, leaseMs, limit, leaseId, skipLanes = [] }: ClaimRequest) => {
-      const at = now.getTime();
-      const ids = [
-        ...selectFirstPerLane.all({ now: at, skip: JSON.stringify(skipLanes) }),
-        ...selectWithoutLane.all({ now: at, limit }),
-      ];
-      const rows = ids
-        .sort((a, b) => a.run_at - b.run_at || a.id - b.id)
-        .slice(0, limit)
-        .map((candidate) => selectById.get(candidate.id)!);
-      for (const row of rows) lease.run(leaseId, now.getTime() + leaseMs, row.id);
-      return rows.map((row) => ({
-        id: String(row.id),
-        kind: row.kind,
-        payload: JSON.parse(row.payload) as unknown,
-        lane: row.lane,
-        attempts: row.attempts,
-        queuedAt: new Date(row.queued_at),
-        leaseId,
-      }));
-    });
+    this.claimDue = db.transaction(
+      ({ now, leaseMs, limit, leaseId, skipLanes = [], onlyLanes }: ClaimRequest) => {
+        const at = now.getTime();
+        const skip = JSON.stringify(skipLanes);
+        const ids = [
+          ...(onlyLanes
+            ? selectFirstOfLanes.all({ now: at, only: JSON.stringify([...new Set(onlyLanes)]), skip })
+            : selectFirstPerLane.all({ now: at, skip })),
+          ...selectWithoutLane.all({ now: at, limit }),
+        ];
+        const rows = ids
+          .sort((a, b) => a.run_at - b.run_at || a.id - b.id)
+          .slice(0, limit)
+          .map((candidate) => selectById.get(candidate.id)!);
+        for (const row of rows) lease.run(leaseId, now.getTime() + leaseMs, row.id);
+        return rows.map((row) => ({
+          id: String(row.id),
+          kind: row.kind,
+          payload: JSON.parse(row.payload) as unknown,
+          lane: row.lane,
+          attempts: row.attempts,
+          queuedAt: new Date(row.queued_at),
+          leaseId,
+        }));
+      },
+    );
   }
 
   async enqueue(jobs: readonly NewJob[], now: Date): Promise<void> {
