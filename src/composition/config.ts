@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   DELIVERY_CONCURRENCY: int(1, 10_000, 512),
   // One or two at once per destination: more would let one user aim L2's connections at one host.
   DELIVERY_PER_HOST: int(1, 2, 2),
+  // Longer than an attempt may take (10 s), so that a live worker never loses a job mid-attempt.
+  DELIVERY_LEASE_SECONDS: int(15, 3600, 60),
 });
 
 export type StoreLocation =
@@ -94,6 +96,8 @@ export interface Config {
     readonly concurrency: number;
     /** Outbound jobs in flight at once to one host that answers well. */
     readonly perHost: number;
+    /** How long a claimed job stays with its worker: a job of a process that died is taken up after this. */
+    readonly leaseMs: number;
   };
 }
 
@@ -158,6 +162,10 @@ export function loadConfig(
     revocationCleanupIntervalMs: e.REVOCATION_CLEANUP_INTERVAL_SECONDS * 1000,
     queuePollIntervalMs: e.QUEUE_POLL_INTERVAL_MS,
     noticeRetryFirstDelayMs: e.NOTICE_RETRY_FIRST_DELAY_MS,
-    delivery: { concurrency: e.DELIVERY_CONCURRENCY, perHost: e.DELIVERY_PER_HOST },
+    delivery: {
+      concurrency: e.DELIVERY_CONCURRENCY,
+      perHost: e.DELIVERY_PER_HOST,
+      leaseMs: e.DELIVERY_LEASE_SECONDS * 1000,
+    },
   };
 }

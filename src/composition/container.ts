@@ -180,6 +180,7 @@ export function buildContainer(
         ...DEFAULT_RUNNER_LIMITS,
         concurrency: config.delivery.concurrency,
         perLane: config.delivery.perHost,
+        leaseMs: config.delivery.leaseMs,
       },
       () => worker.jobsQueued(),
     );
