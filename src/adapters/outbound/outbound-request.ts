@@ -1,5 +1,5 @@
-import http, { type IncomingHttpHeaders } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { IpDestinationPolicy } from './ip-destination-policy.js';
 
@@ -36,23 +36,32 @@ export class OutboundFailure extends Error {
   }
 }
 
+/** Error codes undici gives for a request that ran out of time. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /**
- * Sends requests with node:http — not fetch, whose agent ignores a custom `lookup`, so the SSRF check could not run
- * on the resolved address. Connections are kept alive per host (a delivery to a busy inbox reuses its socket); a
- * name is checked on the address it resolves to each time a connection is made. Redirects are never followed here.
+ * Sends requests with undici (Node's own HTTP client library, about half the CPU of node:http per request — what
+ * fan-out to thousands of inboxes spends its time on) through one Agent whose connections resolve names with the
+ * destination policy's `lookup`, so the SSRF check runs on the address actually connected to. Connections are kept
+ * alive per origin (a delivery to a busy inbox reuses its socket). Redirects are never followed here.
  */
 export class OutboundHttp {
-  // As many sockets per host as deliveries may run at once to it, all kept for the next ones.
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32 }),
-  };
+  // As many connections per origin as deliveries may run at once to it, all kept for the next ones.
+  private readonly agent: Agent;
 
   constructor(
     readonly policy: IpDestinationPolicy,
     readonly userAgent: string,
     private readonly timeoutMs = OUTBOUND_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.agent = new Agent({
+      connections: 32,
+      keepAliveTimeout: 30_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: { timeout: timeoutMs, ...(policy.lookup ? { lookup: policy.lookup } : {}) },
+    });
+  }
 
   /** Answers with the status and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
@@ -62,73 +71,26 @@ export class OutboundHttp {
     const target = new URL(request.url);
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       throw new OutboundFailure('refused', `${target.protocol} is not http(s)`);
-    const transport = target.protocol === 'https:' ? https : http;
-    const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-    return new Promise((resolve, reject) => {
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-      const fail = (error: NodeJS.ErrnoException) =>
-        reject(
-          error instanceof OutboundFailure
-            ? error
-            : error.code === 'EREFUSED_PRIVATE'
-              ? new OutboundFailure('refused', error.message)
-              : signal.aborted || error.name === 'AbortError'
-                ? new OutboundFailure('timeout', 'timed out')
-                : new OutboundFailure('network', error.message),
-        );
-      const outgoing = transport.request(
-        target,
-        {
-          method: request.method,
-          headers: {
-            ...request.headers,
-            'user-agent': this.userAgent,
-            ...(body ? { 'content-length': String(body.length) } : {}),
-          },
-          lookup: this.policy.lookup,
-          agent: this.agents[target.protocol as 'http:' | 'https:'],
-          signal,
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (request.maxResponseBytes === 0) {
-            response.resume();
-            resolve({ status, headers: response.headers, body: Buffer.alloc(0) });
-            return;
-          }
-          const declared = Number(response.headers['content-length'] ?? '0');
-          if (declared > request.maxResponseBytes) {
-            response.destroy();
-            fail(
-              new OutboundFailure('too_large', `the answer is larger than ${request.maxResponseBytes} bytes`),
-            );
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > request.maxResponseBytes) {
-              response.destroy(
-                new OutboundFailure(
-                  'too_large',
-                  `the answer is larger than ${request.maxResponseBytes} bytes`,
-                ),
-              );
-              return;
-            }
-            chunks.push(chunk);
-          });
-          response.on('end', () =>
-            resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }),
-          );
-          response.on('error', fail);
-        },
-      );
-      outgoing.on('error', fail);
-      outgoing.end(body);
-    });
+    // One deadline for the whole exchange, answer body included (undici's own timeouts are per phase).
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+    try {
+      const response = await undiciRequest(target, {
+        method: request.method,
+        headers: { ...request.headers, 'user-agent': this.userAgent },
+        ...(request.body === undefined ? {} : { body: request.body }),
+        dispatcher: this.agent,
+        signal,
+      });
+      const { statusCode: status, headers } = response;
+      if (request.maxResponseBytes === 0) {
+        await response.body.dump();
+        return { status, headers: headers as IncomingHttpHeaders, body: Buffer.alloc(0) };
+      }
+      return { status, headers: headers as IncomingHttpHeaders, body: await readCapped(response, request) };
+    } catch (error) {
+      throw failureOf(error as NodeJS.ErrnoException, signal);
+    }
   }
 
   /**
@@ -151,9 +113,41 @@ export class OutboundHttp {
       : { kind: 'failed', reason: error.message };
   }
 
-  /** Closes idle kept-alive connections (at shutdown). */
+  /** Closes kept-alive connections (at shutdown). */
   close(): void {
-    this.agents['http:'].destroy();
-    this.agents['https:'].destroy();
+    void this.agent.destroy().catch(() => {});
   }
+}
+
+/** The answer body, failing once it passes `maxResponseBytes` (declared or read). */
+async function readCapped(response: Dispatcher.ResponseData, request: OutboundRequest): Promise<Buffer> {
+  const tooLarge = () =>
+    new OutboundFailure('too_large', `the answer is larger than ${request.maxResponseBytes} bytes`);
+  const declared = Number(response.headers['content-length'] ?? '0');
+  if (declared > request.maxResponseBytes) {
+    response.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > request.maxResponseBytes) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** What went wrong, as an {@link OutboundFailure}: a refused destination, a timeout, or a network failure. */
+function failureOf(error: NodeJS.ErrnoException, signal: AbortSignal): OutboundFailure {
+  if (error instanceof OutboundFailure) return error;
+  const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
+  const code = error.code ?? cause?.code;
+  if (code === 'EREFUSED_PRIVATE') return new OutboundFailure('refused', (cause ?? error).message);
+  if (signal.aborted || error.name === 'AbortError' || (code !== undefined && TIMEOUT_CODES.has(code)))
+    return new OutboundFailure('timeout', 'timed out');
+  return new OutboundFailure('network', error.message);
 }
