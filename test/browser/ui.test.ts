@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { FakeL1Server } from '../support/fake-l1-server.js';
 import { chromiumAvailable, launchChromium, SCREENSHOT_DIR } from '../support/chromium.js';
-import { client } from '../support/http.js';
+import { client, registerUser } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'correct horse battery';
@@ -294,22 +294,85 @@ describe('web UI in a real browser (Chromium)', function () {
     const asset = (await client(l2.url).get('/assets/fjord', { headers: { accept: 'application/json' } }))
       .json;
     expect(asset.name).to.equal('fjord');
-    const activity = (await client(l2.url).get('/activities', { headers: { accept: 'application/json' } }))
-      .json.items[0].idx as number;
+    // A renderer attached, so /renderers shows its Detach button (and /auth/sessions lists its token).
+    await go('/renderers');
+    await page.getByLabel('L1 server URL').fill(l1.url);
+    await page.getByRole('button', { name: 'Attach' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/callback');
+    // Another session (an API login), whose token registers and deletes an asset: its page then answers 410.
+    const api = client(l2.url);
+    const token = (await api.post('/auth/login', { username: 'olga', password: PASSWORD })).json
+      .access_token as string;
+    const glacier = { name: 'glacier', content_hash: `sha256:${'12'.repeat(32)}`, media_type: 'image/png' };
+    expect((await api.post('/assets', glacier, { token })).status).to.equal(201);
+    expect((await api.send('DELETE', '/assets/glacier', undefined, { token })).status).to.equal(200);
+    // A throw-away account, deleted through the API: its profile answers 410.
+    const doomed = await registerUser(l2.url, 'pavel', PASSWORD);
+    expect(
+      (await api.post('/auth/delete-account', { password: PASSWORD }, { token: doomed })).status,
+    ).to.equal(200);
+    for (const path of ['/assets/glacier', '/users/pavel']) {
+      const gone = await api.get(path, { headers: { accept: 'text/html' } });
+      expect(gone.status, path).to.equal(410);
+      expect(gone.text, path).to.contain('was deleted by its owner');
+    }
+    await go('/renderers');
+    expect(await page.getByRole('button', { name: `Detach ${l1.url}` }).count()).to.equal(1);
+    await go('/auth/sessions');
+    expect(await page.locator('main li').count()).to.equal(3);
+    const activity = (await api.get('/activities', { headers: { accept: 'application/json' } })).json.items[0]
+      .idx as number;
 
-    const everyone = [
+    /** A page reached by its path, or a form the browser submits and gets back with its error (role="alert"). */
+    type Audited = string | { readonly name: string; readonly reach: (p: Page) => Promise<void> };
+    const refused = (path: string, fields: Record<string, string>, button: string): Audited => ({
+      name: `${path} refused by ${button}`,
+      reach: async (p) => {
+        await p.goto(`${l2.url}${path}`);
+        for (const [label, value] of Object.entries(fields)) {
+          await p.getByLabel(label, { exact: true }).fill(value);
+        }
+        await p.getByRole('button', { name: button, exact: true }).click();
+        await p.getByRole('alert').waitFor();
+      },
+    });
+    const everyone: Audited[] = [
       '/',
-      '/login',
-      '/register',
       '/registry',
       '/activities',
       `/activities/${activity}`,
       '/users',
       '/users/olga',
+      '/users/pavel',
       '/assets/fjord',
+      '/assets/glacier',
       '/nowhere',
     ];
-    const signedInOnly = ['/renderers', '/assets/new', '/assets/fjord/edit', '/account', '/auth/sessions'];
+    const signedIn: Audited[] = [
+      ...everyone,
+      '/renderers',
+      '/assets/new',
+      '/assets/fjord/edit',
+      '/account',
+      '/auth/sessions',
+      refused(
+        '/assets/new',
+        { Name: 'broken', 'Content hash': 'not-a-hash', 'Media type': 'image/png' },
+        'Register',
+      ),
+      refused(
+        '/account',
+        { 'Current password': 'not the password', 'New password': 'an entirely new secret' },
+        'Change password',
+      ),
+    ];
+    const signedOut: Audited[] = [
+      ...everyone,
+      '/login',
+      '/register',
+      refused('/login', { Username: 'olga', Password: 'not the password' }, 'Log in'),
+      refused('/register', { Username: 'olga', Password: PASSWORD }, 'Register'),
+    ];
     // The audit script is injected, so this context alone lets it past the page's CSP.
     const auditContext = await browser.newContext({
       bypassCSP: true,
@@ -319,22 +382,20 @@ describe('web UI in a real browser (Chromium)', function () {
     const violations: string[] = [];
     let audited = 0;
     try {
-      for (const [who, ctx, paths] of [
-        [
-          'signed in',
-          auditContext,
-          [...everyone.filter((p) => p !== '/login' && p !== '/register'), ...signedInOnly],
-        ],
-        ['signed out', anonymousContext, everyone],
+      for (const [who, ctx, targets] of [
+        ['signed in', auditContext, signedIn],
+        ['signed out', anonymousContext, signedOut],
       ] as const) {
         const auditPage = await ctx.newPage();
         for (const [size, viewport] of Object.entries(VIEWPORTS)) {
           await auditPage.setViewportSize(viewport);
-          for (const path of paths) {
-            await auditPage.goto(`${l2.url}${path}`);
+          for (const target of targets) {
+            if (typeof target === 'string') await auditPage.goto(`${l2.url}${target}`);
+            else await target.reach(auditPage);
             await auditPage.addScriptTag({ path: AXE_SOURCE });
             const found = (await auditPage.evaluate(AXE_SCRIPT)) as string[];
-            violations.push(...found.map((v) => `${path} (${who}, ${size}): ${v}`));
+            const name = typeof target === 'string' ? target : target.name;
+            violations.push(...found.map((v) => `${name} (${who}, ${size}): ${v}`));
             audited++;
           }
         }
@@ -344,7 +405,7 @@ describe('web UI in a real browser (Chromium)', function () {
       await anonymousContext.close();
     }
     expect(violations).to.deep.equal([]);
-    expect(audited).to.equal(2 * (everyone.length - 2 + signedInOnly.length + everyone.length));
+    expect(audited).to.equal(2 * (signedIn.length + signedOut.length));
   });
 
   it('takes a screenshot of every page at desktop and phone width', async () => {

@@ -347,6 +347,24 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
         expect(await notices()).to.deep.equal([]);
       });
 
+      it('rehashes only while the stored hash is the one the password was checked against, and no unknown user', async () => {
+        const user = aUser({ username: alice, passwordHash: 'cost-10-hash' });
+        await store().users.create(user);
+
+        expect(await store().users.rehashPassword(alice, 'some-other-hash', 'cost-12-hash')).to.equal(false);
+        expect((await store().users.findByUsername(alice))?.passwordHash).to.equal('cost-10-hash');
+        expect(await store().users.rehashPassword(alice, 'cost-10-hash', 'cost-12-hash')).to.equal(true);
+        expect(await store().users.findByUsername(alice)).to.deep.equal({
+          ...user,
+          passwordHash: 'cost-12-hash',
+        });
+        // A password change made meanwhile is never undone by a rehash of the old password.
+        await store().users.changePassword(alice, 'changed-hash', [], now);
+        expect(await store().users.rehashPassword(alice, 'cost-12-hash', 'stale-hash')).to.equal(false);
+        expect((await store().users.findByUsername(alice))?.passwordHash).to.equal('changed-hash');
+        expect(await store().users.rehashPassword('nobody' as Username, 'x', 'y')).to.equal(false);
+      });
+
       it('replaces the hash with no revocation to record, and counts 0', async () => {
         const user = aUser({ username: alice });
         await store().users.create(user);

@@ -64,9 +64,15 @@ describe('HttpSignatureVerifier: the signer’s key', () => {
     verifier = new HttpSignatureVerifier(peer.asClient(), keys, clock, 'https://l2.example');
   });
 
-  /** A Follow POSTed to the shared inbox now, signed with `privateKey` under bob's key id. */
+  let sent = 0;
+  /** A Follow (a new one each time) POSTed to the shared inbox now, signed with `privateKey` under bob's key id. */
   async function follow(privateKey: KeyObject = first.privateKey): Promise<SignedRequest> {
-    const body = JSON.stringify({ type: 'Follow', actor: ACTOR, object: 'https://l2.example/users/alice' });
+    const body = JSON.stringify({
+      id: `${ACTOR}#follows/${++sent}`,
+      type: 'Follow',
+      actor: ACTOR,
+      object: 'https://l2.example/users/alice',
+    });
     const headers = await signedHeaders({
       method: 'POST',
       url: 'https://l2.example/inbox',
@@ -135,5 +141,18 @@ describe('HttpSignatureVerifier: the signer’s key', () => {
 
     const verdict = await verifier.verify(await follow(), 'https://peer.example/users/carol');
     expect(verdict).to.deep.equal({ ok: false, reason: 'the request is not signed by the activity’s actor' });
+  });
+
+  it('refuses a signed request received a second time (a replay) while its Date is valid, and after', async () => {
+    const request = await follow();
+    expect(await verifier.verify(request, ACTOR)).to.deep.equal(accepted);
+    expect(await verifier.verify(request, ACTOR)).to.deep.equal({
+      ok: false,
+      reason: 'this signed request was received already (a replay)',
+    });
+    clock.advance(4 * 60_000);
+    expect((await verifier.verify(request, ACTOR)).ok).to.equal(false);
+    // Another request of the same peer, signed afresh, is welcome.
+    expect(await verifier.verify(await follow(), ACTOR)).to.deep.equal(accepted);
   });
 });

@@ -25,6 +25,12 @@ export class BcryptPasswordHasher implements PasswordHasher {
     return bcrypt.compare(toBuffer(passwordBytes), hash);
   }
 
+  needsRehash(hash: string): boolean {
+    // A bcrypt hash names its cost: $2b$12$… (a hash this code cannot read is left alone).
+    const cost = /^\$2[abxy]?\$(\d{2})\$/.exec(hash)?.[1];
+    return cost !== undefined && Number(cost) !== this.cost;
+  }
+
   /** Computed once, lazily; warm it at start-up so the first unknown-user login is not slower than others. */
   dummy(): Promise<string> {
     this.dummyHash ??= bcrypt.hash(randomBytes(32), this.cost);

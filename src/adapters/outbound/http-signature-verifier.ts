@@ -8,6 +8,7 @@ import type {
 import { httpUrl, sameOrigin } from '../../domain/federation.js';
 import type { FetchedDocument, HttpFederationClient } from './http-federation-client.js';
 import { readSignature, verifyRsaSha256, type SignatureClaim } from './http-signatures.js';
+import { ReplayGuard } from './replay-guard.js';
 
 /** A stored key is fetched again after this long; until then it is used as stored. */
 export const KEY_REFRESH_MS = 24 * 60 * 60_000;
@@ -26,7 +27,15 @@ function listedKey(document: FetchedDocument, keyId: string): string | null {
   );
 }
 
-const refuse = (reason: string): SignatureVerdict => ({ ok: false, reason });
+const refuse = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+
+/** A verdict with the signature it accepted, for the replay check. */
+type Verdict = { ok: false; reason: string } | { ok: true; keyId: string; owner: string; signature: Buffer };
+const accepted = (verdict: { keyId: string; owner: string }): SignatureVerdict => ({
+  ok: true,
+  keyId: verdict.keyId,
+  owner: verdict.owner,
+});
 
 /** Whether `keyId` was noted in `times` within the last minute; with `note`, notes now when it was not. */
 function lately(times: Map<string, number>, keyId: string, now: number, note: boolean): boolean {
@@ -49,6 +58,7 @@ export class HttpSignatureVerifier implements SignatureVerifier {
   private readonly refetched = new Map<string, number>();
   /** When a key last could not be fetched. */
   private readonly unfetchable = new Map<string, number>();
+  private readonly replays = new ReplayGuard();
   private readonly host: string;
 
   constructor(
@@ -65,6 +75,15 @@ export class HttpSignatureVerifier implements SignatureVerifier {
   private readonly scheme: 'http' | 'https';
 
   async verify(request: SignedRequest, actor: string): Promise<SignatureVerdict> {
+    const verdict = await this.verifySignature(request, actor);
+    if (!verdict.ok) return verdict;
+    // Checked once the signature verified, so that unsigned noise cannot fill the memory.
+    if (!this.replays.firstUse(verdict.signature, this.clock.now().getTime()))
+      return refuse('this signed request was received already (a replay)');
+    return accepted(verdict);
+  }
+
+  private async verifySignature(request: SignedRequest, actor: string): Promise<Verdict> {
     const now = this.clock.now();
     if (request.headers.host?.toLowerCase() !== this.host)
       return refuse(`the request is not addressed to ${this.host} (Host)`);
@@ -81,11 +100,11 @@ export class HttpSignatureVerifier implements SignatureVerifier {
       // A day-old key is fetched again, unless its server could not be asked a moment ago: then the key as stored
       // is still the best evidence.
       if (fresh || lately(this.unfetchable, claim.keyId, now.getTime(), false))
-        return this.signedBy(stored, actor);
+        return this.signedBy(stored, actor, claim);
       const refreshed = await this.fetchKey(claim.keyId, true);
       if (typeof refreshed !== 'string') return this.keep(claim, refreshed, actor);
       lately(this.unfetchable, claim.keyId, now.getTime(), true);
-      return this.signedBy(stored, actor);
+      return this.signedBy(stored, actor, claim);
     }
     // A kept key that fails is fetched again at most once a minute; an unknown key that could not be fetched is
     // not asked for again within a minute (and one that could is answered by the client's cache meanwhile).
@@ -103,17 +122,17 @@ export class HttpSignatureVerifier implements SignatureVerifier {
   }
 
   /** The verdict of a fetched key; the key is stored only when the signature verifies and its owner is the actor. */
-  private async keep(claim: SignatureClaim, key: RemoteKey, actor: string): Promise<SignatureVerdict> {
+  private async keep(claim: SignatureClaim, key: RemoteKey, actor: string): Promise<Verdict> {
     if (!verifyRsaSha256(claim, key.publicKeyPem))
       return refuse('the signature does not verify with the signer’s key');
-    const verdict = this.signedBy(key, actor);
+    const verdict = this.signedBy(key, actor, claim);
     if (verdict.ok) await this.keys.put(key);
     return verdict;
   }
 
-  private signedBy(key: RemoteKey, actor: string): SignatureVerdict {
+  private signedBy(key: RemoteKey, actor: string, claim: SignatureClaim): Verdict {
     if (key.owner !== actor) return refuse('the request is not signed by the activity’s actor');
-    return { ok: true, keyId: key.keyId, owner: key.owner };
+    return { ok: true, keyId: key.keyId, owner: key.owner, signature: claim.signature };
   }
 
   /** The key and its owner, or why not. `again`: a kept key failed, so the server is asked, not the cache. */

@@ -6,4 +6,6 @@ export interface PasswordHasher {
    * returns false, so an unknown user costs the same time as a wrong password.
    */
   verify(passwordBytes: Uint8Array, hash: string | null): Promise<boolean>;
+  /** Whether a stored hash was made with other settings (a lower cost) than new hashes are: worth making again. */
+  needsRehash(hash: string): boolean;
 }

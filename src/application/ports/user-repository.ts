@@ -30,4 +30,10 @@ export interface UserRepository {
     revocations: readonly Revocation[],
     now: Date,
   ): Promise<number | null>;
+  /**
+   * Replaces a live user's hash with another hash of the same password (made at the current cost) — only while the
+   * stored hash is still `previousHash`, so it never undoes a password change made meanwhile. Returns whether it
+   * replaced it.
+   */
+  rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean>;
 }

@@ -42,6 +42,17 @@ export class PasswordCheck {
     );
     if (!user || !matches) return err({ type: 'invalid_credentials' });
     await this.throttle.succeeded(throttleKey, input.clientAddress);
-    return ok(user);
+    return ok(await this.atCurrentCost(user, input.password));
+  }
+
+  /**
+   * A hash made at another cost (BCRYPT_COST was raised since) is made again while the password is at hand, so old
+   * accounts get the new cost and their logins take as long as everyone's.
+   */
+  private async atCurrentCost(user: User, password: string): Promise<User> {
+    if (!this.hasher.needsRehash(user.passwordHash)) return user;
+    const passwordHash = await this.hasher.hash(passwordBytesForHashing(password));
+    const replaced = await this.users.rehashPassword(user.username, user.passwordHash, passwordHash);
+    return replaced ? { ...user, passwordHash } : user;
   }
 }

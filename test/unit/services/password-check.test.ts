@@ -10,8 +10,16 @@ import { KIT_ADDRESS, useCaseKit } from '../../support/use-case-kit.js';
 
 /** The real bcrypt hasher, recording each comparison (and the hash it was against) in a shared event list. */
 class CountingHasher implements PasswordHasher {
-  private readonly bcrypt = new BcryptPasswordHasher(4);
-  constructor(private readonly events: string[]) {}
+  private readonly bcrypt: BcryptPasswordHasher;
+  constructor(
+    private readonly events: string[],
+    cost = 4,
+  ) {
+    this.bcrypt = new BcryptPasswordHasher(cost);
+  }
+  needsRehash(hash: string): boolean {
+    return this.bcrypt.needsRehash(hash);
+  }
   hash(bytes: Uint8Array): Promise<string> {
     this.events.push('hash');
     return this.bcrypt.hash(bytes);
@@ -37,7 +45,7 @@ class ScriptedThrottle implements LoginThrottle {
 
 const INVALID = { ok: false, error: { type: 'invalid_credentials' } };
 
-async function setUp(throttle?: (events: string[]) => LoginThrottle) {
+async function setUp(throttle?: (events: string[]) => LoginThrottle, cost = 4) {
   const kit = useCaseKit();
   const registered = await kit.register.execute({
     username: 'alice',
@@ -49,7 +57,7 @@ async function setUp(throttle?: (events: string[]) => LoginThrottle) {
   const scripted = new ScriptedThrottle(events);
   const check = new PasswordCheck(
     kit.store.users,
-    new CountingHasher(events),
+    new CountingHasher(events, cost),
     throttle?.(events) ?? scripted,
   );
   return { kit, events, throttle: scripted, check };
@@ -61,6 +69,26 @@ describe('PasswordCheck', () => {
     const result = await check.check({ username: 'Alice', password: 'correct horse', clientAddress: 'a' });
     expect(result.ok && result.value.username).to.equal('alice');
     expect(events).to.deep.equal(['attempt:alice', 'compare:user', 'succeeded:alice']);
+  });
+
+  it('makes a hash of another cost again at the current cost on a right password, once', async () => {
+    const { kit, events, check } = await setUp(undefined, 5);
+    const before = (await kit.store.users.findByUsername('alice' as Username))?.passwordHash;
+    expect(before).to.match(/^\$2b\$04\$/);
+
+    const result = await check.check({ username: 'alice', password: 'correct horse', clientAddress: 'a' });
+    const after = (await kit.store.users.findByUsername('alice' as Username))?.passwordHash;
+    expect(after).to.match(/^\$2b\$05\$/);
+    expect(result.ok && result.value.passwordHash).to.equal(after);
+    expect(events).to.deep.equal(['attempt:alice', 'compare:user', 'succeeded:alice', 'hash']);
+
+    events.length = 0;
+    expect(
+      (await check.check({ username: 'alice', password: 'correct horse', clientAddress: 'a' })).ok,
+    ).to.equal(true);
+    expect(events, 'no second rehash').to.deep.equal(['attempt:alice', 'compare:user', 'succeeded:alice']);
+    const wrong = await check.check({ username: 'alice', password: 'wrong horse', clientAddress: 'a' });
+    expect(wrong).to.deep.equal(INVALID);
   });
 
   it('answers a wrong password and an unknown user alike, after one bcrypt compare each', async () => {

@@ -52,6 +52,14 @@ export class InMemoryUserRepository implements UserRepository {
     return seekNewer(this.db.usersInOrder, after, limit, live, profile);
   }
 
+  async rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean> {
+    this.db.assertOpen();
+    const stored = this.db.users.get(username);
+    if (!stored || !live(stored) || stored.user.passwordHash !== previousHash) return false;
+    stored.user = { ...stored.user, passwordHash };
+    return true;
+  }
+
   async changePassword(
     username: Username,
     passwordHash: string,

@@ -111,6 +111,16 @@ export class MongoUserRepository implements UserRepository {
     return docs.map(positioned);
   }
 
+  async rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean> {
+    const updated = await storeCall(() =>
+      this.collections.users.updateOne(
+        { _id: username, passwordHash: previousHash, ...LIVE },
+        { $set: { passwordHash } },
+      ),
+    );
+    return updated.modifiedCount === 1;
+  }
+
   async changePassword(
     username: Username,
     passwordHash: string,

@@ -49,6 +49,7 @@ export class SqliteUserRepository implements UserRepository {
   private readonly passwordChange: Transaction<
     (username: string, hash: string, revocations: readonly Revocation[], now: Date) => number | null
   >;
+  private readonly rehash: Statement<[string, string, string]>;
   private readonly selectOne: Statement<[string], UserRow>;
   private readonly selectProfile: Statement<[string], ProfileRow>;
   private readonly countLive: Statement<[], { n: number }>;
@@ -83,6 +84,9 @@ export class SqliteUserRepository implements UserRepository {
     this.passwordChange = db.transaction(
       (username: string, hash: string, revocations: readonly Revocation[], now: Date) =>
         setHash.run(hash, username).changes === 1 ? revoke(revocations, now) : null,
+    );
+    this.rehash = db.prepare(
+      'UPDATE users SET password_hash = ? WHERE username = ? AND password_hash = ? AND deleted_at IS NULL',
     );
     this.selectOne = db.prepare(`SELECT ${ALL} FROM users WHERE username = ?`);
     this.selectProfile = db.prepare(`SELECT ${PROFILE} FROM users WHERE username = ?`);
@@ -122,6 +126,10 @@ export class SqliteUserRepository implements UserRepository {
   async listNewer(after: number, limit: number): Promise<Positioned<UserProfile>[]> {
     if (limit <= 0) return [];
     return storeCall(() => this.selectNewer.all(after, limit)).map(positioned);
+  }
+
+  async rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean> {
+    return storeCall(() => this.rehash.run(passwordHash, username, previousHash).changes === 1);
   }
 
   async changePassword(

@@ -16,6 +16,9 @@ class RecordingHasher implements PasswordHasher {
     this.compared.push(hash);
     return false;
   }
+  needsRehash(): boolean {
+    return false;
+  }
 }
 
 describe('IssueToken (login)', () => {

@@ -1,0 +1,60 @@
+// Nothing any client can read holds a credential: no private key, no password hash, no password, no JWT secret —
+// on any page or JSON answer, signed in or not, in every representation.
+import { expect } from 'chai';
+import { client, registerUser } from '../../support/http.js';
+import { TEST_SECRET, type TestServer } from '../../support/test-server.js';
+import { AP_ACCEPT, createAsset } from './registry/support.js';
+import { startServer, STORES } from './helpers.js';
+
+/** Not the README's example password, which the home page shows. */
+const SECRET_PASSWORD = 'a passphrase no page prints 42';
+const SECRETS = [/PRIVATE KEY/, /\$2[abxy]?\$\d\d\$/, new RegExp(SECRET_PASSWORD), new RegExp(TEST_SECRET)];
+const ACCEPTS = ['text/html', 'application/json', AP_ACCEPT];
+
+for (const store of STORES) {
+  describe(`no credential in any answer (${store})`, () => {
+    let server: TestServer;
+    afterEach(() => server?.close());
+
+    it('shows no private key, password hash, password or secret on any route, to anyone, in any form', async () => {
+      server = await startServer(store);
+      const api = client(server.url);
+      const alice = await registerUser(server.url, 'alice', SECRET_PASSWORD);
+      await createAsset(api, alice, 'sunset');
+      const paths = [
+        '/',
+        '/users',
+        '/users/alice',
+        '/users/alice/outbox',
+        '/users/alice/outbox?page=true',
+        '/users/alice/followers',
+        '/users/alice/following',
+        '/registry',
+        '/activities',
+        '/activities/0',
+        '/assets/sunset',
+        '/actor',
+        '/auth/me',
+        '/auth/sessions',
+        '/account',
+        '/renderers',
+        '/openapi.json',
+        '/metrics',
+        '/nodeinfo/2.1',
+        '/.well-known/webfinger?resource=acct:alice@l2.test',
+      ];
+      let read = 0;
+      for (const path of paths)
+        for (const accept of ACCEPTS)
+          for (const token of [undefined, alice]) {
+            const response = await api.get(path, { token, headers: { accept } });
+            read++;
+            for (const secret of SECRETS)
+              expect(response.text, `${path} (${accept}, ${token ? 'signed in' : 'anonymous'})`).not.to.match(
+                secret,
+              );
+          }
+      expect(read).to.equal(paths.length * ACCEPTS.length * 2);
+    });
+  });
+}
