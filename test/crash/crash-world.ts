@@ -5,11 +5,17 @@
  * a 2xx answer makes the write certain (it must survive any later kill -9), a lost connection makes it possible
  * (it may or may not be there, but never half). Each entity keeps the set of states it may be in; a check after a
  * restart reads the real state, fails when it is not one of them, and narrows the set to it.
+ *
+ * Some users have remote followers (written into the file before the first start), on fake inbox hosts that record
+ * every delivery: each activity of the log by such a user must be delivered to, or queued for, each of their inboxes,
+ * and nothing may be delivered that the log does not hold (the transactional outbox).
  */
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pLimit from 'p-limit';
+import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { request, type HttpResponse } from '../support/http.js';
+import type { FakeInboxHost, ReceivedDelivery } from './fake-inbox-host.js';
 import { pick, type Rng } from './prng.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -62,6 +68,8 @@ interface ActivityItem {
   published: string;
 }
 
+type JobKind = 'revocation_notice' | 'activity_delivery';
+
 interface JobRow {
   id: number;
   payload: string;
@@ -95,11 +103,31 @@ export class CrashWorld {
   readonly queuedAtKill = new Set<string>();
   /** Leases that processes held when they were killed: their jobs wait for the lease to run out. */
   readonly deadLeases = new Set<string>();
+  /** Username → the inboxes its activities go to (a follower's shared inbox when it has one), once each. */
+  readonly followers = new Map<string, string[]>();
+  /** The log as last read: idx → entry. Committed entries never change, so it only grows. */
+  log = new Map<number, ActivityItem>();
+  /** `<idx> <inbox>` → how many times an inbox host answered 2xx to that activity (checked against the log). */
+  readonly deliveredTo = new Map<string, number>();
+  /** `<activity id> <inbox>` → attempts the inbox host received. */
+  private readonly deliveryAttempts = new Map<string, number>();
+  /** How many deliveries of each inbox host were checked already. */
+  private readonly receivedChecked = new Map<FakeInboxHost, number>();
   readonly stats = {
     acknowledged: 0,
     lost: 0,
     rejected: 0,
     activities: 0,
+    /** Pairs (activity, follower inbox) the log requires, as of the last check. */
+    deliveriesRequired: 0,
+    /**
+     * Deliveries answered 2xx, and those of them that repeat one (at least once is the rule: a killed process's
+     * deliveries are sent again once its lease runs out).
+     */
+    delivered: 0,
+    redelivered: 0,
+    /** Deliveries answered 503 (their first attempt), to be retried. */
+    deliveriesRefused: 0,
     /** Cut-off writes found, after the restart, to have committed… or not. */
     cutOffCommitted: 0,
     cutOffNotCommitted: 0,
@@ -116,6 +144,9 @@ export class CrashWorld {
   constructor(
     private readonly l1Servers: readonly string[],
     private readonly dbPath: string,
+    /** The server's PUBLIC_URL: activity, actor and asset ids start with it. */
+    private readonly publicUrl: string,
+    private readonly inboxHosts: readonly FakeInboxHost[] = [],
   ) {}
 
   problem(message: string): void {
@@ -130,6 +161,58 @@ export class CrashWorld {
     answers.push(status);
     this.noticeAnswers.set(hash, answers);
     return status;
+  }
+
+  /** The inbox hosts' answer: the first attempt of about one delivery in eight is answered 503 (retried later). */
+  answerDelivery(delivery: Omit<ReceivedDelivery, 'status'>): number {
+    const key = `${delivery.id} ${delivery.inbox}`;
+    const attempts = (this.deliveryAttempts.get(key) ?? 0) + 1;
+    this.deliveryAttempts.set(key, attempts);
+    return attempts === 1 && parseInt(sha256(key)[0]!, 16) < 2 ? 503 : 202;
+  }
+
+  /**
+   * Creates the file (the server's own migrations) and gives users `cr0`…`cr<users - 1>` — the first `always` of
+   * them, then every other one — remote followers on the inbox hosts, in three shapes: one follower with only a
+   * personal inbox; two followers sharing a host's shared inbox and one on another host; shared inboxes on two
+   * hosts and two personal inboxes on a third. Before the first start: nobody follows or unfollows afterwards.
+   */
+  seedFollowers(users: number, always: number): void {
+    const hosts = this.inboxHosts.map((host) => host.url);
+    if (hosts.length < 3) throw new Error('seedFollowers needs three inbox hosts');
+    const store = openSqlitePersistence(this.dbPath);
+    try {
+      const insert = store.db.prepare<[string, string, string, string | null, string, number]>(
+        'INSERT INTO followers (username, actor, inbox, shared_inbox, follow_id, followed_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      store.db.transaction(() => {
+        for (let n = 0; n < users; n++) {
+          if (n >= always && n % 2 === 1) continue;
+          const username = `cr${n}`;
+          const host = (i: number) => hosts[(n + i) % hosts.length]!;
+          const follower = (h: number, name: string, shared: boolean) => ({
+            actor: `${host(h)}/users/${username}_${name}`,
+            inbox: `${host(h)}/users/${username}_${name}/inbox`,
+            shared: shared ? `${host(h)}/inbox` : null,
+          });
+          const shape = [
+            [follower(0, 'a', false)],
+            [follower(0, 'a', true), follower(0, 'b', true), follower(1, 'c', false)],
+            [
+              follower(0, 'a', true),
+              follower(1, 'b', true),
+              follower(2, 'c', false),
+              follower(2, 'd', false),
+            ],
+          ][n % 3]!;
+          for (const f of shape)
+            insert.run(username, f.actor, f.inbox, f.shared, `${f.actor}#follows/${username}`, Date.now());
+          this.followers.set(username, [...new Set(shape.map((f) => f.shared ?? f.inbox))]);
+        }
+      })();
+    } finally {
+      store.db.close();
+    }
   }
 
   private delivered(hash: string): boolean {
@@ -408,14 +491,14 @@ export class CrashWorld {
 
   // ---------------------------------------------------------------- the file, read-only
 
-  private readJobs(): JobRow[] {
+  private readJobs(kind: JobKind = 'revocation_notice'): JobRow[] {
     const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
     try {
       return db
-        .prepare<[], JobRow>(
-          "SELECT id, payload, state, lease_id, lease_until FROM jobs WHERE kind = 'revocation_notice'",
+        .prepare<[JobKind], JobRow>(
+          'SELECT id, payload, state, lease_id, lease_until FROM jobs WHERE kind = ?',
         )
-        .all();
+        .all(kind);
     } finally {
       db.close();
     }
@@ -425,8 +508,11 @@ export class CrashWorld {
     return (JSON.parse(job.payload) as { body: { token_hash: string } }).body.token_hash;
   }
 
-  /** Right after a kill: which notices the file holds queued, and which leases died with the process. */
-  snapshotAfterKill(): { queued: number; leased: number } {
+  /**
+   * Right after a kill: which notices the file holds queued, and which leases died with the process; how many
+   * deliveries are queued (and leased: held by a killed process until the lease runs out).
+   */
+  snapshotAfterKill(): { queued: number; leased: number; deliveries: number; deliveriesLeased: number } {
     const pending = this.readJobs().filter((job) => job.state === 'pending');
     let leased = 0;
     for (const job of pending) {
@@ -437,7 +523,10 @@ export class CrashWorld {
         leased++;
       }
     }
-    return { queued: pending.length, leased };
+    const now = Date.now();
+    const deliveries = this.readJobs('activity_delivery').filter((job) => job.state === 'pending');
+    const deliveriesLeased = deliveries.filter((job) => (job.lease_until ?? 0) > now).length;
+    return { queued: pending.length, leased, deliveries: deliveries.length, deliveriesLeased };
   }
 
   // ---------------------------------------------------------------- checks after a restart
@@ -459,6 +548,8 @@ export class CrashWorld {
     await Promise.all(users.map((user) => limit(() => this.checkUser(base, user))));
     const byAsset = await this.checkLog(base);
     await Promise.all(assets.map((asset) => limit(() => this.checkAsset(base, asset, byAsset))));
+    // After the log was read: nothing writes to it while the clients are stopped.
+    this.checkDeliveries();
     const queuedAtThisKill = this.queuedThisRound;
     this.queuedThisRound = new Set();
     if (!all)
@@ -592,6 +683,7 @@ export class CrashWorld {
       if (seen.has(item.idx)) this.problem(`activity idx ${item.idx} listed twice`);
       seen.set(item.idx, item);
     }
+    this.log = seen;
     if (total !== items.length) this.problem(`GET /activities total ${total}, but ${items.length} listed`);
     for (let idx = 0; idx < seen.size; idx++)
       if (!seen.has(idx)) this.problem(`activity log has a gap at idx ${idx} (${seen.size} activities)`);
@@ -690,6 +782,138 @@ export class CrashWorld {
       this.problem(
         `asset description ${body.description} is not what its last activity says (${String(content)}): ${label}`,
       );
+  }
+
+  // ---------------------------------------------------------------- deliveries
+
+  /** The deliveries the inbox hosts received since the last call. */
+  private takeReceived(): ReceivedDelivery[] {
+    const taken: ReceivedDelivery[] = [];
+    for (const host of this.inboxHosts) {
+      const from = this.receivedChecked.get(host) ?? 0;
+      taken.push(...host.received.slice(from));
+      this.receivedChecked.set(host, host.received.length);
+    }
+    return taken;
+  }
+
+  /** A delivery must be of an activity the log holds — the same one, not one rolled back at its idx — to a follower. */
+  private checkReceived(delivery: ReceivedDelivery): void {
+    const what = `${delivery.inbox} received ${delivery.type || '?'} ${delivery.id || '(no id)'}`;
+    if (delivery.status === 503) this.stats.deliveriesRefused++;
+    const prefix = `${this.publicUrl}/activities/`;
+    const suffix = delivery.id.startsWith(prefix) ? delivery.id.slice(prefix.length) : '';
+    const idx = /^\d+$/.test(suffix) ? Number(suffix) : NaN;
+    if (!Number.isSafeInteger(idx)) {
+      this.problem(`${what}: not an activity of the log`);
+      return;
+    }
+    const item = this.log.get(idx);
+    if (!item) {
+      this.problem(
+        `${what}, which is not in the log (${this.log.size} activities): delivered, never committed`,
+      );
+      return;
+    }
+    const expected = {
+      type: item.type,
+      actor: `${this.publicUrl}/users/${item.actor}`,
+      object: `${this.publicUrl}/assets/${encodeURIComponent(item.object)}`,
+      published: item.published,
+    };
+    const got = {
+      type: delivery.type,
+      actor: delivery.actor,
+      object: delivery.object,
+      published: delivery.published,
+    };
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      this.problem(
+        `${what} as ${JSON.stringify(got)}, but the log holds ${JSON.stringify(expected)} at idx ${idx}: ` +
+          'an activity that was never committed was delivered',
+      );
+      return;
+    }
+    if (!(this.followers.get(item.actor) ?? []).includes(delivery.inbox)) {
+      this.problem(`${what}: no follower of ${item.actor} has that inbox`);
+      return;
+    }
+    if (delivery.status >= 200 && delivery.status < 300) {
+      const key = `${idx} ${delivery.inbox}`;
+      const times = (this.deliveredTo.get(key) ?? 0) + 1;
+      this.deliveredTo.set(key, times);
+      this.stats.delivered++;
+      if (times > 1) this.stats.redelivered++;
+    }
+  }
+
+  /**
+   * Every activity of the log (as last read) by a user with followers is delivered to each of their inboxes or
+   * queued for it; every delivery job is of an activity of the log, to an inbox of its actor's followers, once; and
+   * every delivery received is of an activity of the log. The jobs are read after the log and before the inbox
+   * hosts: a delivery is recorded before it is answered, so before its job leaves the queue.
+   */
+  private checkDeliveries(): void {
+    const jobs = this.readJobs('activity_delivery');
+    for (const delivery of this.takeReceived()) this.checkReceived(delivery);
+    const pending = new Set<string>();
+    for (const job of jobs) {
+      const { idx, inbox } = JSON.parse(job.payload) as { idx: number; inbox: string };
+      const key = `${idx} ${inbox}`;
+      const item = this.log.get(idx);
+      if (!item) this.problem(`delivery job ${job.id} is of activity ${idx}, which is not in the log`);
+      else if (!(this.followers.get(item.actor) ?? []).includes(inbox))
+        this.problem(
+          `delivery job ${job.id} of activity ${idx} goes to ${inbox}: no follower of ${item.actor}`,
+        );
+      if (job.state !== 'pending')
+        this.problem(`delivery job ${job.id} (activity ${idx} to ${inbox}) is ${job.state}`);
+      else if (pending.has(key)) this.problem(`delivery of activity ${idx} to ${inbox} is queued twice`);
+      else pending.add(key);
+    }
+    let required = 0;
+    for (const item of this.log.values())
+      for (const inbox of this.followers.get(item.actor) ?? []) {
+        required++;
+        const key = `${item.idx} ${inbox}`;
+        if (!this.deliveredTo.has(key) && !pending.has(key))
+          this.problem(
+            `activity ${item.idx} (${item.type} of ${item.object} by ${item.actor}) was neither delivered to ` +
+              `${inbox} nor is it queued for it`,
+          );
+      }
+    this.stats.deliveriesRequired = required;
+  }
+
+  /**
+   * At the end, with the last process left running: waits (deadline) until no delivery is queued — a job leased by a
+   * killed process waits for its lease to run out — then checks every activity reached every inbox at least once.
+   */
+  async drainAndCheckDeliveries(deadlineMs: number): Promise<{ waitedMs: number }> {
+    const started = Date.now();
+    const deadline = started + deadlineMs;
+    const pending = () => this.readJobs('activity_delivery').filter((job) => job.state === 'pending');
+    let left = pending();
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = pending();
+    }
+    if (left.length > 0)
+      this.problem(
+        `${left.length} delivery jobs still queued ${deadlineMs} ms after the last restart ` +
+          `(e.g. ${left
+            .slice(0, 3)
+            .map((job) => job.payload)
+            .join(', ')}): the queue did not drain`,
+      );
+    this.checkDeliveries();
+    for (const item of this.log.values())
+      for (const inbox of this.followers.get(item.actor) ?? [])
+        if (!this.deliveredTo.has(`${item.idx} ${inbox}`))
+          this.problem(
+            `activity ${item.idx} (${item.type} of ${item.object} by ${item.actor}) never reached ${inbox}`,
+          );
+    return { waitedMs: Date.now() - started };
   }
 
   // ---------------------------------------------------------------- notices, at the end

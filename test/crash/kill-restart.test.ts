@@ -1,8 +1,15 @@
 // Crash safety on SQLite: concurrent clients register, log in and out, attach and detach L1 servers and publish
 // (create, update, delete assets) against the real server process, which is killed with SIGKILL at a random moment
-// while requests are in flight, then restarted on the same file. After every restart, what any 2xx answer
-// acknowledged must be there, nothing may be half-written, the activity log stays gap-free, revocations stay
-// revoked; at the end every revocation notice is delivered or still queued.
+// while requests are in flight — and while it delivers activities to followers — then restarted on the same file.
+// After every restart, what any 2xx answer acknowledged must be there, nothing may be half-written, the activity log
+// stays gap-free, revocations stay revoked, every activity in the log (acknowledged or not) by a user with followers
+// is delivered to each of their inboxes (a shared inbox once) or still queued for it, and no inbox received an
+// activity the log does not hold (the transactional outbox). At the end every revocation notice is delivered or still
+// queued, and, once the last process has drained its queue, every activity reached every follower inbox.
+//
+// The followers are real HTTP servers on 127.0.0.1 that record what they receive (first attempts of some
+// deliveries are refused, to exercise retries across kills); a killed process's deliveries wait for its lease
+// (DELIVERY_LEASE_SECONDS, 15 here) to run out.
 //
 // Replay a run with CRASH_SEED=<seed printed at the start>; CRASH_ROUNDS sets the number of kills (default 32).
 import { expect } from 'chai';
@@ -13,6 +20,7 @@ import { join } from 'node:path';
 import { FakeL1Server } from '../support/fake-l1-server.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { CrashWorld } from './crash-world.js';
+import { FakeInboxHost } from './fake-inbox-host.js';
 import { rngFor } from './prng.js';
 
 /** Any ≥ 32-byte secret: tokens are checked only by the server. */
@@ -24,6 +32,14 @@ const ACTORS = 6;
 const REGISTRATIONS = 2;
 /** Kill after this many ms (uniform) of workload: registrations alone take ~250 ms (bcrypt + an RSA key). */
 const KILL_DELAY_MS = [15, 650] as const;
+/**
+ * Users `cr0`… (every name the run can register) given followers before the first start: the first ACTORS (they
+ * publish from the start), then every other one, so users with and without followers alternate.
+ */
+const FOLLOWED_USERS = ACTORS + REGISTRATIONS * ROUNDS;
+const PUBLIC_URL = 'http://l2.crash.test';
+/** The lease of a job claimed by a process; a killed process's deliveries wait this long. */
+const LEASE_SECONDS = 15;
 
 async function kill(l2: L2Process): Promise<boolean> {
   if (l2.child.exitCode !== null || l2.child.signalCode !== null) return false;
@@ -36,6 +52,7 @@ async function kill(l2: L2Process): Promise<boolean> {
 describe('crash safety: kill -9 of the real server on SQLite, restarted on the same file', () => {
   let dir: string;
   let l1Servers: FakeL1Server[] = [];
+  let inboxHosts: FakeInboxHost[] = [];
   let l2: L2Process | null = null;
 
   before(() => {
@@ -44,7 +61,7 @@ describe('crash safety: kill -9 of the real server on SQLite, restarted on the s
   });
   after(async () => {
     if (l2) await kill(l2);
-    await Promise.all(l1Servers.map((l1) => l1.stop()));
+    await Promise.all([...l1Servers, ...inboxHosts].map((server) => server.stop()));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -57,8 +74,9 @@ describe('crash safety: kill -9 of the real server on SQLite, restarted on the s
       STORE: `sqlite:${dbPath}`,
       SECRETS_DIR: dir,
       BCRYPT_COST: '4',
-      PUBLIC_URL: 'http://l2.crash.test',
+      PUBLIC_URL,
       QUEUE_POLL_INTERVAL_MS: '50',
+      DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
       NOTICE_RETRY_FIRST_DELAY_MS: '50',
       REGISTRATIONS_PER_ADDRESS: '100000',
       ASSET_WRITES_PER_USER: '100000',
@@ -66,9 +84,12 @@ describe('crash safety: kill -9 of the real server on SQLite, restarted on the s
       LOGIN_MAX_FAILURES_PER_USERNAME: '100000',
     };
     l1Servers = await Promise.all([new FakeL1Server().start(), new FakeL1Server().start()]);
+    inboxHosts = await Promise.all([1, 2, 3].map(() => new FakeInboxHost().start()));
     const world = new CrashWorld(
       l1Servers.map((l1) => l1.url),
       dbPath,
+      PUBLIC_URL,
+      inboxHosts,
     );
     for (const l1 of l1Servers) {
       // The answer is decided per notice (some first attempts fail, to exercise retries across kills).
@@ -76,6 +97,12 @@ describe('crash safety: kill -9 of the real server on SQLite, restarted on the s
         l1.noticeStatuses.push(world.answerNotice(body));
       };
     }
+    for (const host of inboxHosts) {
+      // Likewise per delivery; held up to 10 ms, so that kills find deliveries in flight.
+      host.answer = (delivery) => world.answerDelivery(delivery);
+      host.maxDelayMs = 10;
+    }
+    world.seedFollowers(FOLLOWED_USERS, ACTORS);
     const failIfProblems = () =>
       expect(world.problems, `seed ${SEED}: ${world.problems.length} problems`).to.deep.equal([]);
 
@@ -119,23 +146,32 @@ describe('crash safety: kill -9 of the real server on SQLite, restarted on the s
         `      round ${round}: kill at ${delay} ms, ` +
           `${world.stats.acknowledged - before.acknowledged} acknowledged / ` +
           `${world.stats.lost - before.lost} cut off, ${world.stats.activities} activities, ` +
-          `${snapshot.queued} notices queued (${snapshot.leased} leased) at the kill; ` +
+          `${snapshot.queued} notices queued (${snapshot.leased} leased), ` +
+          `${snapshot.deliveries} deliveries queued (${snapshot.deliveriesLeased} leased) at the kill, ` +
+          `${world.stats.delivered} delivered so far; ` +
           `restart ${checking - restarting} ms, check ${Date.now() - checking} ms`,
       );
       failIfProblems();
     }
 
-    // The last process is left running: it must send every notice it can.
+    // The last process is left running: it must deliver every activity (once the killed process's leases have run
+    // out) and send every notice it can.
+    const drain = await world.drainAndCheckDeliveries(LEASE_SECONDS * 1000 + 75_000);
     const notices = await world.drainAndCheckNotices(20_000);
     const revoked = world.tokens.filter((t) => t.revocationAcknowledged).length;
+    const followed = world.registeredUsers().filter((name) => world.followers.has(name)).length;
     console.log(
       `      ${ROUNDS} kills in ${Math.round((Date.now() - started) / 1000)} s: ${world.users.size} users, ` +
         `${world.assets.size} assets, ${world.stats.activities} activities, ${revoked} acknowledged revocations, ` +
         `notices ${notices.delivered} delivered / ${notices.queued} still queued; ` +
+        `${followed} users with followers: ${world.stats.deliveriesRequired} (activity, inbox) pairs, ` +
+        `${world.stats.delivered} deliveries answered 2xx (${world.stats.redelivered} of them repeats), ` +
+        `${world.stats.deliveriesRefused} answered 503, queue drained in ${Math.round(drain.waitedMs / 1000)} s; ` +
         `${world.stats.acknowledged} requests acknowledged, ${world.stats.lost} cut off ` +
         `(of their writes ${world.stats.cutOffCommitted} found committed, ${world.stats.cutOffNotCommitted} not)`,
     );
     failIfProblems();
     expect(world.stats.lost, 'some requests were in flight at the kills').to.be.greaterThan(0);
+    expect(world.stats.deliveriesRequired, 'activities by users with followers').to.be.greaterThan(0);
   });
 });
