@@ -11,7 +11,7 @@ async function run(args: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const container = buildContainer(loadConfig());
+  const container = await buildContainer(loadConfig());
   try {
     await persistenceOf(container).ready();
     const removed = await runMaintenance(container);

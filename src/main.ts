@@ -20,7 +20,7 @@ const DRAIN_TURNS = 3;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const container = buildContainer(config);
+  const container = await buildContainer(config);
   // Connect, migrate, create indexes — before taking any request; a store that cannot be reached stops start-up.
   await persistenceOf(container).ready();
   const l2 = buildApplication(container);

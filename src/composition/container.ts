@@ -47,10 +47,10 @@ export { TOKENS };
 const deriveKey = (secret: Buffer, purpose: string) =>
   createSecretKey(Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `l2 ${purpose}`, 32)));
 
-export function buildContainer(
+export async function buildContainer(
   config: Config,
   override: (c: DependencyContainer) => void = () => {},
-): DependencyContainer {
+): Promise<DependencyContainer> {
   const c = rootContainer.createChildContainer();
   const value = <T>(token: symbol, v: T) => c.register(token, { useValue: v });
   const factory = <T>(token: symbol | (new (...args: never[]) => T), make: (c: DependencyContainer) => T) =>
@@ -66,7 +66,7 @@ export function buildContainer(
   );
 
   // The store: every persistence port, and the failed-login counters next to the data.
-  const store = openStore(config);
+  const store = await openStore(config);
   const { persistence } = store;
   value(TOKENS.Persistence, persistence);
   value(TOKENS.UserRepository, persistence.users);

@@ -1,6 +1,5 @@
 import type { Persistence } from '../application/ports/persistence.js';
 import { openMemoryPersistence } from '../adapters/persistence/memory/open-memory-persistence.js';
-import { openMongoPersistence } from '../adapters/persistence/mongodb/open-mongo-persistence.js';
 import { openSqlitePersistence } from '../adapters/persistence/sqlite/open-sqlite-persistence.js';
 import type { CounterStore } from '../adapters/throttle/rate-limits.js';
 import type { Config } from './config.js';
@@ -11,8 +10,11 @@ export interface OpenedStore {
   readonly counters: CounterStore;
 }
 
-/** Opens the store named by STORE (migrations run here). */
-export function openStore(config: Config): OpenedStore {
+/**
+ * Opens the store named by STORE (migrations run here). The MongoDB adapter, and with it the driver (about 20 MiB
+ * of memory), is loaded only when STORE names MongoDB.
+ */
+export async function openStore(config: Config): Promise<OpenedStore> {
   switch (config.store.kind) {
     case 'memory':
       return { persistence: openMemoryPersistence(), counters: { kind: 'memory' } };
@@ -21,6 +23,7 @@ export function openStore(config: Config): OpenedStore {
       return { persistence: store, counters: { kind: 'sqlite', db: store.db } };
     }
     case 'mongodb': {
+      const { openMongoPersistence } = await import('../adapters/persistence/mongodb/open-mongo-persistence.js');
       const store = openMongoPersistence(config.store.url);
       return {
         persistence: store,

@@ -64,7 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ASSET_WRITES_PER_USER: '100000',
     ...options.env,
   });
-  const container = buildContainer(config, options.override);
+  const container = await buildContainer(config, options.override);
   await persistenceOf(container).ready();
   const l2 = buildApplication(container);
   if (options.background !== false) await l2.startBackground();

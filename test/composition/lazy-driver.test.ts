@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { TEST_SECRET } from '../support/test-server.js';
+
+const SCRIPT = fileURLToPath(new URL('../support/print-loaded-drivers.ts', import.meta.url));
+
+describe('the MongoDB driver', function () {
+  this.timeout(30_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'l2-driver-'));
+    writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const store of ['sqlite', 'memory'] as const) {
+    it(`is not loaded when the store is ${store} (about 20 MiB kept free)`, async () => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT], {
+        env: {
+          ...process.env,
+          STORE: store === 'sqlite' ? `sqlite:${join(dir, 'l2.sqlite')}` : 'memory:',
+          SECRETS_DIR: dir,
+          LOG_LEVEL: 'silent',
+        },
+      });
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).to.deep.equal({ mongodb: 0 });
+    });
+  }
+});

@@ -1,0 +1,16 @@
+// Builds the whole application on the store STORE names, as `npm start` would, then prints which database drivers
+// Node has loaded: {"mongodb": <number of the driver's modules>}. Run by test/composition/lazy-driver.test.ts in a
+// process of its own, so that nothing the test runner loaded counts.
+import { createRequire } from 'node:module';
+import { buildApplication } from '../../src/composition/application.js';
+import { loadConfig } from '../../src/composition/config.js';
+import { buildContainer, persistenceOf } from '../../src/composition/container.js';
+
+const container = await buildContainer(loadConfig());
+await persistenceOf(container).ready();
+buildApplication(container);
+const cached = Object.keys(createRequire(import.meta.url).cache);
+console.log(
+  JSON.stringify({ mongodb: cached.filter((path) => path.includes('/node_modules/mongodb/')).length }),
+);
+process.exit(0);
