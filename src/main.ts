@@ -1,5 +1,6 @@
 // Entry point: loadConfig() → buildContainer() → listen → graceful shutdown.
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { buildApplication } from './composition/application.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { ConfigError, loadConfig } from './composition/config.js';
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   await persistenceOf(container).ready();
   const l2 = buildApplication(container);
   await l2.startBackground();
-  const server = l2.app.listen(config.port, config.host);
+  const server = createServer(l2.listener).listen(config.port, config.host);
 
   // Let requests already sent be read, stop accepting, let requests in flight finish (at most 10 s), then stop
   // background work and close the store. Installed before "L2 listening" is logged: until a listener exists, the

@@ -1,9 +1,10 @@
 import type { DependencyContainer } from 'tsyringe';
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
 import type { OutboundHttp } from '../adapters/outbound/outbound-request.js';
-import { createApp } from '../adapters/http/koa/create-app.js';
+import { createHttpFrontEnd } from '../adapters/http/request-listener.js';
 import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
 import type { Config } from './config.js';
@@ -18,6 +19,10 @@ import { useCasesOf } from './use-cases.js';
 /** The running pieces of one L2 process: the HTTP app and its background work. */
 export interface L2Application {
   readonly app: Koa;
+  /** What the HTTP server runs per request: the hot paths, then `app`. */
+  readonly listener: RequestListener;
+  /** How many requests the hot paths answered themselves (the rest went to `app`). */
+  hotPathAnswers(): number;
   readonly logger: Logger;
   /** Starts the notice worker and the hourly cleanup, and warms the dummy password hash. */
   startBackground(): Promise<void>;
@@ -37,7 +42,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
   );
   const { host } = new URL(config.publicUrl);
 
-  const app = createApp({
+  const { app, listener, hotPathAnswers } = createHttpFrontEnd({
     settings: {
       publicUrl: config.publicUrl,
       // URL.host already leaves out a default port, as the acct: domain must.
@@ -61,6 +66,8 @@ export function buildApplication(c: DependencyContainer): L2Application {
   let closed = false;
   return {
     app,
+    listener,
+    hotPathAnswers,
     logger,
     async startBackground() {
       await c.resolve<() => Promise<unknown>>(TOKENS.WarmUp)();

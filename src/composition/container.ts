@@ -93,7 +93,7 @@ export async function buildContainer(
   // Crypto and time
   factory(TOKENS.Clock, () => new SystemClock());
   factory(TOKENS.IdGenerator, () => new CryptoIdGenerator());
-  const hasher = new BcryptPasswordHasher(config.bcryptCost);
+  const hasher = new BcryptPasswordHasher(config.bcryptCost, availableParallelism());
   value(TOKENS.PasswordHasher, hasher);
   // The dummy hash of unknown-user logins, computed before the first login needs it.
   value(TOKENS.WarmUp, () => hasher.dummy());

@@ -23,7 +23,8 @@ export async function openStore(config: Config): Promise<OpenedStore> {
       return { persistence: store, counters: { kind: 'sqlite', db: store.db } };
     }
     case 'mongodb': {
-      const { openMongoPersistence } = await import('../adapters/persistence/mongodb/open-mongo-persistence.js');
+      const { openMongoPersistence } =
+        await import('../adapters/persistence/mongodb/open-mongo-persistence.js');
       const store = openMongoPersistence(config.store.url);
       return {
         persistence: store,

@@ -68,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await persistenceOf(container).ready();
   const l2 = buildApplication(container);
   if (options.background !== false) await l2.startBackground();
-  server.on('request', l2.app.callback());
+  server.on('request', l2.listener);
   let closed = false;
   return {
     url,

@@ -1,4 +1,5 @@
 import bcrypt from 'bcrypt';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../../application/ports/password-hasher.js';
 
@@ -10,19 +11,30 @@ const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
  */
 export class BcryptPasswordHasher implements PasswordHasher {
   private dummyHash: Promise<string> | null = null;
+  private readonly limit: LimitFunction;
 
-  constructor(private readonly cost: number) {}
+  /**
+   * `atOnce`: hashes and compares running at the same time; the rest wait their turn. One per core keeps a login
+   * storm from crowding the event loop off the CPU (the thread pool has more threads than this machine has cores).
+   */
+  constructor(
+    private readonly cost: number,
+    atOnce = Number.POSITIVE_INFINITY,
+  ) {
+    this.limit = pLimit(atOnce);
+  }
 
   hash(passwordBytes: Uint8Array): Promise<string> {
-    return bcrypt.hash(toBuffer(passwordBytes), this.cost);
+    return this.limit(() => bcrypt.hash(toBuffer(passwordBytes), this.cost));
   }
 
   async verify(passwordBytes: Uint8Array, hash: string | null): Promise<boolean> {
     if (hash === null) {
-      await bcrypt.compare(toBuffer(passwordBytes), await this.dummy());
+      const dummy = await this.dummy();
+      await this.limit(() => bcrypt.compare(toBuffer(passwordBytes), dummy));
       return false;
     }
-    return bcrypt.compare(toBuffer(passwordBytes), hash);
+    return this.limit(() => bcrypt.compare(toBuffer(passwordBytes), hash));
   }
 
   needsRehash(hash: string): boolean {

@@ -20,11 +20,24 @@ export interface AuthenticatedToken {
   readonly claims: TokenClaims;
 }
 
+/** Tokens whose signature and claims were found good, remembered; past this, the oldest is forgotten first. */
+const REMEMBERED_TOKENS = 10_000;
+
+type Decoded = { readonly tokenHash: string; readonly claims: TokenClaims };
+
 /**
  * A service, not a use-case: verify, logout, attach and every signed-in page each use a different part of it
  * (the full check, decoding without the store, the revocation lookup).
+ *
+ * What a token's signature and claims say never changes, and an L1 server asks about the same session token on
+ * every request its user makes: the decoding of the last 10,000 good tokens is remembered (by the exact token
+ * string; a few MiB at most). Lifetime and revocation are checked on every call — a remembered token revoked a
+ * moment ago fails at once. Only tokens whose signature verified are remembered, so nobody can fill the memory
+ * without the secret.
  */
 export class AuthenticateToken {
+  private readonly decoded = new Map<string, Decoded>();
+
   constructor(
     private readonly codec: TokenCodec,
     private readonly revocations: RevocationStore,
@@ -34,14 +47,24 @@ export class AuthenticateToken {
 
   /** Signature, claims and lifetime only — no store access. Logout uses this: revoking twice is harmless. */
   decodeUnexpired(token: string): Result<AuthenticatedToken, TokenVerdictError> {
-    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return err({ type: 'token_invalid' });
-    const decoded = this.codec.decode(token);
+    const decoded = this.decoded.get(token) ?? this.decode(token);
     if (!decoded) return err({ type: 'token_invalid' });
-    const claims = parseClaims(decoded.payload, this.l2Server);
-    if (!claims.ok) return err({ type: 'token_invalid' });
-    const alive = checkLifetime(claims.value, this.clock.now());
+    const alive = checkLifetime(decoded.claims, this.clock.now());
     if (!alive.ok) return alive;
-    return ok({ token, tokenHash: decoded.tokenHash, claims: claims.value });
+    return ok({ token, tokenHash: decoded.tokenHash, claims: decoded.claims });
+  }
+
+  /** Signature and claims, remembered when good. */
+  private decode(token: string): Decoded | null {
+    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+    const verified = this.codec.decode(token);
+    if (!verified) return null;
+    const claims = parseClaims(verified.payload, this.l2Server);
+    if (!claims.ok) return null;
+    const decoded = { tokenHash: verified.tokenHash, claims: claims.value };
+    if (this.decoded.size >= REMEMBERED_TOKENS) this.decoded.delete(this.decoded.keys().next().value!);
+    this.decoded.set(token, decoded);
+    return decoded;
   }
 
   /** The full check: signature, claims, lifetime and the revocation records. */

@@ -1,4 +1,3 @@
-import parse from 'co-body';
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
 import { HttpProblem } from './problem.js';
@@ -6,8 +5,9 @@ import { HttpProblem } from './problem.js';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Activities from peers may carry long content: inboxes take four times the API's limit. */
 export const INBOX_BODY_LIMIT_BYTES = 256 * 1024;
-const JSON_TYPES = ['application/json'];
-const FORM_TYPES = ['application/x-www-form-urlencoded'];
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACTIVITY_TYPES = ['application/activity+json', 'application/ld+json'];
 /** The personal and the shared inbox, in every spelling the router takes for them (any case, a trailing slash). */
 export const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/i;
@@ -26,55 +26,92 @@ declare module 'koa' {
 const hasBody = (ctx: Context): boolean =>
   ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || '0') > 0;
 
-/** Forms are flat name=value pairs: no nesting, no arrays, no dotted paths (unlike qs). */
-const flatForm = { parse: (text: string) => Object.fromEntries(new URLSearchParams(text)) };
+/** The media type of the body, lower-cased, without parameters ('' when none is given). */
+function mediaType(ctx: Context): string {
+  return mediaTypeOf(ctx.get('Content-Type'));
+}
+
+/** A Content-Type's media type, lower-cased, without parameters. */
+export function mediaTypeOf(header: string): string {
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+}
 
 /**
- * JSON and form bodies up to 64 KiB, read with co-body (raw-body underneath: the limit is enforced while
- * streaming, so a huge body is cut off early). Any other content type is refused with 415 before reading — in
- * particular text/plain, which a cross-site page could send without a CORS preflight. `__proto__` keys are
- * dropped rather than refused: they are well-formed JSON and must neither fail nor pollute anything.
+ * Where the hot paths (hot-paths.ts) leave a body they read and then handed over: the stream is spent, its bytes
+ * are here. They read only what Content-Length announced, within the limit.
+ */
+export const PRE_READ_BODY = Symbol('l2.preReadBody');
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    [PRE_READ_BODY]?: Buffer;
+  }
+}
+
+/** Reads the body's bytes, refusing more than `limit` (before reading, when Content-Length says so). */
+async function readBytes(ctx: Context, limit: number, tooLarge: string): Promise<Buffer> {
+  const preRead = ctx.req[PRE_READ_BODY];
+  if (preRead) return preRead;
+  try {
+    return await getRawBody(ctx.req, { limit, length: ctx.get('Content-Length') || undefined });
+  } catch (error) {
+    if ((error as { status?: number }).status === 413)
+      throw new HttpProblem(413, 'payload_too_large', tooLarge);
+    throw new HttpProblem(400, 'invalid_request', 'The request body could not be read.');
+  }
+}
+
+/** Drops `__proto__` keys: well-formed JSON that must neither fail nor pollute anything. */
+const withoutProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
+
+/** A JSON object or array (as the API takes: no bare strings or numbers), `__proto__` keys dropped; null when it is not one. */
+export function parseStrictJson(text: string): { value: unknown } | null {
+  const first = /\S/.exec(text)?.[0];
+  if (first !== '{' && first !== '[') return null;
+  try {
+    // The reviver costs a call per key: only bodies that mention __proto__ pay for it.
+    return { value: JSON.parse(text, text.includes('__proto__') ? withoutProto : undefined) as unknown };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * JSON and form bodies up to 64 KiB, read as bytes with raw-body (the limit is enforced while streaming, so a huge
+ * body is cut off early) and decoded as UTF-8 (RFC 8259 §8.1: JSON is UTF-8; forms are sent in the page's UTF-8).
+ * JSON must be an object or an array; forms are flat name=value pairs (no nesting, no arrays, no dotted paths).
+ * Any other content type is refused with 415 before reading — in particular text/plain, which a cross-site page
+ * could send without a CORS preflight. See ADR 5.
  */
 export function bodyMiddleware() {
   return async (ctx: Context, next: Next): Promise<void> => {
     ctx.request.body = {};
     if (ctx.method === 'POST' && INBOX_PATH.test(ctx.path)) {
       await readActivity(ctx);
-    } else if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && hasBody(ctx)) {
-      const options = { limit: BODY_LIMIT_BYTES, encoding: 'utf8' as const, returnRawBody: true as const };
-      let result: { parsed: unknown; raw: string };
-      try {
-        if (ctx.request.is(JSON_TYPES)) {
-          result = await parse.json(ctx, {
-            ...options,
-            strict: true,
-            onProtoPoisoning: 'remove',
-          } as parse.Options);
-        } else if (ctx.request.is(FORM_TYPES)) {
-          result = await parse.form(ctx, { ...options, qs: flatForm } as parse.Options);
-        } else {
-          throw new HttpProblem(
-            415,
-            'unsupported_media_type',
-            'Send application/json or application/x-www-form-urlencoded.',
-          );
-        }
-      } catch (error) {
-        if (error instanceof HttpProblem) throw error;
-        const status = (error as { status?: number }).status;
-        if (status === 413)
-          throw new HttpProblem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
-        throw new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON or form data.');
+    } else if (UNSAFE_METHODS.has(ctx.method) && hasBody(ctx)) {
+      const type = mediaType(ctx);
+      if (type !== JSON_TYPE && type !== FORM_TYPE)
+        throw new HttpProblem(
+          415,
+          'unsupported_media_type',
+          'Send application/json or application/x-www-form-urlencoded.',
+        );
+      const text = (
+        await readBytes(ctx, BODY_LIMIT_BYTES, 'The request body is larger than 64 KiB.')
+      ).toString('utf8');
+      if (type === JSON_TYPE) {
+        const parsed = parseStrictJson(text);
+        if (!parsed) throw new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON.');
+        ctx.request.body = parsed.value;
+      } else {
+        ctx.request.body = Object.fromEntries(new URLSearchParams(text));
       }
-      ctx.request.body = result.parsed;
-      ctx.request.rawBody = result.raw;
+      ctx.request.rawBody = text;
     }
     await next();
   };
 }
-
-/** Drops `__proto__` keys, as the JSON bodies of the API do. */
-const withoutProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
 
 /**
  * An inbox body: ActivityStreams JSON (`application/activity+json`, or `application/ld+json` with any profile) up to
@@ -88,18 +125,7 @@ async function readActivity(ctx: Context): Promise<void> {
       'An inbox takes application/activity+json or application/ld+json.',
     );
   }
-  let bytes: Buffer;
-  try {
-    bytes = await getRawBody(ctx.req, {
-      limit: INBOX_BODY_LIMIT_BYTES,
-      length: ctx.get('Content-Length') || undefined,
-    });
-  } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 413)
-      throw new HttpProblem(413, 'payload_too_large', 'The activity is larger than 256 KiB.');
-    throw new HttpProblem(400, 'invalid_request', 'The request body could not be read.');
-  }
+  const bytes = await readBytes(ctx, INBOX_BODY_LIMIT_BYTES, 'The activity is larger than 256 KiB.');
   try {
     ctx.request.body = JSON.parse(bytes.toString('utf8'), withoutProto) as unknown;
   } catch {

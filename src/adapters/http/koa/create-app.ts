@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { HttpDependencies } from './dependencies.js';
 import { bodyMiddleware } from './body-middleware.js';
 import { errorMiddleware } from './error-middleware.js';
-import { HttpMetrics } from './metrics.js';
+import type { HttpMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { queryLimits } from './query-limits.js';
 import { requestLogger } from './request-logger.js';
@@ -20,13 +20,12 @@ import { securityHeaders } from './security-headers.js';
 import { staticFiles } from './static-middleware.js';
 
 /** The whole middleware stack, in order. */
-export function createApp(deps: HttpDependencies): Koa {
+export function createApp(deps: HttpDependencies, metrics: HttpMetrics): Koa {
   // Behind a trusted proxy, only the hop that proxy appended is believed: the rest of X-Forwarded-For is whatever
   // the client sent (see client-address.ts).
   const app = new Koa({ proxy: deps.settings.trustProxy, maxIpsCount: 1 });
   app.silent = true;
 
-  const metrics = new HttpMetrics(deps.useCases.getStatistics, deps.useCases.getQueueStatistics);
   // Every route once, with its description: the router and /openapi.json are both built from this table.
   const routes = new RouteTable();
   let openApi: object | null = null;

@@ -43,16 +43,32 @@ export class HttpMetrics {
     );
   }
 
+  /** The counter and histogram of each method, route pattern and status seen, so a request hashes no label set. */
+  private readonly series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+
+  /** Records one answered request: its route pattern, status and time taken. */
+  record(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const counter = this.requests.labels({ method, route, status: String(status) });
+      const histogram = this.duration.labels({ method, route });
+      series = { count: () => counter.inc(), observe: (s) => histogram.observe(s) };
+      this.series.set(key, series);
+    }
+    series.observe(seconds);
+    series.count();
+  }
+
   /** Records every request; put it outermost so errors are counted with their final status. */
   middleware() {
     return async (ctx: Context, next: Next): Promise<void> => {
-      const stop = this.duration.startTimer();
+      const started = performance.now();
       try {
         await next();
       } finally {
         const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-        stop({ method: ctx.method, route: String(route) });
-        this.requests.inc({ method: ctx.method, route: String(route), status: String(ctx.status) });
+        this.record(ctx.method, String(route), ctx.status, (performance.now() - started) / 1000);
       }
     };
   }

@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { normalisedL1Server } from './l1-server-urls.js';
 import { hasLoneSurrogate } from '../../../domain/text.js';
-import { normaliseL1Server } from '../../../domain/l1-server.js';
 import {
   hasNulCharacter,
   NOT_TEXT_MESSAGE,
@@ -17,7 +17,7 @@ extendZodWithOpenApi(z);
 
 const l1ServerUrl = z
   .string()
-  .refine((value) => normaliseL1Server(value).ok, {
+  .refine((value) => normalisedL1Server(value) !== null, {
     message: 'Must be an absolute http(s) URL without userinfo, query or fragment.',
   })
   .openapi({ example: 'https://l1.example', description: 'The L1 server URL; normalised before use.' });

@@ -14,17 +14,25 @@ const CONTENT_SECURITY_POLICY = [
 /** A year, the value browsers' preload lists ask for; only sent when the service is reached over https. */
 const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
+/** The headers every answer carries (the hot paths send the same ones). */
+export function securityHeaderList(options: { readonly https: boolean }): readonly [string, string][] {
+  return [
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'DENY'],
+    ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
+    ...(options.https ? [['Strict-Transport-Security', STRICT_TRANSPORT_SECURITY] as [string, string]] : []),
+  ];
+}
+
 /**
  * Security headers on every answer (static files included), HSTS when PUBLIC_URL is https, and no caching of
  * anything that carries or describes a token.
  */
 export function securityHeaders(options: { readonly https: boolean }) {
+  const headers = securityHeaderList(options);
   return async (ctx: Context, next: Next): Promise<void> => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    if (options.https) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    for (const [name, value] of headers) ctx.set(name, value);
     // Lower-cased as the router matches paths: /AUTH/me is the same route as /auth/me.
     const path = ctx.path.toLowerCase();
     if (

@@ -1,3 +1,20 @@
+import type { Urls } from '../../../../domain/activity-streams.js';
+
+export const JRD_CONTENT_TYPE = 'application/jrd+json; charset=utf-8';
+
+/** A user's JRD (API.md §4): the acct: subject, the actor as alias, self and profile-page links. */
+export function userJrd(username: string, domain: string, urls: Urls) {
+  const actor = urls.actor(username);
+  return {
+    subject: `acct:${username}@${domain}`,
+    aliases: [actor],
+    links: [
+      { rel: 'self', type: 'application/activity+json', href: actor },
+      { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
+    ],
+  };
+}
+
 /**
  * Which username a webfinger `resource` names on this server: `acct:<u>@<domain>`, `acct:@<u>@<domain>`, or the
  * actor URL itself. `'malformed'` for something that is no resource at all (400); null for another domain or a

@@ -8,7 +8,7 @@ import {
   outboxPage,
 } from '../activitypub/collections.js';
 import { instanceActorDocument } from '../activitypub/instance-actor-document.js';
-import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
+import { hostMetaXml, JRD_CONTENT_TYPE, userJrd, usernameFromResource } from '../activitypub/webfinger.js';
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
 import { apJson, json, listDoc, negotiated, problem, userParam } from '../openapi-docs.js';
@@ -304,7 +304,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         throw new HttpProblem(400, 'invalid_request', 'resource: give acct:<user>@<domain> or an actor URL.');
       }
       if (resource.toLowerCase() === instanceAcct || resource === urls.instanceActor()) {
-        ctx.type = 'application/jrd+json; charset=utf-8';
+        ctx.type = JRD_CONTENT_TYPE;
         ctx.body = {
           subject: instanceAcct,
           aliases: [urls.instanceActor()],
@@ -321,16 +321,8 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       const user = named === null ? null : await useCases.getUser.execute(named);
       if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
       if (user.deletedAt !== null) throw accountGone();
-      const actor = urls.actor(user.username);
-      ctx.type = 'application/jrd+json; charset=utf-8';
-      ctx.body = {
-        subject: `acct:${user.username}@${settings.webfingerDomain}`,
-        aliases: [actor],
-        links: [
-          { rel: 'self', type: 'application/activity+json', href: actor },
-          { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
-        ],
-      };
+      ctx.type = JRD_CONTENT_TYPE;
+      ctx.body = userJrd(user.username, settings.webfingerDomain, urls);
     },
   );
 

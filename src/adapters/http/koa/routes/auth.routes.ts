@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
-import { normaliseL1Server } from '../../../../domain/l1-server.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { body, commonBodyErrors, json, problem, signedIn } from '../openapi-docs.js';
@@ -20,6 +19,7 @@ import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth
 import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
+import { verifiedJson, verifyInput } from '../verify-representation.js';
 
 /** A refused login or registration form shows again with the message; the password is never echoed back. */
 const showAuthForm =
@@ -188,21 +188,9 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       },
     },
     async (ctx) => {
-      const input = validateBody(ctx, VerifyRequest);
-      const l1Server = input.l1_server ? normaliseL1Server(input.l1_server) : null;
-      const result = await useCases.verifyToken.execute({
-        token: input.token,
-        l1Server: l1Server?.ok ? l1Server.value : null,
-      });
+      const result = await useCases.verifyToken.execute(verifyInput(validateBody(ctx, VerifyRequest)));
       if (!result.ok) throw tokenProblem(result.error, { valid: false });
-      const { claims } = result.value;
-      ctx.body = {
-        valid: true,
-        username: claims.username,
-        l2_server: claims.l2_server,
-        l1_server: claims.l1_server ?? null,
-        expires_at: expiresAt(claims).toISOString(),
-      };
+      ctx.body = verifiedJson(result.value.claims);
     },
   );
 

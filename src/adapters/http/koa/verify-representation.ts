@@ -1,0 +1,19 @@
+// POST /auth/verify's input and answer, shared by its Koa route and its hot path (hot-paths.ts).
+import type { z } from 'zod';
+import { normalisedL1Server } from './l1-server-urls.js';
+import { expiresAt, type TokenClaims } from '../../../domain/token.js';
+import type { VerifyRequest } from './schemas.js';
+
+/** What the use-case is asked: the token, and the caller's L1 server in its normalised form. */
+export function verifyInput(input: z.output<typeof VerifyRequest>) {
+  return { token: input.token, l1Server: input.l1_server ? normalisedL1Server(input.l1_server) : null };
+}
+
+/** The 200 answer (API.md §1). */
+export const verifiedJson = (claims: TokenClaims) => ({
+  valid: true,
+  username: claims.username,
+  l2_server: claims.l2_server,
+  l1_server: claims.l1_server ?? null,
+  expires_at: expiresAt(claims).toISOString(),
+});

@@ -1,0 +1,31 @@
+// What the HTTP server runs for each request: the hot paths first, then the Koa application.
+import type { RequestListener } from 'node:http';
+import type Koa from 'koa';
+import { HotPaths } from './hot-paths.js';
+import { createApp } from './koa/create-app.js';
+import type { HttpDependencies } from './koa/dependencies.js';
+import { HttpMetrics } from './koa/metrics.js';
+
+export interface HttpFrontEnd {
+  /** The Koa application (every route). */
+  readonly app: Koa;
+  /** The request listener for the server: the hot paths, then `app`. */
+  readonly listener: RequestListener;
+  /** How many requests the hot paths answered themselves. */
+  hotPathAnswers(): number;
+}
+
+export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
+  // One set of metrics for both, so /metrics counts every request whichever path answered it.
+  const metrics = new HttpMetrics(deps.useCases.getStatistics, deps.useCases.getQueueStatistics);
+  const app = createApp(deps, metrics);
+  const { publicUrl, webfingerDomain } = deps.settings;
+  const hot = new HotPaths(
+    deps.useCases,
+    deps.urls,
+    { publicUrl, webfingerDomain, https: publicUrl.startsWith('https:') },
+    metrics,
+    deps.logger,
+  );
+  return { app, listener: hot.listener(app.callback()), hotPathAnswers: () => hot.answered };
+}
