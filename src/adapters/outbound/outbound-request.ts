@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { IpDestinationPolicy } from './ip-destination-policy.js';
 
@@ -46,21 +46,28 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * alive per origin (a delivery to a busy inbox reuses its socket). Redirects are never followed here.
  */
 export class OutboundHttp {
-  // As many connections per origin as deliveries may run at once to it, all kept for the next ones.
-  private readonly agent: Agent;
+  /** The client, loaded on the first request: a process that never sends anything never pays for it. */
+  private client: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
 
   constructor(
     readonly policy: IpDestinationPolicy,
     readonly userAgent: string,
     private readonly timeoutMs = OUTBOUND_TIMEOUT_MS,
-  ) {
-    this.agent = new Agent({
-      connections: 32,
-      keepAliveTimeout: 30_000,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      connect: { timeout: timeoutMs, ...(policy.lookup ? { lookup: policy.lookup } : {}) },
-    });
+  ) {}
+
+  private undici() {
+    this.client ??= import('undici').then(({ Agent, request }) => ({
+      // As many connections per origin as deliveries may run at once to it, all kept for the next ones.
+      agent: new Agent({
+        connections: 32,
+        keepAliveTimeout: 30_000,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        connect: { timeout: this.timeoutMs, ...(this.policy.lookup ? { lookup: this.policy.lookup } : {}) },
+      }),
+      request,
+    }));
+    return this.client;
   }
 
   /** Answers with the status and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
@@ -74,12 +81,13 @@ export class OutboundHttp {
     // One deadline for the whole exchange, answer body included (undici's own timeouts are per phase).
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+    const { agent, request: undiciRequest } = await this.undici();
     try {
       const response = await undiciRequest(target, {
         method: request.method,
         headers: { ...request.headers, 'user-agent': this.userAgent },
         ...(request.body === undefined ? {} : { body: request.body }),
-        dispatcher: this.agent,
+        dispatcher: agent,
         signal,
       });
       const { statusCode: status, headers } = response;
@@ -115,7 +123,7 @@ export class OutboundHttp {
 
   /** Closes kept-alive connections (at shutdown). */
   close(): void {
-    void this.agent.destroy().catch(() => {});
+    void this.client?.then(({ agent }) => agent.destroy()).catch(() => {});
   }
 }
 

@@ -1,5 +1,4 @@
 import { createHash, sign } from 'node:crypto';
-import jsonld from 'jsonld';
 import type { JsonLdDocument as JsonLdInput, Options } from 'jsonld';
 import type {
   ActivitySigner,
@@ -14,6 +13,15 @@ import {
 } from './bundled-document-loader.js';
 
 export const RSA_SIGNATURE_2017 = 'RsaSignature2017';
+
+type JsonLd = typeof import('jsonld');
+let loading: Promise<JsonLd> | null = null;
+/**
+ * The JSON-LD processor, loaded when the first activity is signed: a process that only verifies tokens and serves
+ * pages never pays its few MiB. (A CommonJS module: its API is the namespace's default.)
+ */
+const jsonLd = (): Promise<JsonLd> =>
+  (loading ??= import('jsonld').then((m) => (m as unknown as { default?: JsonLd }).default ?? m));
 
 /** The document cannot be signed faithfully: canonicalisation would leave part of it out of the signature. */
 export class UnsignableDocumentError extends Error {
@@ -53,7 +61,7 @@ export async function canonicalSha256(document: object, documentLoader: Document
   };
   let nquads: string;
   try {
-    nquads = await jsonld.canonize(document as JsonLdInput, options);
+    nquads = await (await jsonLd()).canonize(document as JsonLdInput, options);
   } catch (error) {
     const unbundled = findCause(error, (e): e is UnbundledContextError => e instanceof UnbundledContextError);
     if (unbundled) throw unbundled;
