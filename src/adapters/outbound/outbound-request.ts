@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, Dispatcher, request as UndiciRequest } from 'undici';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { IpDestinationPolicy } from './ip-destination-policy.js';
 
@@ -47,7 +47,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  */
 export class OutboundHttp {
   /** The client, loaded on the first request: a process that never sends anything never pays for it. */
-  private client: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
+  private client: Promise<{ agent: Agent; request: typeof UndiciRequest }> | null = null;
 
   constructor(
     readonly policy: IpDestinationPolicy,

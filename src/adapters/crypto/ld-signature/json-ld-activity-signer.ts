@@ -1,4 +1,5 @@
 import { createHash, sign } from 'node:crypto';
+import type * as JsonLdModule from 'jsonld';
 import type { JsonLdDocument as JsonLdInput, Options } from 'jsonld';
 import type {
   ActivitySigner,
@@ -14,7 +15,7 @@ import {
 
 export const RSA_SIGNATURE_2017 = 'RsaSignature2017';
 
-type JsonLd = typeof import('jsonld');
+type JsonLd = typeof JsonLdModule;
 let loading: Promise<JsonLd> | null = null;
 /**
  * The JSON-LD processor, loaded when the first activity is signed: a process that only verifies tokens and serves
