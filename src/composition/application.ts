@@ -10,7 +10,6 @@ import { IntervalTask } from '../adapters/scheduling/interval-task.js';
 import type { Config } from './config.js';
 import { isHttps, persistenceOf } from './container.js';
 import { runMaintenance } from './maintenance.js';
-import { loadReadme } from '../adapters/views/readme-renderer.js';
 import { loadStaticFiles } from '../adapters/views/static-files.js';
 import { VERSION } from './version.js';
 import { TOKENS } from './tokens.js';
@@ -41,6 +40,8 @@ export function buildApplication(c: DependencyContainer): L2Application {
     logger,
   );
   const { host } = new URL(config.publicUrl);
+  // Markdown and the README's HTML are loaded with the first home page, not at start.
+  let readme: Promise<string> | undefined;
 
   const { app, listener, hotPathAnswers } = createHttpFrontEnd({
     settings: {
@@ -55,7 +56,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     urls: c.resolve(TOKENS.Urls),
     logger,
     views: c.resolve(TOKENS.Views),
-    readmeHtml: loadReadme(),
+    readmeHtml: () => (readme ??= import('../adapters/views/readme-renderer.js').then((m) => m.loadReadme())),
     staticFiles: loadStaticFiles(),
     csrf: c.resolve(TOKENS.CsrfGuard),
     health: c.resolve(TOKENS.StoreHealth),

@@ -28,8 +28,8 @@ export interface HttpDependencies {
   readonly urls: Urls;
   readonly logger: Logger;
   readonly views: NunjucksViews;
-  /** The README rendered for the home page. */
-  readonly readmeHtml: string;
+  /** The README rendered for the home page (rendered once, on the first visit). */
+  readonly readmeHtml: () => Promise<string>;
   /** Stylesheet, favicon, screenshots: path → file. */
   readonly staticFiles: ReadonlyMap<string, StaticFile>;
   readonly csrf: CsrfGuard;

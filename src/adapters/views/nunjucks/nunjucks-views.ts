@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import nunjucks from 'nunjucks';
+import type nunjucks from 'nunjucks';
 
 const TEMPLATES = fileURLToPath(new URL('./templates/', import.meta.url));
 
@@ -17,13 +18,28 @@ const readableDate = (iso: unknown): string =>
     ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
     : String(iso ?? '');
 
-/** Server-side templates. Autoescaping is on: nothing in a view model is trusted as HTML. */
+/**
+ * Server-side templates. Autoescaping is on: nothing in a view model is trusted as HTML. The template engine is
+ * loaded with the first page (a CommonJS module, required synchronously then): a service that only answers API
+ * calls never holds it in memory.
+ */
 export class NunjucksViews {
-  private readonly env: nunjucks.Environment;
+  private loaded: nunjucks.Environment | null = null;
 
-  constructor(options: { cache: boolean; version: string }) {
-    this.env = new nunjucks.Environment(
-      new nunjucks.FileSystemLoader(TEMPLATES, { noCache: !options.cache }),
+  constructor(private readonly options: { cache: boolean; version: string }) {}
+
+  render(template: string, page: PageContext, model: Record<string, unknown> = {}): string {
+    return this.env().render(`${template}.njk`, {
+      ...model,
+      page: { ...page, version: this.options.version },
+    });
+  }
+
+  private env(): nunjucks.Environment {
+    if (this.loaded) return this.loaded;
+    const engine = createRequire(import.meta.url)('nunjucks') as typeof nunjucks;
+    const env = new engine.Environment(
+      new engine.FileSystemLoader(TEMPLATES, { noCache: !this.options.cache }),
       {
         autoescape: true,
         throwOnUndefined: false,
@@ -31,14 +47,9 @@ export class NunjucksViews {
         lstripBlocks: true,
       },
     );
-    this.env.addFilter('date', readableDate);
-    this.env.addGlobal('version', options.version);
-  }
-
-  render(template: string, page: PageContext, model: Record<string, unknown> = {}): string {
-    return this.env.render(`${template}.njk`, {
-      ...model,
-      page: { ...page, version: this.env.getGlobal('version') },
-    });
+    env.addFilter('date', readableDate);
+    env.addGlobal('version', this.options.version);
+    this.loaded = env;
+    return env;
   }
 }
