@@ -6,6 +6,7 @@ import {
   MongoNetworkError,
   MongoNotConnectedError,
   MongoServerError,
+  MongoServerSelectionError,
   type Db,
   type Document,
 } from 'mongodb';
@@ -18,8 +19,20 @@ import {
   oneLine,
   storeCall,
 } from '../../../src/adapters/persistence/mongodb/mongo-errors.js';
-import { CLAIM_ORDER, dueJobs } from '../../../src/adapters/persistence/mongodb/mongo-job-queue.js';
-import { COLLECTION_NAMES, collectionsOf } from '../../../src/adapters/persistence/mongodb/mongo-schema.js';
+import {
+  conflictMessage,
+  indexRepairs,
+  type IndexConflict,
+} from '../../../src/adapters/persistence/mongodb/mongo-indexes.js';
+import { CLAIM_ORDER, claimFilter } from '../../../src/adapters/persistence/mongodb/mongo-job-queue.js';
+import {
+  COLLECTION_NAMES,
+  collectionsOf,
+  INDEXES,
+  REVOCATION_TTL_MARGIN_SECONDS,
+} from '../../../src/adapters/persistence/mongodb/mongo-schema.js';
+import { USER_COUNTS_BUILT } from '../../../src/adapters/persistence/mongodb/mongo-user-counts.js';
+import { LIVE_USERS } from '../../../src/adapters/persistence/mongodb/mongo-user-repository.js';
 import {
   prefixSuccessor,
   seekCursor,
@@ -48,6 +61,8 @@ import { revocationStoreContract } from '../../contract/revocation-store.contrac
 import { storeHealthContract } from '../../contract/store-health.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
 import {
+  aFollower,
+  anAcceptJob,
   anAsset,
   anAssetName,
   anL1Server,
@@ -142,8 +157,12 @@ describe('MongoDB persistence', () => {
       this.timeout(10_000);
       const store = open(UNREACHABLE_URL);
 
+      // The first call connects, and fails as the driver does once serverSelectionTimeoutMS has passed with no
+      // usable server; the topology it tried stays closed, so later calls fail at once (until ready() again).
+      const first = await rejection(store.health.ping());
+      expect(first).to.be.instanceOf(StoreUnavailableError);
+      expect((first as Error).cause).to.be.instanceOf(MongoServerSelectionError);
       for (const call of [
-        () => store.health.ping(),
         () => store.revocations.isRevoked(aRevocation().record.tokenHash),
         () => store.users.create(aUser()),
       ]) {
@@ -203,6 +222,59 @@ describe('MongoDB persistence', () => {
       expect(
         open(UNREACHABLE_URL, { serverSelectionTimeoutMS: 200 }).client.options.serverSelectionTimeoutMS,
       ).to.equal(200);
+    });
+
+    it('acknowledges writes once a majority has them, within 10 s, unless the URL says otherwise', () => {
+      const concern = (url: string): unknown[] => {
+        const { writeConcern } = open(url).client.options;
+        return [writeConcern?.w, writeConcern?.wtimeoutMS];
+      };
+
+      expect(concern('mongodb://localhost')).to.deep.equal(['majority', 10_000]);
+      expect(concern('mongodb://localhost/?w=1')).to.deep.equal([1, 10_000]);
+      expect(concern('mongodb://localhost/?wtimeoutMS=2000')).to.deep.equal(['majority', 2000]);
+    });
+
+    describe('indexes found in another form at start-up', () => {
+      const ttl = INDEXES.revocations[0]!;
+      const existing = (index: Document): Document[] => [
+        { v: 2, key: { _id: 1 }, name: '_id_' },
+        { v: 2, ...index },
+      ];
+
+      it('leaves alone an index that is exactly ours', () => {
+        expect(indexRepairs([ttl], existing({ ...ttl }))).to.deep.equal([]);
+      });
+
+      it('changes only the TTL of an index that differs in nothing else, in place', () => {
+        expect(indexRepairs([ttl], existing({ ...ttl, expireAfterSeconds: 0 }))).to.deep.equal([
+          {
+            kind: 'ttl',
+            name: 'revocations_ttl',
+            key: { expiresAt: 1 },
+            expireAfterSeconds: REVOCATION_TTL_MARGIN_SECONDS,
+          },
+        ]);
+      });
+
+      it('names for dropping an index with our name and other keys or options, or our keys under another name', () => {
+        const [unique] = INDEXES.attachments;
+        const repairs = [
+          ...indexRepairs([ttl], existing({ ...ttl, key: { revokedAt: 1 } })),
+          ...indexRepairs([unique!], existing({ ...unique!, unique: false })),
+          ...indexRepairs([ttl], existing({ key: { expiresAt: 1 }, name: 'expiresAt_1' })),
+        ];
+
+        expect(repairs.map((r) => r.kind === 'conflict' && r.existing)).to.deep.equal([
+          'revocations_ttl',
+          'attachments_by_user_server',
+          'expiresAt_1',
+        ]);
+        const message = conflictMessage('revocations', [repairs[0] as IndexConflict]);
+        expect(message).to.match(/^index "revocations_ttl" of collection "revocations" has other keys/);
+        expect(message).to.include('db.getCollection("revocations").dropIndex("revocations_ttl")');
+        expect(message).not.to.match(/[\r\n]/);
+      });
     });
 
     it('refuses a URL that is not a MongoDB URL with a one-line StoreUnavailableError', () => {
@@ -374,14 +446,85 @@ function serverSuites(url: string): void {
         expect(await indexesOf(first.db)).to.deep.equal(await indexesOf(second.db));
       });
 
-      it('expires revocation records with a TTL index on expiresAt, after 0 seconds', async () => {
+      it('expires revocation records with a TTL index on expiresAt, a margin for clock skew after it', async () => {
         const { db } = await openOn(freshDatabase());
 
         const indexes = (await indexesOf(db))[COLLECTION_NAMES.revocations] ?? [];
 
         expect(indexes.filter((i) => i.expireAfterSeconds !== undefined)).to.deep.equal([
-          { name: 'revocations_ttl', key: { expiresAt: 1 }, unique: false, expireAfterSeconds: 0 },
+          {
+            name: 'revocations_ttl',
+            key: { expiresAt: 1 },
+            unique: false,
+            expireAfterSeconds: REVOCATION_TTL_MARGIN_SECONDS,
+          },
         ]);
+      });
+
+      it('changes the TTL of a revocations index made by an earlier version in place', async () => {
+        const dbName = freshDatabase();
+        await admin
+          .db(dbName)
+          .collection(COLLECTION_NAMES.revocations)
+          .createIndex({ expiresAt: 1 }, { name: 'revocations_ttl', expireAfterSeconds: 0 });
+
+        const { db } = await openOn(dbName);
+
+        const [ttl] = ((await indexesOf(db))[COLLECTION_NAMES.revocations] ?? []).filter(
+          (i) => i.name === 'revocations_ttl',
+        );
+        expect(ttl?.expireAfterSeconds).to.equal(REVOCATION_TTL_MARGIN_SECONDS);
+      });
+
+      it('refuses to start over an index of its name with other keys, saying which to drop and how', async () => {
+        const dbName = freshDatabase();
+        await admin
+          .db(dbName)
+          .collection(COLLECTION_NAMES.followers)
+          .createIndex({ inbox: 1 }, { name: 'followers_by_actor' });
+        const store = openMongoPersistence(url, { dbName });
+        opened.push(store);
+
+        const error = await rejection(store.ready());
+
+        expect(error).to.be.instanceOf(StoreUnavailableError);
+        const { message } = error as Error;
+        expect(message).to.match(/index "followers_by_actor" of collection "followers" has other keys/);
+        expect(message).to.include('db.getCollection("followers").dropIndex("followers_by_actor")');
+        expect(message).not.to.match(/[\r\n]/);
+      });
+
+      it("counts each user's totals from the data of a database written before they were kept", async () => {
+        const dbName = freshDatabase();
+        const before = await openOn(dbName);
+        const alice = aUsername('alice');
+        const bob = aUsername('bob');
+        const assets = [anAsset({ owner: alice }), anAsset({ owner: alice }), anAsset({ owner: bob })];
+        await registerAssets(before.activities, assets);
+        await appendWithRetry(before.activities, {
+          kind: 'delete',
+          name: assets[0]!.name,
+          deletedAt: later(MINUTE),
+        });
+        for (const follower of [aFollower(), aFollower(), aFollower({ username: bob })])
+          await before.followers.add(follower, anAcceptJob(follower), T0);
+        // As an earlier version left it: no totals, no mark.
+        await before.db.collection(COLLECTION_NAMES.userCounts).drop();
+        await collectionsOf(before.db).counters.deleteOne({ _id: USER_COUNTS_BUILT });
+
+        const after = await openOn(dbName);
+
+        expect(await after.activities.count({ actor: alice })).to.equal(3);
+        expect(await after.activities.count({ actor: bob })).to.equal(1);
+        expect(await after.assets.count({ owner: alice })).to.equal(1);
+        expect(await after.assets.count({ owner: bob })).to.equal(1);
+        expect(await after.followers.count({ username: alice })).to.equal(2);
+        expect(await after.followers.count({ username: bob })).to.equal(1);
+        // Counted once: a later start leaves the totals to the writes.
+        const extra = aFollower();
+        await after.followers.add(extra, anAcceptJob(extra), T0);
+        await openOn(dbName);
+        expect(await after.followers.count({ username: alice })).to.equal(3);
       });
 
       it('keeps positions, attachments and followers unique with unique indexes', async () => {
@@ -471,6 +614,27 @@ function serverSuites(url: string): void {
         }
       });
 
+      it("keeps a user's follower total right under 20 follows and 10 unfollows at once", async () => {
+        const dbName = freshDatabase();
+        const stores = await Promise.all([openOn(dbName), openOn(dbName)]);
+        const followers = Array.from({ length: 20 }, () => aFollower());
+
+        await Promise.all(
+          followers.map((f, i) => (stores[i % 2] as MongoPersistence).followers.add(f, anAcceptJob(f), T0)),
+        );
+        await Promise.all(
+          followers
+            .slice(0, 10)
+            .map((f, i) => (stores[i % 2] as MongoPersistence).followers.removeActor(f.actor)),
+        );
+
+        const [first] = stores as [MongoPersistence, MongoPersistence];
+        expect(await first.followers.count({ username: aUsername('alice') })).to.equal(10);
+        expect(await first.followers.listOlder({ username: aUsername('alice') }, null, 100)).to.have.length(
+          10,
+        );
+      });
+
       it('gives one of 20 registrations of a name, split across them, the account', async () => {
         const dbName = freshDatabase();
         const stores = await Promise.all([openOn(dbName), openOn(dbName)]);
@@ -527,11 +691,34 @@ function serverSuites(url: string): void {
         store = openMongoPersistence(url, { dbName: `l2_test_${randomBytes(6).toString('hex')}` });
         await store.ready();
         const owners = [alice, aUsername('bob')];
-        await registerAssets(
-          store.activities,
-          Array.from({ length: 20 }, (_, i) => anAsset({ owner: owners[i % 2] ?? alice })),
+        const assets = Array.from({ length: 20 }, (_, i) => anAsset({ owner: owners[i % 2] ?? alice }));
+        await registerAssets(store.activities, assets);
+        // Deleted assets and accounts spread among the live ones, so that in every page of every direction the live
+        // indexes are strictly the better plans (with only live documents there, a plan on the unique `seq` index
+        // ties with them and either may win). Alice keeps five live assets.
+        for (const asset of assets.filter((_, i) => i % 4 === 0))
+          await appendWithRetry(store.activities, {
+            kind: 'delete',
+            name: asset.name,
+            deletedAt: later(MINUTE),
+          });
+        for (let i = 0; i < 12; i++) await store.users.create(aUser());
+        await collectionsOf(store.db).users.updateMany(
+          { seq: { $mod: [2, 0] } },
+          { $set: { deletedAt: T0 } },
         );
-        await store.jobs.enqueue([{ kind: 'test_job', payload: null }], T0);
+        for (const username of owners)
+          for (let i = 0; i < 6; i++) {
+            const follower = aFollower({ username });
+            await store.followers.add(follower, anAcceptJob(follower), T0);
+          }
+        await store.jobs.enqueue(
+          [
+            { kind: 'test_job', payload: null },
+            { kind: 'test_job', payload: null, lane: 'https://busy.example' },
+          ],
+          T0,
+        );
       });
       after(async () => {
         await store.db.dropDatabase();
@@ -581,15 +768,30 @@ function serverSuites(url: string): void {
           /IXSCAN activities_by_actor/,
         ],
         [
-          'users',
-          () => seekCursor(collectionsOf(store.db).users, {}, 'seq', older(null)).explain(),
-          /IXSCAN users_by_seq/,
+          'live users, newest page',
+          () => seekCursor(collectionsOf(store.db).users, LIVE_USERS, 'seq', older(null)).explain(),
+          /IXSCAN users_live_by_seq/,
         ],
         [
-          'due jobs',
+          'live users, newer',
+          () => seekCursor(collectionsOf(store.db).users, LIVE_USERS, 'seq', newer(3)).explain(),
+          /IXSCAN users_live_by_seq/,
+        ],
+        [
+          "a user's followers",
+          () => seekCursor(collectionsOf(store.db).followers, { username: alice }, 'seq', older(4)).explain(),
+          /IXSCAN followers_by_user_seq/,
+        ],
+        [
+          "a user's followers, newer",
+          () => seekCursor(collectionsOf(store.db).followers, { username: alice }, 'seq', newer(2)).explain(),
+          /IXSCAN followers_by_user_seq/,
+        ],
+        [
+          'a claim, some lanes left out',
           () =>
             collectionsOf(store.db)
-              .jobs.find(dueJobs(later(1)))
+              .jobs.find(claimFilter(later(1), new Set(['https://busy.example', 'https://other.example'])))
               .sort(CLAIM_ORDER)
               .limit(1)
               .explain(),
@@ -607,6 +809,19 @@ function serverSuites(url: string): void {
           ).to.deep.equal([]);
         });
       }
+
+      it('claims from proven lanes only through an index, either one (a few lanes may beat the run order)', async () => {
+        const stages = winningStages(
+          await collectionsOf(store.db)
+            .jobs.find(claimFilter(later(1), new Set(), ['https://busy.example']))
+            .sort(CLAIM_ORDER)
+            .limit(1)
+            .explain(),
+        );
+
+        expect(stages.join('\n')).to.match(/IXSCAN (jobs_by_state_run_at|jobs_by_lane)/);
+        expect(stages.filter((s) => s.startsWith('COLLSCAN'))).to.deep.equal([]);
+      });
 
       it('finds assets by a name prefix without a collection scan', async () => {
         const stages = winningStages(

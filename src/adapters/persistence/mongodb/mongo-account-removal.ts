@@ -7,6 +7,7 @@ import type {
 import type { AppendOutcome } from '../../../application/ports/activity-log.js';
 import { documentDeliveryJob } from '../../../domain/jobs.js';
 import { deliveryInboxesIn, type MongoActivityLog } from './mongo-activity-log.js';
+import { liveAssetsMatching } from './mongo-asset-repository.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';
 import { revokeIn } from './mongo-revocation-store.js';
@@ -15,8 +16,9 @@ import { addToCounter, transaction } from './mongo-transactions.js';
 
 /**
  * One transaction: the user marked deleted and taken out of `live_users`, its tokens revoked, each asset Delete
- * appended through the activity log's own append, and the actor's Delete queued for every follower inbox. Any
- * refusal aborts all of it.
+ * appended through the activity log's own append (which moves the user's totals too), and the actor's Delete queued
+ * for every follower inbox. Any refusal aborts all of it. Two removals of one user conflict on the user's document:
+ * the one run again finds it deleted and answers 'gone'.
  */
 export class MongoAccountRemoval implements AccountRemoval {
   constructor(
@@ -37,7 +39,7 @@ export class MongoAccountRemoval implements AccountRemoval {
         if (marked.matchedCount !== 1) refuse('gone');
         await addToCounter(counters, 'live_users', -1, session);
         const live = await assets
-          .find({ owner: plan.username, deletedAt: null }, { session, projection: { _id: 1 } })
+          .find(liveAssetsMatching({ owner: plan.username }), { session, projection: { _id: 1 } })
           .toArray();
         const planned = new Set(plan.assetDeletes.map((d) => d.name as string));
         if (live.length !== planned.size || live.some((doc) => !planned.has(doc._id)))

@@ -16,6 +16,7 @@ import { jobDocument } from './mongo-job-document.js';
 import type { ActivityDocument, MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, readCounter, transaction, type Refuse } from './mongo-transactions.js';
+import { addToUserCount, readUserCount } from './mongo-user-counts.js';
 
 const fromDocument = (doc: ActivityDocument): Activity => ({
   idx: doc._id,
@@ -52,9 +53,11 @@ function serialise(document: Record<string, unknown>): string {
  * The global activity log (`_id` = idx) and the only writer of assets. The `activities` counter holds the next
  * idx; an append moves it on with an update that matches only while it still holds the activity's idx, and inserts
  * the activity and applies its asset change in the same transaction. So idx are handed out with no gap and no
- * repeat across processes: two appends at one idx conflict on the counter document (one commits, the other is
- * retried and finds the idx taken), and a writer that dies mid-append leaves an uncommitted transaction, which the
- * server discards whole.
+ * repeat across processes: two appends at one idx conflict on the counter document (a WriteConflict, labelled
+ * TransientTransactionError: one commits, the other is run again and finds the idx taken), and a writer that dies
+ * mid-append leaves an uncommitted transaction, which the server discards whole. The counter exists before any
+ * append (ready() creates it), so no append races to create it. Per-user totals (activities by actor, live assets
+ * by owner) change in the same transaction.
  */
 export class MongoActivityLog implements ActivityLog {
   constructor(
@@ -100,6 +103,7 @@ export class MongoActivityLog implements ActivityLog {
     );
     if (claimed.matchedCount !== 1) refuse('idx_taken');
     await this.apply(change, session, refuse);
+    await addToUserCount(this.collections.userCounts, activity.actor, 'activities', 1, session);
     await activities.insertOne(
       {
         _id: activity.idx,
@@ -132,13 +136,13 @@ export class MongoActivityLog implements ActivityLog {
     return this.seek(filter, { direction: 'newer', position: after, limit });
   }
 
-  /** Unfiltered: the next idx (the log has no gap); by actor: a count in `activities_by_actor`. */
+  /** Unfiltered: the next idx (the log has no gap); by actor: the actor's total. One document read either way. */
   async count(filter: ActivityFilter): Promise<number> {
-    const { activities, counters } = this.collections;
+    const { userCounts, counters } = this.collections;
     return storeCall(() =>
       filter.actor === undefined
         ? readCounter(counters, 'activities')
-        : activities.countDocuments(byActor(filter)),
+        : readUserCount(userCounts, filter.actor, 'activities'),
     );
   }
 
@@ -148,7 +152,7 @@ export class MongoActivityLog implements ActivityLog {
     session: ClientSession,
     refuse: Refuse<AppendOutcome>,
   ): Promise<void> {
-    const { assets, counters } = this.collections;
+    const { assets, counters, userCounts } = this.collections;
     switch (change.kind) {
       case 'create': {
         const { asset } = change;
@@ -176,7 +180,10 @@ export class MongoActivityLog implements ActivityLog {
           if (isDuplicateKey(error)) refuse('asset_exists');
           throw error;
         }
-        if (asset.deletedAt === null) await addToCounter(counters, 'live_assets', 1, session);
+        if (asset.deletedAt === null) {
+          await addToCounter(counters, 'live_assets', 1, session);
+          await addToUserCount(userCounts, asset.owner, 'liveAssets', 1, session);
+        }
         return;
       }
       case 'update': {
@@ -205,13 +212,15 @@ export class MongoActivityLog implements ActivityLog {
         return;
       }
       case 'delete': {
-        const deleted = await assets.updateOne(
+        // The document as it was (driver 6 returns it, not a ModifyResult), for the owner whose total drops.
+        const deleted = await assets.findOneAndUpdate(
           { _id: change.name, deletedAt: null },
           { $set: { deletedAt: change.deletedAt } },
-          { session },
+          { session, projection: { owner: 1 }, includeResultMetadata: false },
         );
-        if (deleted.matchedCount !== 1) refuse('asset_gone');
+        if (deleted === null) return refuse('asset_gone');
         await addToCounter(counters, 'live_assets', -1, session);
+        await addToUserCount(userCounts, deleted.owner, 'liveAssets', -1, session);
         return;
       }
     }

@@ -7,6 +7,7 @@ import { storeCall } from './mongo-errors.js';
 import type { AssetDocument, MongoCollections } from './mongo-schema.js';
 import { prefixRange, seek, type Seek } from './mongo-seeks.js';
 import { readCounter } from './mongo-transactions.js';
+import { readUserCount } from './mongo-user-counts.js';
 
 export const assetFromDocument = (doc: AssetDocument): Asset => ({
   name: doc._id as AssetName,
@@ -54,14 +55,21 @@ export class MongoAssetRepository implements AssetRepository {
     return this.seek(filter, { direction: 'newer', position: after, limit });
   }
 
-  /** Unfiltered: the `live_assets` counter kept by every create and delete; filtered: an index count. */
+  /**
+   * All live assets and one owner's are totals kept by every create and delete (one document read each); a name
+   * prefix — a search someone types, not a page every visitor loads — is counted in its `_id` range, as SQLite
+   * counts it in its index.
+   */
   async count(filter: AssetFilter): Promise<number> {
-    const { assets, counters } = this.collections;
-    const query = liveAssetsMatching(filter);
-    const unfiltered = Object.keys(query).length === 1;
-    return storeCall(() =>
-      unfiltered ? readCounter(counters, 'live_assets') : assets.countDocuments(query),
-    );
+    const { assets, counters, userCounts } = this.collections;
+    return storeCall(() => {
+      if (filter.namePrefix !== undefined && filter.namePrefix !== '') {
+        return assets.countDocuments(liveAssetsMatching(filter));
+      }
+      return filter.owner === undefined
+        ? readCounter(counters, 'live_assets')
+        : readUserCount(userCounts, filter.owner, 'liveAssets');
+    });
   }
 
   private async seek(filter: AssetFilter, how: Seek): Promise<Positioned<Asset>[]> {

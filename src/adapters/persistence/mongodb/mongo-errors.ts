@@ -9,6 +9,7 @@ import {
   MongoServerClosedError,
   MongoServerError,
   MongoServerSelectionError,
+  MongoStalePrimaryError,
   MongoTopologyClosedError,
   MongoWriteConcernError,
 } from 'mongodb';
@@ -61,8 +62,12 @@ const UNAVAILABLE_NAMES = new Set([
 export function meansStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof MongoError)) return false;
   if (
+    // No server usable within serverSelectionTimeoutMS (none reachable, no primary for a write or a primary read).
     error instanceof MongoServerSelectionError ||
+    // Connection failures and timeouts, a pool cleared under an operation (PoolClearedOnNetworkError is one too).
     error instanceof MongoNetworkError ||
+    // A primary the driver no longer believes (an election newer than its own was seen): the set is failing over.
+    error instanceof MongoStalePrimaryError ||
     error instanceof MongoNotConnectedError ||
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoClientClosedError ||

@@ -1,4 +1,4 @@
-import type { MongoClient } from 'mongodb';
+import type { Filter, MongoClient } from 'mongodb';
 import type {
   FollowerFilter,
   FollowerRepository,
@@ -13,6 +13,7 @@ import { jobDocument } from './mongo-job-document.js';
 import type { FollowerDocument, MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, transaction } from './mongo-transactions.js';
+import { addToUserCount, readUserCount } from './mongo-user-counts.js';
 
 const positioned = (doc: FollowerDocument): Positioned<Follower> => ({
   position: doc.seq,
@@ -26,7 +27,10 @@ const positioned = (doc: FollowerDocument): Positioned<Follower> => ({
   },
 });
 
-/** Follows, unique by (username, actor); `seq` from the `follower_seq` counter orders a user's followers. */
+/**
+ * Follows, unique by (username, actor); `seq` from the `follower_seq` counter orders a user's followers. Every write
+ * is a transaction that also moves the user's `followers` total, so counting is one document read.
+ */
 export class MongoFollowerRepository implements FollowerRepository {
   constructor(
     private readonly client: MongoClient,
@@ -34,7 +38,9 @@ export class MongoFollowerRepository implements FollowerRepository {
   ) {}
 
   async add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'> {
-    const { followers, counters, jobs } = this.collections;
+    const { followers, counters, jobs, userCounts } = this.collections;
+    // Made (and its payload serialised) before the transaction: a payload JSON cannot hold fails with nothing
+    // started. The same document on every run of the transaction is harmless, as an aborted run wrote nothing.
     const acceptDocument = jobDocument(accept, now);
     return storeCall(() =>
       transaction(this.client, async (session) => {
@@ -51,6 +57,7 @@ export class MongoFollowerRepository implements FollowerRepository {
             { ...key, ...addresses, seq, followedAt: follower.followedAt },
             { session },
           );
+          await addToUserCount(userCounts, follower.username, 'followers', 1, session);
         }
         await jobs.insertOne(acceptDocument, { session });
         return updated.matchedCount === 0 ? 'added' : 'updated';
@@ -59,13 +66,13 @@ export class MongoFollowerRepository implements FollowerRepository {
   }
 
   async remove(actor: string, match: FollowMatch): Promise<number> {
-    const filter =
-      'username' in match ? { actor, username: match.username } : { actor, followId: match.followId };
-    return (await storeCall(() => this.collections.followers.deleteMany(filter))).deletedCount;
+    return this.removeMatching(
+      'username' in match ? { actor, username: match.username } : { actor, followId: match.followId },
+    );
   }
 
   async removeActor(actor: string): Promise<number> {
-    return (await storeCall(() => this.collections.followers.deleteMany({ actor }))).deletedCount;
+    return this.removeMatching({ actor });
   }
 
   async listOlder(
@@ -81,8 +88,29 @@ export class MongoFollowerRepository implements FollowerRepository {
   }
 
   async count(filter: FollowerFilter): Promise<number> {
-    // Counted in the unique {username, actor} index.
-    return storeCall(() => this.collections.followers.countDocuments({ username: filter.username }));
+    return storeCall(() => readUserCount(this.collections.userCounts, filter.username, 'followers'));
+  }
+
+  /**
+   * Deletes the follows matching `filter` (one actor's: at most one per local user, through `followers_by_actor`)
+   * and takes each from its user's total, in one transaction. Returns how many ended.
+   */
+  private async removeMatching(filter: Filter<FollowerDocument>): Promise<number> {
+    const { followers, userCounts } = this.collections;
+    return storeCall(() =>
+      transaction<number>(this.client, async (session) => {
+        const ending = await followers
+          .find(filter, { session, projection: { _id: 1, username: 1 } })
+          .toArray();
+        if (ending.length === 0) return 0;
+        await followers.deleteMany({ _id: { $in: ending.map((doc) => doc._id) } }, { session });
+        const byUser = new Map<string, number>();
+        for (const { username } of ending) byUser.set(username, (byUser.get(username) ?? 0) + 1);
+        for (const [username, n] of byUser)
+          await addToUserCount(userCounts, username, 'followers', -n, session);
+        return ending.length;
+      }),
+    );
   }
 
   private async seek(filter: FollowerFilter, how: Seek): Promise<Positioned<Follower>[]> {

@@ -24,6 +24,22 @@ export const dueJobs = (now: Date): Filter<JobDocument> => ({
 /** Oldest due first, then queue order. */
 export const CLAIM_ORDER = { runAt: 1, _id: 1 } as const;
 
+/**
+ * What one findOneAndUpdate of a claim matches: a due job without a lane, or of a lane not `excluded` (and, with
+ * `onlyLanes`, of one of those). Served by `jobs_by_state_run_at` in CLAIM_ORDER; the lane rule is checked on each
+ * due job the scan meets, so a claim reads past the due jobs of excluded lanes that come first (see ADR 6).
+ */
+export function claimFilter(
+  now: Date,
+  excluded: ReadonlySet<string>,
+  onlyLanes?: readonly string[],
+): Filter<JobDocument> {
+  const laneRule: Filter<JobDocument> = onlyLanes
+    ? { lane: { $in: onlyLanes.filter((lane) => !excluded.has(lane)) } }
+    : { lane: { $nin: [...excluded] } };
+  return { $and: [dueJobs(now), { $or: [{ lane: null }, laneRule] }] };
+}
+
 /** The document id of a job this queue handed out, or null for an id it never could have. */
 function idOf(job: Job): ObjectId | null {
   return /^[0-9a-f]{24}$/i.test(job.id) ? ObjectId.createFromHexString(job.id) : null;
@@ -48,23 +64,22 @@ export class MongoJobQueue implements JobQueue {
     if (limit <= 0) return [];
     // One job per lane per claim: each lane claimed joins the lanes left out of the next findOneAndUpdate.
     const excluded = new Set(skipLanes);
-    const laneRule = (): Filter<JobDocument> =>
-      onlyLanes
-        ? { lane: { $in: onlyLanes.filter((lane) => !excluded.has(lane)) } }
-        : { lane: { $nin: [...excluded] } };
-    const due = (): Filter<JobDocument> => ({
-      $and: [dueJobs(now), { $or: [{ lane: null }, laneRule()] }],
-    });
     const lease: UpdateFilter<JobDocument> = {
       $set: { leaseId, leaseUntil: new Date(now.getTime() + leaseMs) },
     };
     const claimed: Job[] = [];
     await storeCall(async () => {
       while (claimed.length < limit) {
-        const doc = await this.collections.jobs.findOneAndUpdate(due(), lease, {
-          sort: CLAIM_ORDER,
-          returnDocument: 'after',
-        });
+        // Driver 6 resolves to the document itself, or null when nothing is due (includeResultMetadata: false).
+        const doc = await this.collections.jobs.findOneAndUpdate(
+          claimFilter(now, excluded, onlyLanes),
+          lease,
+          {
+            sort: CLAIM_ORDER,
+            returnDocument: 'after',
+            includeResultMetadata: false,
+          },
+        );
         if (doc === null) return;
         if (doc.lane) excluded.add(doc.lane);
         claimed.push(toJob(doc, leaseId));
@@ -108,6 +123,7 @@ export class MongoJobQueue implements JobQueue {
     return result.modifiedCount;
   }
 
+  /** For health and metrics, not for requests: two counts of ranges of `jobs_by_state_run_at`. */
   async stats(): Promise<{ pending: number; abandoned: number }> {
     const { jobs } = this.collections;
     const [pending, abandoned] = await storeCall(() =>

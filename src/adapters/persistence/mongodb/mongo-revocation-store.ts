@@ -32,9 +32,26 @@ export async function revokeIn(
 }
 
 /**
- * Revoked token hashes (`_id`). A TTL index on `expiresAt` lets the server remove a record once its token has
- * expired; it does so lazily (a pass about every minute), which is harmless: a record is revoked while it exists,
- * and a token past `expiresAt` fails by its own expiry anyway. `deleteExpired` still removes them on demand.
+ * The read behind every token check: always the primary, whatever the URL's readPreference says — a secondary may
+ * lag and miss a revocation, letting a revoked token through. Read concern "local", on purpose, not "majority": a
+ * revocation is answered only once committed with w: majority, and a primary's local view holds every
+ * majority-committed write (a new primary applies them all before it accepts operations), while its majority
+ * snapshot may lag after an election and miss one (SERVER-53813, fixed in 8.0). What "local" may also show — a
+ * revocation not yet majority-committed, which a failover could roll back — errs on the closed side. Neither level
+ * closes the seconds a deposed primary may still answer during a partition (SERVER-89619); "linearizable" would, at
+ * a majority round-trip per token check, which the hot path cannot pay.
+ */
+const REVOCATION_READ = {
+  readPreference: 'primary',
+  readConcern: { level: 'local' },
+  projection: { _id: 1 },
+} as const;
+
+/**
+ * Revoked token hashes (`_id`). A TTL index on `expiresAt` lets the server remove a record some time after its
+ * token has expired (REVOCATION_TTL_MARGIN_SECONDS later, by a pass about every minute); a record is revoked while
+ * it exists, and a token past `expiresAt` fails by its own expiry anyway. The TTL index is a backstop, not the
+ * cleanup: `deleteExpired` (run hourly, on L2's clock) removes them at expiry and says how many.
  */
 export class MongoRevocationStore implements RevocationStore {
   constructor(
@@ -51,7 +68,7 @@ export class MongoRevocationStore implements RevocationStore {
 
   async isRevoked(tokenHash: string): Promise<boolean> {
     const found = await storeCall(() =>
-      this.collections.revocations.findOne({ _id: tokenHash }, { projection: { _id: 1 } }),
+      this.collections.revocations.findOne({ _id: tokenHash }, REVOCATION_READ),
     );
     return found !== null;
   }

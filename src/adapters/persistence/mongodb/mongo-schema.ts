@@ -1,5 +1,4 @@
 import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
-import { isDuplicateKey } from './mongo-errors.js';
 
 /** A user; `seq` is its registration position, 1, 2, 3, … from the `users` counter. */
 export interface UserDocument {
@@ -111,11 +110,28 @@ export interface InstanceKeyDocument {
   createdAt: Date;
 }
 
-/** A counter, changed only inside the transaction of the write it counts. */
+/** A counter, changed only inside the transaction of the write it counts; or a mark of a one-time schema step. */
 export interface CounterDocument {
-  _id: CounterName;
+  _id: CounterName | 'user_counts_built';
   value: number;
 }
+
+/**
+ * One user's totals, keyed by username, each changed in the transaction of the write it counts (as SQLite's
+ * `user_counts`), so that an outbox's totalItems, an owner's asset total and a follower count are one read by `_id`.
+ * A field is absent until the first write that counts it.
+ */
+export interface UserCountDocument {
+  _id: string;
+  /** Activities in the log whose actor is the user. */
+  activities?: number;
+  /** Live assets the user owns. */
+  liveAssets?: number;
+  /** Remote actors following the user. */
+  followers?: number;
+}
+
+export type UserCountField = 'activities' | 'liveAssets' | 'followers';
 
 /**
  * `users`: the highest user position handed out. `live_users`: how many accounts are not deleted. `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
@@ -147,6 +163,7 @@ export interface MongoCollections {
   readonly remoteKeys: Collection<RemoteKeyDocument>;
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
+  readonly userCounts: Collection<UserCountDocument>;
 }
 
 export const COLLECTION_NAMES = {
@@ -161,6 +178,7 @@ export const COLLECTION_NAMES = {
   remoteKeys: 'remote_keys',
   instanceKeys: 'instance_keys',
   counters: 'counters',
+  userCounts: 'user_counts',
 } as const satisfies Record<keyof MongoCollections, string>;
 
 export function collectionsOf(db: Db): MongoCollections {
@@ -176,13 +194,24 @@ export function collectionsOf(db: Db): MongoCollections {
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
+    userCounts: db.collection<UserCountDocument>(COLLECTION_NAMES.userCounts),
   };
 }
 
 /**
+ * How long after `expiresAt` the TTL monitor may remove a revocation record. Not 0: the monitor runs on the
+ * database server's clock, verify checks expiry on L2's, and a server clock ahead of L2's would otherwise drop
+ * records of tokens L2 still takes for unexpired — accepting revoked tokens. The hourly cleanup (deleteExpired,
+ * on L2's clock) removes them at expiry anyway; the TTL index is only the backstop.
+ */
+export const REVOCATION_TTL_MARGIN_SECONDS = 3600;
+
+/**
  * Every secondary index, by collection. `_id` is the unique key of users (username), issued tokens and revocations
- * (token hash), assets (name, compared byte for byte, so case-sensitively) and activities (idx). Names are fixed,
- * so creating them again is a no-op; changing one later means a new name and dropping the old.
+ * (token hash), assets (name, compared byte for byte, so case-sensitively) and activities (idx); usernames are
+ * lower-cased by the domain before they reach the store, so the binary `_id` is case-insensitive uniqueness and no
+ * collation is needed. Names are fixed, so creating them again is a no-op; a different TTL is changed in place,
+ * and any other change means a new name and dropping the old (see ensureIndexes).
  */
 export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDescription[]>> = {
   users: [
@@ -195,8 +224,11 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { username: 1, l1Server: 1, expiresAt: 1 }, name: 'issued_tokens_by_user_server' },
     { key: { expiresAt: 1 }, name: 'issued_tokens_by_expiry' },
   ],
-  // expireAfterSeconds 0: the TTL monitor (a pass about every 60 s) removes a record once `expiresAt` has passed.
-  revocations: [{ key: { expiresAt: 1 }, name: 'revocations_ttl', expireAfterSeconds: 0 }],
+  // The TTL monitor (a pass about every 60 s, on the primary) removes a record once `expiresAt` plus the margin
+  // has passed on the server's clock; `expiresAt` is always a BSON Date (other types never expire).
+  revocations: [
+    { key: { expiresAt: 1 }, name: 'revocations_ttl', expireAfterSeconds: REVOCATION_TTL_MARGIN_SECONDS },
+  ],
   attachments: [{ key: { username: 1, l1Server: 1 }, name: 'attachments_by_user_server', unique: true }],
   jobs: [
     { key: { state: 1, runAt: 1, _id: 1 }, name: 'jobs_by_state_run_at' },
@@ -217,29 +249,5 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   remoteKeys: [],
   instanceKeys: [],
   counters: [],
+  userCounts: [],
 };
-
-/**
- * Creates every collection's indexes and the counter documents that are missing. Idempotent, and safe when several
- * processes start on one database at once: an index that exists with the same definition is left alone, and of two
- * concurrent inserts of a counter one wins and the other finds it there.
- */
-export async function ensureSchema(collections: MongoCollections): Promise<void> {
-  await Promise.all(
-    (Object.keys(INDEXES) as (keyof MongoCollections)[]).map(async (name) => {
-      const indexes = INDEXES[name];
-      if (indexes.length > 0) await collections[name].createIndexes([...indexes]);
-    }),
-  );
-  await Promise.all(
-    COUNTERS.map(async (name) => {
-      try {
-        // A counter added by a later version starts from the data already there.
-        const value = name === 'live_users' ? await collections.users.countDocuments({ deletedAt: null }) : 0;
-        await collections.counters.updateOne({ _id: name }, { $setOnInsert: { value } }, { upsert: true });
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }),
-  );
-}

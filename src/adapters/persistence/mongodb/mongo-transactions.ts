@@ -26,11 +26,16 @@ class Refusal extends Error {
 export type Refuse<T> = (outcome: T) => never;
 
 /**
- * Runs `work` in one transaction (`withTransaction`, which retries it whole on a TransientTransactionError such as
- * a WriteConflict, and retries a commit whose result is unknown) and resolves to what it returns. `work` calls
- * `refuse(outcome)` to stop with nothing written: the driver aborts the transaction on any error that is not a
- * MongoError, and the refusal is then caught here and answered. `work` must await every operation it starts and
- * must not swallow a MongoError, or the driver cannot tell whether the server aborted the transaction.
+ * Runs `work` in one transaction and resolves to what its last, committed run returned (driver 6's
+ * `withTransaction` returns the callback's value; 5.x returned the commit's reply). The driver runs `work` again,
+ * whole, after an error labelled TransientTransactionError (a WriteConflict with another transaction, a primary
+ * stepping down), and retries only the commit after UnknownTransactionCommitResult — for up to 120 s, then the error
+ * is thrown (and storeCall makes it a StoreUnavailableError). So `work` may run several times: it must pass
+ * `session` to every operation, await each one in turn (no Promise.all: operations in one transaction must not run
+ * in parallel), touch nothing outside the session, and never swallow a MongoError, or the driver cannot tell whether
+ * the server aborted the transaction (an error inside a transaction aborts it on the server: a duplicate key too).
+ * `work` calls `refuse(outcome)` to stop with nothing written: a refusal is no MongoError, so the driver aborts the
+ * transaction and rethrows it without retrying, and it is caught here and answered — on whichever run it happens.
  */
 export async function transaction<T>(
   client: MongoClient,
@@ -70,7 +75,9 @@ export async function addToCounter(
   const updated = await counters.findOneAndUpdate(
     { _id: name },
     { $inc: { value: by } },
-    { session, upsert: true, returnDocument: 'after' },
+    // Driver 6 resolves to the document itself (includeResultMetadata: false is its default; said here so that a
+    // reader of 5.x code does not look for `.value`); with upsert and 'after' it is never null.
+    { session, upsert: true, returnDocument: 'after', includeResultMetadata: false },
   );
   if (updated === null) throw new Error(`The ${name} counter vanished while it was being increased.`);
   return updated.value;

@@ -32,13 +32,20 @@ const positioned = (doc: ProfileDocument): Positioned<UserProfile> => ({
   value: profileOf(doc),
 });
 
-/** Live accounts: `deletedAt` null or absent (documents written before deletion existed). */
-const LIVE = { deletedAt: null };
+/**
+ * Live accounts: `deletedAt` null or absent (documents written before deletion existed), so an equality with null
+ * rather than assets' `$type: 'null'`. Served by `users_live_by_seq` (before MongoDB 8.0 null also matches the
+ * BSON type undefined: two index intervals, merged in seq order — still no blocking sort). Exported for the
+ * query-plan tests.
+ */
+export const LIVE_USERS = { deletedAt: null };
 
 /**
- * Users keyed by username (`_id`, so the unique key decides a race between two registrations). Positions are `seq`,
- * 1, 2, 3, … taken from the `users` counter in the transaction of the insert, so they are in registration order; a
- * deleted account keeps its document. `live_users` counts the accounts not deleted.
+ * Users keyed by username (`_id`, so the unique key decides a race between two registrations). Usernames arrive
+ * lower-cased (`normaliseUsername`, which the `Username` type stands for), so the byte-wise `_id` index is the
+ * case-insensitive uniqueness the service promises, with no collation (one would also have to match every query's).
+ * Positions are `seq`, 1, 2, 3, … taken from the `users` counter in the transaction of the insert, so they are in
+ * registration order; a deleted account keeps its document. `live_users` counts the accounts not deleted.
  */
 export class MongoUserRepository implements UserRepository {
   constructor(
@@ -99,14 +106,14 @@ export class MongoUserRepository implements UserRepository {
 
   async listOlder(before: number | null, limit: number): Promise<Positioned<UserProfile>[]> {
     const docs = await storeCall(() =>
-      seek(this.collections.users, LIVE, 'seq', { direction: 'older', position: before, limit }),
+      seek(this.collections.users, LIVE_USERS, 'seq', { direction: 'older', position: before, limit }),
     );
     return docs.map(positioned);
   }
 
   async listNewer(after: number, limit: number): Promise<Positioned<UserProfile>[]> {
     const docs = await storeCall(() =>
-      seek(this.collections.users, LIVE, 'seq', { direction: 'newer', position: after, limit }),
+      seek(this.collections.users, LIVE_USERS, 'seq', { direction: 'newer', position: after, limit }),
     );
     return docs.map(positioned);
   }
@@ -114,7 +121,7 @@ export class MongoUserRepository implements UserRepository {
   async rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean> {
     const updated = await storeCall(() =>
       this.collections.users.updateOne(
-        { _id: username, passwordHash: previousHash, ...LIVE },
+        { _id: username, passwordHash: previousHash, ...LIVE_USERS },
         { $set: { passwordHash } },
       ),
     );
@@ -130,7 +137,7 @@ export class MongoUserRepository implements UserRepository {
     return storeCall(() =>
       transaction<number | null>(this.client, async (session, refuse) => {
         const updated = await this.collections.users.updateOne(
-          { _id: username, ...LIVE },
+          { _id: username, ...LIVE_USERS },
           { $set: { passwordHash } },
           { session },
         );

@@ -11,8 +11,10 @@ import { MongoJobQueue } from './mongo-job-queue.js';
 import { MongoInstanceKeyStore, MongoRemoteKeyStore } from './mongo-remote-key-store.js';
 import { MongoRendererAttachments } from './mongo-renderer-attachments.js';
 import { MongoRevocationStore } from './mongo-revocation-store.js';
-import { collectionsOf, ensureSchema, type MongoCollections } from './mongo-schema.js';
+import { ensureSchema } from './mongo-ensure-schema.js';
+import { collectionsOf, type MongoCollections } from './mongo-schema.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
+import { ensureUserCounts } from './mongo-user-counts.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
 /** The database used when the URL names none. */
@@ -26,6 +28,9 @@ export interface MongoPersistenceOptions {
   /** Overrides `serverSelectionTimeoutMS` of the URL, whose default here is 5 s (the driver's is 30 s). */
   readonly serverSelectionTimeoutMS?: number;
 }
+
+/** Whether the URL's query sets `option` (options given to MongoClient would override the URL's). */
+const urlSets = (url: string, option: string): boolean => new RegExp(`[?&]${option}=`, 'i').test(url);
 
 /** Every persistence port on one MongoDB database, with the client and database for others to share. */
 export interface MongoPersistence extends Persistence {
@@ -52,11 +57,19 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
   let client: MongoClient;
   let databaseName: string;
   try {
-    const urlSetsTimeout = /[?&]serverSelectionTimeoutMS=/i.test(url);
     client = new MongoClient(url, {
       serverSelectionTimeoutMS:
         options.serverSelectionTimeoutMS ??
-        (urlSetsTimeout ? undefined : DEFAULT_SERVER_SELECTION_TIMEOUT_MS),
+        (urlSets(url, 'serverSelectionTimeoutMS') ? undefined : DEFAULT_SERVER_SELECTION_TIMEOUT_MS),
+      // Writes outside transactions (issued tokens, the queue, follows, keys) are acknowledged once a majority has
+      // them, so a failover cannot roll back one that was answered — the server's own default only since 5.0 — and
+      // give up after 10 s, as the driver's commits do, rather than hang while no majority answers. Transactions
+      // commit with w: majority whatever this says (mongo-transactions.ts). A `w` or `wtimeoutMS` in the URL is the
+      // operator's: the driver takes each key of this object over the URL's, and keeps the URL's others.
+      writeConcern: {
+        ...(urlSets(url, 'w') ? {} : { w: 'majority' as const }),
+        ...(urlSets(url, 'wtimeoutMS') ? {} : { wtimeoutMS: 10_000 }),
+      },
     });
     databaseName = options.dbName ?? databaseNameIn(url) ?? DEFAULT_DATABASE_NAME;
   } catch (error) {
@@ -92,7 +105,10 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
   };
 }
 
-/** Connects, checks for transactions, and creates indexes and counters; every failure is one line naming it. */
+/**
+ * Connects, checks for transactions, creates indexes and counters, and counts the per-user totals of a database
+ * written before they existed; every failure is one line naming it.
+ */
 async function prepare(client: MongoClient, db: Db, collections: MongoCollections): Promise<void> {
   const where = whereIs(client);
   let hello: Document;
@@ -109,11 +125,13 @@ async function prepare(client: MongoClient, db: Db, collections: MongoCollection
     );
   }
   try {
-    await ensureSchemaRacing(collections);
+    await ensureSchemaRacing(db, collections);
+    await ensureUserCounts(client, collections);
   } catch (error) {
     if (meansStoreUnavailable(error)) throw startFailure(error, where);
     throw new StoreUnavailableError(
-      `cannot create the indexes of MongoDB database "${db.databaseName}" at ${where}: ${oneLine(error)}`,
+      `cannot prepare the indexes and counters of MongoDB database "${db.databaseName}" at ${where}: ` +
+        oneLine(error),
       { cause: error },
     );
   }
@@ -127,12 +145,12 @@ const LOST_SCHEMA_RACE = new Set([
   48 /* NamespaceExists */, 112 /* WriteConflict */, 276 /* IndexBuildAlreadyInProgress */,
 ]);
 
-async function ensureSchemaRacing(collections: MongoCollections): Promise<void> {
+async function ensureSchemaRacing(db: Db, collections: MongoCollections): Promise<void> {
   try {
-    await ensureSchema(collections);
+    await ensureSchema(db, collections);
   } catch (error) {
     if (!(error instanceof MongoServerError && LOST_SCHEMA_RACE.has(error.code as number))) throw error;
-    await ensureSchema(collections);
+    await ensureSchema(db, collections);
   }
 }
 
