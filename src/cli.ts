@@ -1,33 +1,128 @@
-// `l2 <command>`: operator commands that run against the configured store without starting the server.
+// `l2 <command>`: operator commands that run against the configured store (STORE, SECRETS_DIR, … as the server
+// reads them) without starting the server. Each command has --help; errors are one line on stderr and a non-zero
+// exit: 2 for a mistake in the command line, 1 for anything that failed.
+import type { DependencyContainer } from 'tsyringe';
+import { describeCounts, exportStore, importStore } from './adapters/cli/store-commands.js';
+import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
+import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
 import { runMaintenance } from './composition/maintenance.js';
 
-const USAGE = 'usage: l2 revocations cleanup';
+interface Command {
+  /** The words that name it, e.g. `store export`. */
+  readonly name: string;
+  readonly usage: string;
+  readonly help: string;
+  /** How many operands it takes after its name, at most. */
+  readonly operands: number;
+  run(container: DependencyContainer, operands: string[]): Promise<string>;
+}
+
+const COMMANDS: readonly Command[] = [
+  {
+    name: 'revocations cleanup',
+    usage: 'l2 revocations cleanup',
+    help: 'Removes revocation and issued-token records whose token has expired, and expired failed-login counters (the server also does this hourly).',
+    operands: 0,
+    async run(container) {
+      const removed = await runMaintenance(container);
+      return `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records`;
+    },
+  },
+  {
+    name: 'store export',
+    usage: 'l2 store export [FILE]',
+    help:
+      'Writes every record of the store (users with their password hashes and private keys, tokens, revocations, ' +
+      'attachments, assets, the activity log, followers, keys, queued jobs) as JSON Lines to FILE (created with ' +
+      'mode 0600; it must not exist) or to standard output. Guard the file like the store: it holds secrets. The ' +
+      'service may keep running: the export is one consistent snapshot.',
+    operands: 1,
+    async run(container, [file]) {
+      const records = await exportStore(persistenceOf(container).transfer, file, new Date());
+      // An empty export is most often a mistyped STORE (SQLite creates a new file where it is pointed).
+      if (records === 0) console.error('l2: warning: the store holds no records; is STORE the right one?');
+      return file && file !== '-' ? `exported ${records} records to ${file}` : '';
+    },
+  },
+  {
+    name: 'store import',
+    usage: 'l2 store import [FILE]',
+    help:
+      'Reads an export (FILE, or standard input) into the configured store, which must be new and empty. Stop ' +
+      'the service first. On SQLite the import is all or nothing; on MongoDB a failed import leaves a partial ' +
+      'database: drop it and import again.',
+    operands: 1,
+    async run(container, [file]) {
+      return `imported ${describeCounts(await importStore(persistenceOf(container).transfer, file))}`;
+    },
+  },
+];
+
+const USAGE = `usage:\n${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}\n\nl2 <command> --help says more.`;
+
+/** Thrown for a command line that names no command or gives it the wrong operands: exit 2 with usage. */
+class UsageError extends Error {}
+
+function parse(args: string[]): { command: Command; operands: string[]; help: boolean } {
+  const help = args.includes('--help') || args.includes('-h');
+  const words = args.filter((a) => a !== '--help' && a !== '-h');
+  const command = COMMANDS.find((c) => words.slice(0, c.name.split(' ').length).join(' ') === c.name);
+  if (!command)
+    throw new UsageError(words.length === 0 ? USAGE : `l2: unknown command '${words.join(' ')}'\n${USAGE}`);
+  const operands = words.slice(command.name.split(' ').length);
+  const unknownFlag = operands.find((o) => o.startsWith('-') && o !== '-');
+  if (unknownFlag) throw new UsageError(`l2: unknown option ${unknownFlag}\nusage: ${command.usage}`);
+  if (operands.length > command.operands)
+    throw new UsageError(`l2: too many operands\nusage: ${command.usage}`);
+  return { command, operands, help };
+}
 
 async function run(args: string[]): Promise<number> {
-  if (args[0] !== 'revocations' || args[1] !== 'cleanup' || args.length !== 2) {
-    console.error(USAGE);
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(error.message);
     return 2;
+  }
+  const { command, operands, help } = parsed;
+  if (help) {
+    process.stdout.write(`usage: ${command.usage}\n\n${command.help}\n`);
+    return 0;
   }
   const container = await buildContainer(loadConfig());
   try {
     await persistenceOf(container).ready();
-    const removed = await runMaintenance(container);
-    process.stdout.write(
-      `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records\n`,
-    );
+    const said = await command.run(container, operands);
+    if (said) process.stdout.write(`${said}\n`);
     return 0;
   } finally {
     await persistenceOf(container).close();
   }
 }
 
+/** Failures an operator can act on, said in one line; anything else is a bug and shows its stack. */
+const ONE_LINE = [
+  ConfigError,
+  StoreUnavailableError,
+  StoreNotEmptyError,
+  InvalidTransferError,
+  TransferFileError,
+];
+
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const oneLine = error instanceof ConfigError || error instanceof StoreUnavailableError;
+    const code = (error as NodeJS.ErrnoException).code;
+    const oneLine =
+      ONE_LINE.some((kind) => error instanceof kind) ||
+      code === 'EEXIST' ||
+      code === 'ENOENT' ||
+      code === 'EACCES';
     console.error(oneLine ? `l2: ${(error as Error).message}` : error);
     process.exit(1);
   },

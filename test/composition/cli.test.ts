@@ -76,7 +76,9 @@ describe('the l2 command', () => {
       (e) => e,
     );
     expect(failure.code).to.equal(2);
-    expect(failure.stderr).to.contain('usage: l2 revocations cleanup');
+    expect(failure.stderr).to.match(/^l2: unknown command 'frobnicate'\nusage:\n/);
+    for (const usage of ['l2 revocations cleanup', 'l2 store export [FILE]', 'l2 store import [FILE]'])
+      expect(failure.stderr).to.contain(usage);
   });
 
   it('refuses to run with a one-line reason when the configuration is bad', async () => {

@@ -9,6 +9,7 @@ import type { RemoteKeyStore } from './remote-key-store.js';
 import type { RendererAttachments } from './renderer-attachments.js';
 import type { RevocationStore } from './revocation-store.js';
 import type { StoreHealth } from './store-health.js';
+import type { StoreTransfer } from './store-transfer.js';
 import type { UserRepository } from './user-repository.js';
 
 /** Every persistence port, filled by one store (memory, SQLite, MongoDB) so that multi-record writes share it. */
@@ -25,6 +26,8 @@ export interface Persistence {
   readonly instanceKeys: InstanceKeyStore;
   readonly accountRemoval: AccountRemoval;
   readonly health: StoreHealth;
+  /** Every record out, and into an empty store (`l2 store export` / `import`). */
+  readonly transfer: StoreTransfer;
   /**
    * Resolves once the store is usable: connected, schema and indexes in place (idempotent). Rejects with a
    * StoreUnavailableError whose message says why, so start-up can stop with one line.

@@ -15,6 +15,7 @@ import { jobQueueContract } from '../../contract/job-queue.contract.js';
 import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
 import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
 import { storeHealthContract } from '../../contract/store-health.contract.js';
+import { storeTransferContract } from '../../contract/store-transfer.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
 
 describe('in-memory persistence', () => {
@@ -31,4 +32,5 @@ describe('in-memory persistence', () => {
   remoteKeyStoreContract('memory', harness);
   accountRemovalContract('memory', harness);
   storeHealthContract('memory', harness);
+  storeTransferContract('memory', harness);
 });

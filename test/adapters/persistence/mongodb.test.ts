@@ -46,6 +46,7 @@ import {
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
 import type { Job } from '../../../src/application/ports/job-queue.js';
 import type { AssetName } from '../../../src/domain/asset.js';
+import type { Username } from '../../../src/domain/user.js';
 import { accountRemovalContract } from '../../contract/account-removal.contract.js';
 import { activityLogContract } from '../../contract/activity-log.contract.js';
 import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
@@ -59,7 +60,10 @@ import { jobQueueContract } from '../../contract/job-queue.contract.js';
 import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
 import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
 import { storeHealthContract } from '../../contract/store-health.contract.js';
+import { storeTransferContract } from '../../contract/store-transfer.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
+import { collect, streamOf, transferRecords } from '../../support/transfer-records.js';
+import { openSqlitePersistence } from '../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import {
   aFollower,
   anAcceptJob,
@@ -413,6 +417,29 @@ function serverSuites(url: string): void {
     remoteKeyStoreContract('mongodb', harness);
     accountRemovalContract('mongodb', harness);
     storeHealthContract('mongodb', harness);
+    storeTransferContract('mongodb', harness);
+
+    describe('moving between stores', () => {
+      it('carries 100,000 activities and every other record from SQLite to MongoDB and back, unchanged', async function () {
+        this.timeout(600_000);
+        const records = transferRecords({ users: 300, activities: 100_000 });
+        const from = openSqlitePersistence(':memory:');
+        const back = openSqlitePersistence(':memory:');
+        const mongo = await openOn(freshDatabase());
+        try {
+          await from.transfer.import(streamOf(records));
+          await mongo.transfer.import(from.transfer.export());
+          await back.transfer.import(mongo.transfer.export());
+          expect(await collect(back.transfer.export())).to.deep.equal(records);
+          expect(await mongo.activities.nextIdx()).to.equal(100_000);
+          expect(await mongo.activities.count({ actor: 'user_7' as Username })).to.equal(
+            records.filter((r) => r.record === 'activity' && r.actor === 'user_7').length,
+          );
+        } finally {
+          await Promise.all([from.close(), back.close()]);
+        }
+      });
+    });
 
     describe('starting', () => {
       it('can be made ready again, by itself or by another instance: indexes and data stay as they were', async () => {

@@ -37,6 +37,7 @@ import { jobQueueContract } from '../../contract/job-queue.contract.js';
 import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
 import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
 import { storeHealthContract } from '../../contract/store-health.contract.js';
+import { storeTransferContract } from '../../contract/store-transfer.contract.js';
 import { userRepositoryContract } from '../../contract/user-repository.contract.js';
 import { activityFor, appendWithRetry, registerAssets } from '../../support/activity-writers.js';
 import {
@@ -99,6 +100,7 @@ describe('SQLite persistence', () => {
   remoteKeyStoreContract('sqlite', harness);
   accountRemovalContract('sqlite', harness);
   storeHealthContract('sqlite', harness);
+  storeTransferContract('sqlite', harness);
 
   describe('opening', () => {
     const opened: SqlitePersistence[] = [];

@@ -174,6 +174,19 @@ export class MemoryDatabase {
     return [...new Set((this.followers.get(username) ?? []).map(deliveryInbox))];
   }
 
+  /** A job as exported from a store (`l2 store import`), at the next id, not leased. */
+  restoreJob(job: Omit<StoredJob, 'id' | 'leaseId' | 'leaseUntil'>): void {
+    const id = ++this.lastJobId;
+    this.jobs.set(id, { ...job, id, leaseId: null, leaseUntil: null });
+  }
+
+  /** A follow as exported from a store, at the next position. */
+  restoreFollower(username: string, follower: Omit<StoredFollower, 'position'>): void {
+    const list = this.followers.get(username) ?? [];
+    list.push({ ...follower, position: ++this.lastFollowerPosition });
+    this.followers.set(username, list);
+  }
+
   insertJob(job: NewJob, now: Date): void {
     const id = ++this.lastJobId;
     this.jobs.set(id, {

@@ -9,6 +9,7 @@ import { InMemoryInstanceKeyStore, InMemoryRemoteKeyStore } from './in-memory-re
 import { InMemoryRendererAttachments } from './in-memory-renderer-attachments.js';
 import { InMemoryRevocationStore } from './in-memory-revocation-store.js';
 import { InMemoryStoreHealth } from './in-memory-store-health.js';
+import { InMemoryStoreTransfer } from './in-memory-store-transfer.js';
 import { InMemoryUserRepository } from './in-memory-user-repository.js';
 import { MemoryDatabase } from './memory-database.js';
 
@@ -30,6 +31,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),
     health: new InMemoryStoreHealth(db),
+    transfer: new InMemoryStoreTransfer(db),
     ready: async () => {},
     close: async () => db.close(),
   };

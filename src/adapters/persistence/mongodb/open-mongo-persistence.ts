@@ -13,6 +13,7 @@ import { MongoRendererAttachments } from './mongo-renderer-attachments.js';
 import { MongoRevocationStore } from './mongo-revocation-store.js';
 import { ensureSchema } from './mongo-ensure-schema.js';
 import { collectionsOf, type MongoCollections } from './mongo-schema.js';
+import { MongoStoreTransfer } from './mongo-store-transfer.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { ensureUserCounts } from './mongo-user-counts.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
@@ -94,6 +95,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     instanceKeys: new MongoInstanceKeyStore(collections),
     accountRemoval: new MongoAccountRemoval(client, collections, activities),
     health: new MongoStoreHealth(db),
+    transfer: new MongoStoreTransfer(collections),
     ready: async () => {
       if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);
       await prepare(client, db, collections);

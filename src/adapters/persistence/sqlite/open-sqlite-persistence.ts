@@ -14,6 +14,7 @@ import { SqliteInstanceKeyStore, SqliteRemoteKeyStore } from './sqlite-remote-ke
 import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
 import { SqliteRevocationStore } from './sqlite-revocation-store.js';
 import { SqliteStoreHealth } from './sqlite-store-health.js';
+import { SqliteStoreTransfer } from './sqlite-store-transfer.js';
 import { SqliteUserRepository } from './sqlite-user-repository.js';
 
 export type SqlitePersistence = Persistence & { readonly db: Database.Database };
@@ -48,6 +49,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       instanceKeys: new SqliteInstanceKeyStore(db),
       accountRemoval: new SqliteAccountRemoval(db, activities),
       health: new SqliteStoreHealth(db),
+      transfer: new SqliteStoreTransfer(db),
       // Opening already migrated the schema (synchronously), so there is nothing left to wait for.
       ready: async () => {},
       close: async () => {

@@ -24,7 +24,8 @@ export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
     async (ctx) => {
       const stats = await deps.useCases.getStatistics.execute();
       await respond(ctx, {
-        html: async () => renderPage(ctx, deps, 'home', { title: 'L2', stats, readme: await deps.readmeHtml() }),
+        html: async () =>
+          renderPage(ctx, deps, 'home', { title: 'L2', stats, readme: await deps.readmeHtml() }),
         json: () => ({
           name: 'l2',
           version: deps.settings.version,

@@ -1,0 +1,149 @@
+// The file `l2 store export` writes and `l2 store import` reads: JSON Lines — a header, one record per line, and a
+// trailer that says how many records came, so that a truncated file is refused rather than half imported.
+import { z } from 'zod';
+import type { TransferRecord } from '../../application/ports/store-transfer.js';
+
+export const FORMAT = 'l2-store';
+export const FORMAT_VERSION = 1;
+
+const time = z.string().datetime({ offset: true });
+const text = z.string();
+const nullableText = z.string().nullable();
+
+const Record = z.discriminatedUnion('record', [
+  z.object({
+    record: z.literal('user'),
+    username: text,
+    passwordHash: text,
+    publicKeyPem: text,
+    privateKeyPem: text,
+    createdAt: time,
+    deletedAt: time.nullable(),
+  }),
+  z.object({ record: z.literal('instance_key'), publicKeyPem: text, privateKeyPem: text }),
+  z.object({
+    record: z.literal('remote_key'),
+    keyId: text,
+    owner: text,
+    publicKeyPem: text,
+    fetchedAt: time,
+  }),
+  z.object({
+    record: z.literal('issued_token'),
+    tokenHash: text,
+    jti: text,
+    username: text,
+    sessionJti: nullableText,
+    l1Server: nullableText,
+    issuedAt: time,
+    expiresAt: time,
+  }),
+  z.object({
+    record: z.literal('revocation'),
+    tokenHash: text,
+    username: text,
+    expiresAt: time,
+    revokedAt: time,
+  }),
+  z.object({ record: z.literal('attachment'), username: text, l1Server: text, attachedAt: time }),
+  z.object({
+    record: z.literal('asset'),
+    name: text,
+    owner: text,
+    contentHash: text,
+    mediaType: text,
+    url: nullableText,
+    description: text,
+    tags: z.array(text),
+    createdAt: time,
+    updatedAt: time,
+    deletedAt: time.nullable(),
+  }),
+  z.object({
+    record: z.literal('activity'),
+    idx: z.number().int().nonnegative(),
+    type: text,
+    actor: text,
+    object: text,
+    published: time,
+    document: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    record: z.literal('follower'),
+    username: text,
+    actor: text,
+    inbox: text,
+    sharedInbox: nullableText,
+    followId: nullableText,
+    followedAt: time,
+  }),
+  z.object({
+    record: z.literal('job'),
+    kind: text,
+    payload: z.unknown(),
+    lane: nullableText,
+    state: z.enum(['pending', 'abandoned']),
+    attempts: z.number().int().nonnegative(),
+    queuedAt: time,
+    runAt: time,
+    lastError: nullableText,
+  }),
+]);
+
+const Header = z.object({ format: z.literal(FORMAT), version: z.literal(FORMAT_VERSION), exportedAt: time });
+const Trailer = z.object({ end: z.literal(true), records: z.number().int().nonnegative() });
+
+export const headerLine = (exportedAt: Date): string =>
+  JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exportedAt: exportedAt.toISOString() });
+export const trailerLine = (records: number): string => JSON.stringify({ end: true, records });
+
+/** A line of an export file that is not what it must be: the import stops there, having written nothing more. */
+export class TransferFileError extends Error {
+  constructor(line: number, message: string) {
+    super(`line ${line}: ${message}`);
+    this.name = 'TransferFileError';
+  }
+}
+
+function parse(line: string, number: number): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    throw new TransferFileError(number, 'not JSON');
+  }
+}
+
+/** The records of an export file's lines, checking the header first and the trailer last. */
+export async function* readTransferLines(lines: AsyncIterable<string>): AsyncGenerator<TransferRecord> {
+  let number = 0;
+  let records = 0;
+  let ended = false;
+  for await (const line of lines) {
+    number++;
+    if (line.trim() === '') continue;
+    if (ended) throw new TransferFileError(number, 'more after the end line');
+    const value = parse(line, number);
+    if (number === 1) {
+      if (!Header.safeParse(value).success)
+        throw new TransferFileError(1, `not an ${FORMAT} file of version ${FORMAT_VERSION}`);
+      continue;
+    }
+    const trailer = Trailer.safeParse(value);
+    if (trailer.success) {
+      if (trailer.data.records !== records)
+        throw new TransferFileError(number, `the file says ${trailer.data.records} records, ${records} came`);
+      ended = true;
+      continue;
+    }
+    const record = Record.safeParse(value);
+    if (!record.success)
+      throw new TransferFileError(
+        number,
+        `not a record: ${record.error.issues[0]?.path.join('.') ?? ''} ${record.error.issues[0]?.message ?? ''}`.trim(),
+      );
+    records++;
+    yield record.data as TransferRecord;
+  }
+  if (number === 0) throw new TransferFileError(1, 'the file is empty');
+  if (!ended) throw new TransferFileError(number, 'the file ends without its end line: it was cut short');
+}

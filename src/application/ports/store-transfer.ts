@@ -1,0 +1,142 @@
+/**
+ * Every record a store holds, in one form that every store reads and writes: what `l2 store export` writes as JSON
+ * Lines and `l2 store import` reads back, so an operator can move from one store to another (SQLite → MongoDB and
+ * back) with the log, the keys, the revocations and the queued work intact. Times are ISO 8601 strings; secrets
+ * (password hashes, private keys) are carried as stored — an export file must be guarded like the store itself.
+ */
+export type TransferRecord =
+  | {
+      readonly record: 'user';
+      readonly username: string;
+      readonly passwordHash: string;
+      readonly publicKeyPem: string;
+      readonly privateKeyPem: string;
+      readonly createdAt: string;
+      readonly deletedAt: string | null;
+    }
+  | { readonly record: 'instance_key'; readonly publicKeyPem: string; readonly privateKeyPem: string }
+  | {
+      readonly record: 'remote_key';
+      readonly keyId: string;
+      readonly owner: string;
+      readonly publicKeyPem: string;
+      readonly fetchedAt: string;
+    }
+  | {
+      readonly record: 'issued_token';
+      readonly tokenHash: string;
+      readonly jti: string;
+      readonly username: string;
+      readonly sessionJti: string | null;
+      readonly l1Server: string | null;
+      readonly issuedAt: string;
+      readonly expiresAt: string;
+    }
+  | {
+      readonly record: 'revocation';
+      readonly tokenHash: string;
+      readonly username: string;
+      readonly expiresAt: string;
+      readonly revokedAt: string;
+    }
+  | {
+      readonly record: 'attachment';
+      readonly username: string;
+      readonly l1Server: string;
+      readonly attachedAt: string;
+    }
+  | {
+      readonly record: 'asset';
+      readonly name: string;
+      readonly owner: string;
+      readonly contentHash: string;
+      readonly mediaType: string;
+      readonly url: string | null;
+      readonly description: string;
+      readonly tags: readonly string[];
+      readonly createdAt: string;
+      readonly updatedAt: string;
+      readonly deletedAt: string | null;
+    }
+  | {
+      readonly record: 'activity';
+      readonly idx: number;
+      readonly type: string;
+      readonly actor: string;
+      readonly object: string;
+      readonly published: string;
+      readonly document: Record<string, unknown>;
+    }
+  | {
+      readonly record: 'follower';
+      readonly username: string;
+      readonly actor: string;
+      readonly inbox: string;
+      readonly sharedInbox: string | null;
+      readonly followId: string | null;
+      readonly followedAt: string;
+    }
+  | {
+      readonly record: 'job';
+      readonly kind: string;
+      readonly payload: unknown;
+      readonly lane: string | null;
+      readonly state: 'pending' | 'abandoned';
+      readonly attempts: number;
+      readonly queuedAt: string;
+      readonly runAt: string;
+      readonly lastError: string | null;
+    };
+
+export type TransferRecordKind = TransferRecord['record'];
+
+/** The order records are exported in, and must be imported in: what refers to something comes after it. */
+export const TRANSFER_ORDER: readonly TransferRecordKind[] = [
+  'user',
+  'instance_key',
+  'remote_key',
+  'issued_token',
+  'revocation',
+  'attachment',
+  'asset',
+  'activity',
+  'follower',
+  'job',
+];
+
+/** How many records of each kind. */
+export type TransferCounts = Record<TransferRecordKind, number>;
+
+export interface StoreTransfer {
+  /**
+   * Every record of the store, kind by kind in {@link TRANSFER_ORDER}, each kind in the store's own order (users and
+   * assets by registration, activities by idx, followers by follow, jobs by queueing). Leases of jobs are not
+   * carried: a job leased when exported is pending again once imported.
+   */
+  export(): AsyncIterable<TransferRecord>;
+  /**
+   * Writes the records into this store, which must be empty (no user, asset, activity or job; otherwise it throws
+   * before writing anything), in batches; derived counts (live users, live assets, per-user totals) are rebuilt from
+   * the records. Activities must come in idx order from 0 with no gap. Returns how many of each kind were written.
+   */
+  import(records: AsyncIterable<TransferRecord>): Promise<TransferCounts>;
+}
+
+/** The store already holds data: an import would mix two histories. */
+export class StoreNotEmptyError extends Error {
+  constructor(what: string) {
+    super(`the store is not empty (it holds ${what}): import only into a new store`);
+    this.name = 'StoreNotEmptyError';
+  }
+}
+
+/** The records break a rule every store relies on (an activity out of order, a kind out of order). */
+export class InvalidTransferError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidTransferError';
+  }
+}
+
+export const emptyTransferCounts = (): TransferCounts =>
+  Object.fromEntries(TRANSFER_ORDER.map((kind) => [kind, 0])) as TransferCounts;

@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import {
+  InvalidTransferError,
+  StoreNotEmptyError,
+  type TransferRecord,
+} from '../../src/application/ports/store-transfer.js';
+import type { AssetName } from '../../src/domain/asset.js';
+import type { Username } from '../../src/domain/user.js';
+import { aUser } from '../support/builders.js';
+import { collect, streamOf, transferRecords } from '../support/transfer-records.js';
+import { useStore, type PersistenceHarness } from './harness.js';
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected a rejection.');
+}
+
+export function storeTransferContract(name: string, harness: PersistenceHarness): void {
+  describe(`StoreTransfer (${name})`, () => {
+    const store = useStore(harness);
+
+    it('imports every kind of record into an empty store and exports exactly the same records, in the same order', async () => {
+      const records = transferRecords({ users: 14, activities: 120 });
+      const counts = await store().transfer.import(streamOf(records));
+      expect(counts.activity).to.equal(120);
+      expect(counts.user).to.equal(14);
+      expect(await collect(store().transfer.export())).to.deep.equal(records);
+    });
+
+    it('serves what it imported through every port, with the counts rebuilt', async () => {
+      const records = transferRecords({ users: 14, activities: 120 });
+      await store().transfer.import(streamOf(records));
+      const live = records.filter((r) => r.record === 'user' && r.deletedAt === null).length;
+      expect(await store().users.count()).to.equal(live);
+      expect((await store().users.findByUsername('user_1' as Username))?.privateKeyPem).to.include(
+        'PRIVATE KEY',
+      );
+      expect(await store().activities.nextIdx()).to.equal(120);
+      expect((await store().activities.get(119))?.document).to.deep.include({ n: 119 });
+      const liveAssets = records.filter((r) => r.record === 'asset' && r.deletedAt === null);
+      expect(await store().assets.count({})).to.equal(liveAssets.length);
+      const ownedBy0 = liveAssets.filter((r) => r.record === 'asset' && r.owner === 'user_0').length;
+      expect(await store().assets.count({ owner: 'user_0' as Username })).to.equal(ownedBy0);
+      const actedBy3 = records.filter((r) => r.record === 'activity' && r.actor === 'user_3').length;
+      expect(await store().activities.count({ actor: 'user_3' as Username })).to.equal(actedBy3);
+      expect(await store().assets.findByName('asset-0' as AssetName)).to.not.equal(null);
+      expect(
+        await store().revocations.isRevoked(
+          (records.find((r) => r.record === 'revocation') as { tokenHash: string }).tokenHash,
+        ),
+      ).to.equal(true);
+      expect(await store().followers.count({ username: 'user_1' as Username })).to.equal(1);
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 45, abandoned: 5 });
+      expect(await store().instanceKeys.get()).to.deep.equal({
+        publicKeyPem: 'instance public',
+        privateKeyPem: 'instance private',
+      });
+    });
+
+    it('refuses a store that holds data, writing nothing', async () => {
+      await store().users.create(aUser({ username: 'someone' as Username }));
+      const refused = await rejection(
+        store().transfer.import(streamOf(transferRecords({ users: 3, activities: 5 }))),
+      );
+      expect(refused).to.be.instanceOf(StoreNotEmptyError);
+      expect(await store().users.count()).to.equal(1);
+      expect(await store().activities.nextIdx()).to.equal(0);
+    });
+
+    it('refuses a log with a gap', async () => {
+      const records = transferRecords({ users: 3, activities: 5 });
+      const gap = records.filter((r) => !(r.record === 'activity' && r.idx === 2));
+      const gapRefused = await rejection(store().transfer.import(streamOf(gap)));
+      expect(gapRefused).to.be.instanceOf(InvalidTransferError).with.property('message').that.matches(/gap/);
+    });
+
+    it('refuses records out of order', async () => {
+      const records = transferRecords({ users: 3, activities: 5 });
+      const late: TransferRecord[] = [...records.filter((r) => r.record !== 'user'), records[0]!];
+      const lateRefused = await rejection(store().transfer.import(streamOf(late)));
+      expect(lateRefused)
+        .to.be.instanceOf(InvalidTransferError)
+        .with.property('message')
+        .that.matches(/order/);
+    });
+  });
+}

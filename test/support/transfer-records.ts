@@ -1,0 +1,151 @@
+// A store's worth of records in the transfer form, made up but consistent (activities gap-free, jobs naming
+// activities that exist), for the round trips of `l2 store export` / `import`.
+import type { TransferRecord } from '../../src/application/ports/store-transfer.js';
+
+const T0 = Date.parse('2026-11-01T00:00:00.000Z');
+const at = (n: number) => new Date(T0 + n * 1000).toISOString();
+const hex = (n: number, width = 64) => n.toString(16).padStart(width, '0');
+
+export interface TransferShape {
+  readonly users: number;
+  readonly activities: number;
+}
+
+/** Records in TRANSFER_ORDER: every kind, with deleted users and assets, leased-looking and abandoned jobs. */
+export function transferRecords({ users, activities }: TransferShape): TransferRecord[] {
+  const names = Array.from({ length: users }, (_, i) => `user_${i}`);
+  const records: TransferRecord[] = [];
+  names.forEach((username, i) =>
+    records.push({
+      record: 'user',
+      username,
+      passwordHash: `$2b$04$${hex(i, 53)}`,
+      publicKeyPem: `-----BEGIN PUBLIC KEY-----\n${hex(i)}\n-----END PUBLIC KEY-----\n`,
+      privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${hex(i + 1)}\n-----END PRIVATE KEY-----\n`,
+      createdAt: at(i),
+      deletedAt: i % 7 === 6 ? at(i + 100) : null,
+    }),
+  );
+  records.push({
+    record: 'instance_key',
+    publicKeyPem: 'instance public',
+    privateKeyPem: 'instance private',
+  });
+  records.push({
+    record: 'remote_key',
+    keyId: 'https://peer.example/users/bob#main-key',
+    owner: 'https://peer.example/users/bob',
+    publicKeyPem: 'bob public',
+    fetchedAt: at(5),
+  });
+  names.forEach((username, i) => {
+    records.push({
+      record: 'issued_token',
+      tokenHash: hex(1_000_000 + i),
+      jti: `session-${i}`,
+      username,
+      sessionJti: null,
+      l1Server: null,
+      issuedAt: at(i),
+      expiresAt: at(i + 2_592_000),
+    });
+    records.push({
+      record: 'issued_token',
+      tokenHash: hex(2_000_000 + i),
+      jti: `scoped-${i}`,
+      username,
+      sessionJti: `session-${i}`,
+      l1Server: 'https://l1.example',
+      issuedAt: at(i + 1),
+      expiresAt: at(i + 2_592_000),
+    });
+  });
+  names.forEach((username, i) => {
+    if (i % 3 === 0)
+      records.push({
+        record: 'revocation',
+        tokenHash: hex(2_000_000 + i),
+        username,
+        expiresAt: at(i + 2_592_000),
+        revokedAt: at(i + 10),
+      });
+  });
+  names.forEach((username, i) => {
+    if (i % 2 === 0)
+      records.push({ record: 'attachment', username, l1Server: 'https://l1.example', attachedAt: at(i) });
+  });
+  // Each activity creates, updates or deletes one of a few assets per user (the first activity of an asset
+  // creates it); the assets come first, in the order they were created.
+  const assetOf = (idx: number) => ({ owner: names[idx % users]!, name: `asset-${idx % (users * 3)}` });
+  const created = new Map<string, number>();
+  for (let idx = 0; idx < activities; idx++)
+    if (!created.has(assetOf(idx).name)) created.set(assetOf(idx).name, idx);
+  for (const [name, idx] of created)
+    records.push({
+      record: 'asset',
+      name,
+      owner: assetOf(idx).owner,
+      contentHash: `sha256:${hex(idx)}`,
+      mediaType: idx % 2 ? 'image/png' : 'video/mp4',
+      url: idx % 5 ? `https://cdn.example/${name}` : null,
+      description: `Asset ${name} — «${idx}»`,
+      tags: idx % 4 ? ['art', `t${idx % 10}`] : [],
+      createdAt: at(idx),
+      updatedAt: at(idx + 1),
+      deletedAt: idx % 11 === 10 ? at(idx + 2) : null,
+    });
+  for (let idx = 0; idx < activities; idx++) {
+    const { owner, name } = assetOf(idx);
+    const type = created.get(name) === idx ? 'Create' : idx % 2 ? 'Update' : 'Delete';
+    records.push({
+      record: 'activity',
+      idx,
+      type,
+      actor: owner,
+      object: name,
+      published: at(idx),
+      document: {
+        id: `http://l2.test/activities/${idx}`,
+        type,
+        actor: `http://l2.test/users/${owner}`,
+        n: idx,
+      },
+    });
+  }
+  names.forEach((username, i) => {
+    if (i % 2 === 1)
+      records.push({
+        record: 'follower',
+        username,
+        actor: `https://peer.example/users/f${i}`,
+        inbox: `https://peer.example/users/f${i}/inbox`,
+        sharedInbox: i % 4 === 1 ? 'https://peer.example/inbox' : null,
+        followId: i % 4 === 1 ? `https://peer.example/follows/${i}` : null,
+        followedAt: at(i),
+      });
+  });
+  for (let i = 0; i < Math.min(activities, 50); i++)
+    records.push({
+      record: 'job',
+      kind: i % 2 ? 'activity_delivery' : 'revocation_notice',
+      payload:
+        i % 2 ? { idx: i, inbox: 'https://peer.example/inbox' } : { tokenHash: hex(i), username: names[0] },
+      lane: i % 2 ? 'https://peer.example' : 'https://l1.example',
+      state: i % 9 === 8 ? 'abandoned' : 'pending',
+      attempts: i % 4,
+      queuedAt: at(i),
+      runAt: at(i + 60),
+      lastError: i % 4 ? 'answered 503' : null,
+    });
+  return records;
+}
+
+export async function* streamOf<T>(items: Iterable<T>): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
