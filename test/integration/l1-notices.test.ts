@@ -184,7 +184,9 @@ describe('a notice queued while the L1 server is down, across an L2 restart (sep
     try {
       const attempts = () =>
         (db.prepare('SELECT MAX(attempts) AS n FROM jobs').get() as { n: number | null }).n ?? 0;
-      for (let i = 0; i < 2000 && attempts() < 1; i++) await new Promise((resolve) => setImmediate(resolve));
+      // Polled until it happens (within 10 s): the process loads its HTTP client on its first outbound request.
+      for (const deadline = Date.now() + 10_000; attempts() < 1 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(attempts()).to.be.at.least(1);
     } finally {
       db.close();
