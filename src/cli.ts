@@ -6,9 +6,12 @@ import { describeCounts, exportStore, importStore } from './adapters/cli/store-c
 import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
-import { ConfigError, loadConfig } from './composition/config.js';
+import { ConfigError, loadConfig, type Config } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
 import { runMaintenance } from './composition/maintenance.js';
+import { rotationSteps } from './composition/secret-rotation.js';
+import { TOKENS } from './composition/tokens.js';
+import { keyIdOf } from './adapters/crypto/jwt-token-codec.js';
 
 interface Command {
   /** The words that name it, e.g. `store export`. */
@@ -29,6 +32,19 @@ const COMMANDS: readonly Command[] = [
     async run(container) {
       const removed = await runMaintenance(container);
       return `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records`;
+    },
+  },
+  {
+    name: 'secret rotate',
+    usage: 'l2 secret rotate',
+    help: 'Prints the steps that replace the JWT secret without signing anybody out, naming the secrets in use by their key ids. It changes nothing itself.',
+    operands: 0,
+    async run(container) {
+      const config = container.resolve<Config>(TOKENS.Config);
+      return rotationSteps(
+        keyIdOf(config.jwtSecret),
+        config.jwtPreviousSecret && keyIdOf(config.jwtPreviousSecret),
+      );
     },
   },
   {

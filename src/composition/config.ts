@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
-import { loadJwtSecret } from './secrets.js';
+import { loadJwtSecret, loadPreviousJwtSecret } from './secrets.js';
 
 export { ConfigError };
 
@@ -68,6 +68,8 @@ export interface Config {
   readonly publicUrl: string;
   readonly store: StoreLocation;
   readonly jwtSecret: Buffer;
+  /** The secret before the last rotation (`jwt_secret.previous`): verifies tokens it signed; signs nothing. */
+  readonly jwtPreviousSecret: Buffer | null;
   readonly bcryptCost: number;
   readonly production: boolean;
   /** Whether outbound requests may go to loopback/private addresses: only with L1_ALLOW_PRIVATE, in every mode. */
@@ -141,6 +143,10 @@ export function loadConfig(
       production,
       dataDir: options.dataDir ?? './data',
       warn: options.warn ?? ((m) => console.warn(m)),
+    }),
+    jwtPreviousSecret: loadPreviousJwtSecret({
+      secretsDir: e.SECRETS_DIR,
+      dataDir: options.dataDir ?? './data',
     }),
     bcryptCost: e.BCRYPT_COST,
     production,

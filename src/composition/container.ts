@@ -97,7 +97,7 @@ export async function buildContainer(
   value(TOKENS.PasswordHasher, hasher);
   // The dummy hash of unknown-user logins, computed before the first login needs it.
   value(TOKENS.WarmUp, () => hasher.dummy());
-  factory(TOKENS.TokenCodec, () => new JwtTokenCodec(createSecretKey(config.jwtSecret)));
+  factory(TOKENS.TokenCodec, () => new JwtTokenCodec(config.jwtSecret, config.jwtPreviousSecret));
   factory(
     TOKENS.KeyPairGenerator,
     () =>

@@ -5,6 +5,8 @@ import { ConfigError } from './config-error.js';
 
 const MIN_SECRET_BYTES = 32;
 const SECRET_FILE = 'jwt_secret';
+/** The secret before the last rotation: tokens it signed keep verifying until they expire. */
+export const PREVIOUS_SECRET_FILE = 'jwt_secret.previous';
 
 function readSecret(path: string): Buffer {
   const secret = Buffer.from(readFileSync(path, 'utf8').trim(), 'utf8');
@@ -42,4 +44,17 @@ export function loadJwtSecret(input: {
     input.warn(`l2: no ${mounted}; created a development JWT secret in ${fallback} (not for production)`);
   }
   return readSecret(fallback);
+}
+
+/**
+ * The previous JWT secret, from `jwt_secret.previous` next to the current one (SECRETS_DIR, or the development
+ * directory when the current secret lives there), or null when there is none. Only verification uses it.
+ */
+export function loadPreviousJwtSecret(input: { secretsDir: string; dataDir: string }): Buffer | null {
+  for (const dir of [input.secretsDir, input.dataDir]) {
+    const path = join(dir, PREVIOUS_SECRET_FILE);
+    if (existsSync(path)) return readSecret(path);
+    if (existsSync(join(dir, SECRET_FILE))) return null;
+  }
+  return null;
 }

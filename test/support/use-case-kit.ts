@@ -1,4 +1,3 @@
-import { createSecretKey } from 'node:crypto';
 import type { DeliveryOutcome } from '../../src/application/ports/delivery-outcome.js';
 import type { L1Notifier } from '../../src/application/ports/l1-notifier.js';
 import type { RevocationNotice } from '../../src/domain/revocation.js';
@@ -104,7 +103,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
       this.count++;
     },
   };
-  const codec = new JwtTokenCodec(createSecretKey(Buffer.from('k'.repeat(32))));
+  const codec = new JwtTokenCodec(Buffer.from('k'.repeat(32)));
   const hasher = new BcryptPasswordHasher(4);
   const keys = { generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) };
   const destinations = { refuse: null as string | null, check: async () => destinations.refuse };
