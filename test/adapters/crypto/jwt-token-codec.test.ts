@@ -9,13 +9,16 @@ const validClaims = () => forged() as unknown as TokenClaims;
 const OLD = Buffer.from('o'.repeat(40));
 const NEW = Buffer.from('n'.repeat(40));
 const OTHER = Buffer.from('x'.repeat(40));
-const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as object;
+const header = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as object;
 
 describe('JwtTokenCodec: secret rotation', () => {
   it('names the signing secret in the kid header, without telling anything about it', () => {
     const { token } = new JwtTokenCodec(NEW).sign(validClaims());
     expect(header(token)).to.deep.equal({ alg: 'HS256', typ: 'JWT', kid: keyIdOf(NEW) });
-    expect(keyIdOf(NEW)).to.match(/^[A-Za-z0-9_-]{16}$/).and.not.equal(keyIdOf(OLD));
+    expect(keyIdOf(NEW))
+      .to.match(/^[A-Za-z0-9_-]{16}$/)
+      .and.not.equal(keyIdOf(OLD));
     expect(keyIdOf(NEW)).to.not.include(NEW.toString().slice(0, 4));
   });
 
