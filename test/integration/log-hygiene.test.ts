@@ -37,7 +37,14 @@ describe('log hygiene: what the service writes to its logs', function () {
       await api.post('/auth/login', { username: 'alice', password: `${PASSWORD} but wrong` });
       const attached = await api.post('/renderers/attach', { l1_server: l1.url }, { token: tokens[0] });
       tokens.push(attached.json.access_token);
-      await api.post('/auth/verify', { token: tokens[2], l1_server: l1.url });
+      const verified = await api.post(
+        '/auth/verify',
+        { token: tokens[2], l1_server: l1.url },
+        { headers: { 'x-request-id': 'l1-trace-42' } },
+      );
+      expect(verified.headers.get('x-request-id')).to.equal('l1-trace-42');
+      const unsafe = await api.get('/registry', { headers: { 'x-request-id': 'two words and more' } });
+      expect(unsafe.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       await api.get('/auth/me', { headers: { cookie: `l2_token=${tokens[1]}` } });
       await api.get('/auth/me', { headers: { authorization: `Bearer ${tokens[1]}x` } });
       await api.post('/auth/verify', { token: `${tokens[0]}garbage` });
@@ -54,6 +61,25 @@ describe('log hygiene: what the service writes to its logs', function () {
       }
       expect(logs).to.not.contain(PASSWORD);
       expect(logs).to.not.contain(TEST_SECRET);
+
+      // One line per request, with its id (the caller's, or one made up), its route pattern, status and duration.
+      const requests = logs
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.msg === 'request');
+      expect(requests.find((r) => r.reqId === 'l1-trace-42')).to.deep.include({
+        method: 'POST',
+        route: '/auth/verify',
+        path: '/auth/verify',
+        status: 200,
+      });
+      expect(requests.find((r) => r.path === '/registry')).to.include({ route: '/registry', status: 200 });
+      for (const entry of requests)
+        expect(entry.reqId)
+          .to.be.a('string')
+          .and.match(/^[\w.:-]{1,64}$/);
+      expect(requests.find((r) => r.path === '/nowhere')).to.include({ route: null, status: 404 });
     } finally {
       await l1.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { AP_CONTENT_TYPE } from './koa/respond.js';
 import { VerifyRequest } from './koa/schemas.js';
 import { securityHeaderList } from './koa/security-headers.js';
 import { verifiedJson, verifyInput } from './koa/verify-representation.js';
+import { requestIdOf } from './request-id.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** The representations GET /users/{u} offers, in its Koa route's order (ties go to the first). */
@@ -190,7 +191,10 @@ export class HotPaths {
     headers: Headers,
   ): void {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const requestId = requestIdOf(req.headers['x-request-id']);
     res.writeHead(200, [
+      'X-Request-Id',
+      requestId,
       ...this.security,
       ...headers,
       'Content-Type',
@@ -205,7 +209,14 @@ export class HotPaths {
     this.metrics.record(method, route, 200, ms / 1000);
     if (this.logger.isLevelEnabled('debug'))
       this.logger.debug(
-        { method, path: req.url?.split('?')[0], status: 200, ms: Math.round(ms * 10) / 10 },
+        {
+          reqId: requestId,
+          method,
+          route,
+          path: req.url?.split('?')[0],
+          status: 200,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
   }

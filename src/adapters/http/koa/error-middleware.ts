@@ -18,13 +18,13 @@ const FRAMEWORK_CODES: Record<number, [string, string]> = {
 function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof StoreUnavailableError) {
-    logger.error({ err: error, path: ctx.path }, 'store unavailable');
+    logger.error({ err: error, reqId: ctx.state.requestId, path: ctx.path }, 'store unavailable');
     return new HttpProblem(503, 'unavailable', 'The service cannot reach its store. Try again shortly.', {
       headers: { 'Retry-After': '5' },
     });
   }
   if (error instanceof OverloadedError) {
-    logger.warn({ path: ctx.path, reason: error.message }, 'overloaded');
+    logger.warn({ reqId: ctx.state.requestId, path: ctx.path, reason: error.message }, 'overloaded');
     return new HttpProblem(503, 'unavailable', 'The service is busy. Try again shortly.', {
       headers: { 'Retry-After': '5' },
     });
@@ -32,7 +32,10 @@ function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
   const status = (error as { status?: unknown }).status;
   const framework = typeof status === 'number' ? FRAMEWORK_CODES[status] : undefined;
   if (framework) return new HttpProblem(status as number, framework[0], framework[1]);
-  logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
+  logger.error(
+    { err: error, reqId: ctx.state.requestId, method: ctx.method, path: ctx.path },
+    'unhandled error',
+  );
   return new HttpProblem(500, 'internal_error', 'internal_error');
 }
 

@@ -1,18 +1,33 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import { requestIdOf } from '../request-id.js';
 
-/** One line per request: method, path (never the query, which may hold a token), status, duration. */
+/**
+ * Gives each request its id (echoed in `X-Request-Id`, and in every log line about it), and logs one line per
+ * request at debug level: the id, method, route pattern, path (never the query, which may hold a token), status,
+ * duration.
+ */
 export function requestLogger(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
+    const requestId = requestIdOf(ctx.req.headers['x-request-id']);
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.debug(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
-        'request',
-      );
+      if (logger.isLevelEnabled('debug'))
+        logger.debug(
+          {
+            reqId: requestId,
+            method: ctx.method,
+            route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? null,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+          },
+          'request',
+        );
     }
   };
 }
