@@ -62,6 +62,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     health: c.resolve(TOKENS.StoreHealth),
     instanceActorKeys: c.resolve(InstanceActorKeys),
     useCases: useCasesOf(c),
+    metrics: c.resolve(TOKENS.ServiceMetrics),
   });
 
   let closed = false;

@@ -20,6 +20,7 @@ import { TokenIssuer } from '../application/services/token-issuer.js';
 import { PublishActivity } from '../application/use-cases/registry/publish-activity.js';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
+import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
 import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
@@ -95,6 +96,17 @@ export async function buildContainer(
   factory(TOKENS.IdGenerator, () => new CryptoIdGenerator());
   const hasher = new BcryptPasswordHasher(config.bcryptCost, availableParallelism());
   value(TOKENS.PasswordHasher, hasher);
+  const metrics = new ServiceMetrics();
+  value(TOKENS.ServiceMetrics, metrics);
+  metrics.gauge(
+    'l2_bcrypt_jobs',
+    'Password hashes and checks running now (at most one per core) and waiting their turn.',
+    ['state'],
+    () => [
+      [{ state: 'running' }, hasher.running],
+      [{ state: 'waiting' }, hasher.waiting],
+    ],
+  );
   // The dummy hash of unknown-user logins, computed before the first login needs it.
   value(TOKENS.WarmUp, () => hasher.dummy());
   factory(TOKENS.TokenCodec, () => new JwtTokenCodec(config.jwtSecret, config.jwtPreviousSecret));
@@ -183,6 +195,7 @@ export async function buildContainer(
         leaseMs: config.delivery.leaseMs,
       },
       () => worker.jobsQueued(),
+      metrics,
     );
     const worker = new QueueWorker(
       () => runner.start(),

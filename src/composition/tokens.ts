@@ -19,6 +19,7 @@ export const TOKENS = {
   InstanceKeyStore: Symbol('InstanceKeyStore'),
   AccountRemoval: Symbol('AccountRemoval'),
   OutboundHttp: Symbol('OutboundHttp'),
+  ServiceMetrics: Symbol('ServiceMetrics'),
   FederationClient: Symbol('FederationClient'),
   SignatureVerifier: Symbol('SignatureVerifier'),
   Urls: Symbol('Urls'),

@@ -167,6 +167,24 @@ export function jobQueueContract(name: string, harness: PersistenceHarness): voi
         expect(numbers(await claim(later(5), 'lease-3'))).to.deep.equal([6]);
       });
 
+      it('counts pending and abandoned jobs by kind, with when the oldest pending one was queued', async () => {
+        await store().jobs.enqueue([{ kind: 'revocation_notice', payload: 1 }], T0);
+        await store().jobs.enqueue(
+          [
+            { kind: 'revocation_notice', payload: 2 },
+            { kind: 'activity_delivery', payload: 3 },
+          ],
+          later(MINUTE),
+        );
+        const [first] = await claim(later(MINUTE), 'lease-1', 1);
+        await store().jobs.abandon(first as Job, 'refused');
+
+        expect(await store().jobs.statsByKind()).to.deep.equal([
+          { kind: 'activity_delivery', pending: 1, abandoned: 0, oldestPendingQueuedAt: later(MINUTE) },
+          { kind: 'revocation_notice', pending: 1, abandoned: 1, oldestPendingQueuedAt: later(MINUTE) },
+        ]);
+      });
+
       it('leaves the skipped lanes out of a claim', async () => {
         await store().jobs.enqueue(
           [inLane(1, 'https://a.example'), inLane(2, 'https://b.example'), inLane(3, 'https://c.example')],

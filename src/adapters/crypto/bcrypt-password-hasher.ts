@@ -24,6 +24,16 @@ export class BcryptPasswordHasher implements PasswordHasher {
     this.limit = pLimit(atOnce);
   }
 
+  /** Hashes and compares running now. */
+  get running(): number {
+    return this.limit.activeCount;
+  }
+
+  /** Hashes and compares waiting their turn. */
+  get waiting(): number {
+    return this.limit.pendingCount;
+  }
+
   hash(passwordBytes: Uint8Array): Promise<string> {
     return this.limit(() => bcrypt.hash(toBuffer(passwordBytes), this.cost));
   }

@@ -11,6 +11,7 @@ import { normaliseUsername, type UserProfile } from '../../domain/user.js';
 import { actorDocument } from './koa/activitypub/actor-document.js';
 import { JRD_CONTENT_TYPE, userJrd, usernameFromResource } from './koa/activitypub/webfinger.js';
 import { BODY_LIMIT_BYTES, mediaTypeOf, parseStrictJson, PRE_READ_BODY } from './koa/body-middleware.js';
+import type { OutcomeMetrics } from './koa/dependencies.js';
 import type { HttpMetrics } from './koa/metrics.js';
 import { negotiate, type Representation } from './koa/negotiate.js';
 import { AP_CONTENT_TYPE } from './koa/respond.js';
@@ -63,6 +64,7 @@ export class HotPaths {
     private readonly urls: Urls,
     private readonly settings: HotPathSettings,
     private readonly metrics: HttpMetrics,
+    private readonly outcomes: OutcomeMetrics,
     private readonly logger: Logger,
   ) {
     this.security = securityHeaderList({ https: settings.https }).flat();
@@ -106,6 +108,7 @@ export class HotPaths {
         if (!input?.success) return handOver();
         const result = await this.useCases.verifyToken.execute(verifyInput(input.data)).catch(() => null);
         if (!result?.ok) return handOver();
+        this.outcomes.verified('valid');
         this.answer(req, res, started, '/auth/verify', JSON_CONTENT_TYPE, verifiedJson(result.value.claims), [
           'Cache-Control',
           'no-store',

@@ -17,7 +17,11 @@ export interface HttpFrontEnd {
 
 export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
   // One set of metrics for both, so /metrics counts every request whichever path answered it.
-  const metrics = new HttpMetrics(deps.useCases.getStatistics, deps.useCases.getQueueStatistics);
+  const metrics = new HttpMetrics(
+    deps.metrics.registry,
+    deps.useCases.getStatistics,
+    deps.useCases.getQueueStatistics,
+  );
   const app = createApp(deps, metrics);
   const { publicUrl, webfingerDomain } = deps.settings;
   const hot = new HotPaths(
@@ -25,6 +29,7 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
     deps.urls,
     { publicUrl, webfingerDomain, https: publicUrl.startsWith('https:') },
     metrics,
+    deps.metrics,
     deps.logger,
   );
   return { app, listener: hot.listener(app.callback()), hotPathAnswers: () => hot.answered };

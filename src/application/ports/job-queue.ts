@@ -65,4 +65,14 @@ export interface JobQueue {
   postponeLane(lane: string, until: Date, now: Date): Promise<number>;
   /** Counts jobs by state, for health and metrics. */
   stats(): Promise<{ pending: number; abandoned: number }>;
+  /** The same by job kind (only kinds with any job), with when the oldest pending job of each was queued. */
+  statsByKind(): Promise<KindStatistics[]>;
+}
+
+export interface KindStatistics {
+  readonly kind: string;
+  readonly pending: number;
+  readonly abandoned: number;
+  /** When the longest-waiting pending job was queued; null when none is pending. */
+  readonly oldestPendingQueuedAt: Date | null;
 }

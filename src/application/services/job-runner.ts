@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { DeliveryOutcome } from '../ports/delivery-outcome.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Job, JobQueue } from '../ports/job-queue.js';
+import { IGNORE_JOBS, type DestinationClass, type JobObserver } from '../ports/job-observer.js';
 import type { ProblemLog } from '../ports/problem-log.js';
 
 /** One handler per job kind: the map is total, so a kind without a handler does not compile. */
@@ -67,6 +68,7 @@ export class JobRunner {
     private readonly limits: RunnerLimits = DEFAULT_RUNNER_LIMITS,
     /** Called whenever a job settles, so the worker can claim into the freed slot. */
     private readonly onSettled: () => void = () => {},
+    private readonly observer: JobObserver = IGNORE_JOBS,
   ) {}
 
   private get untriedSlots(): number {
@@ -144,7 +146,8 @@ export class JobRunner {
     const untried = lane !== null && !lane.proven;
     if (lane) lane.running++;
     if (untried) this.untriedInFlight++;
-    const run = this.run(job, lane).finally(() => {
+    const destination: DestinationClass = lane === null ? 'none' : untried ? 'untried' : 'proven';
+    const run = this.run(job, lane, destination).finally(() => {
       if (lane) lane.running--;
       if (untried) this.untriedInFlight--;
       this.running.delete(run);
@@ -154,7 +157,7 @@ export class JobRunner {
   }
 
   /** Never rejects: a store that cannot record the outcome leaves the job leased, and it runs again later. */
-  private async run(job: Job, lane: Lane | null): Promise<void> {
+  private async run(job: Job, lane: Lane | null, destination: DestinationClass): Promise<void> {
     try {
       if (!isJobKind(job.kind)) {
         this.problems.error(
@@ -165,7 +168,8 @@ export class JobRunner {
         return;
       }
       const outcome = await this.handle(job.kind, job);
-      await this.record(job, lane, outcome);
+      const gaveUp = await this.record(job, lane, outcome);
+      this.observer.attempted(job.kind, gaveUp ? 'gave_up' : outcome.kind, destination);
     } catch (error) {
       this.problems.error({ err: error, jobId: job.id, kind: job.kind }, 'job could not be run or recorded');
     }
@@ -182,19 +186,20 @@ export class JobRunner {
     }
   }
 
-  private async record(job: Job, lane: Lane | null, outcome: DeliveryOutcome): Promise<void> {
+  /** Records the outcome in the store; true when a failed job was given up (its 24 hours are over). */
+  private async record(job: Job, lane: Lane | null, outcome: DeliveryOutcome): Promise<boolean> {
     switch (outcome.kind) {
       case 'delivered':
         if (lane) Object.assign(lane, { proven: true, failures: 0 });
         await this.jobs.complete(job);
-        return;
+        return false;
       case 'refused':
         this.problems.warn(
           { jobId: job.id, kind: job.kind, lane: job.lane, reason: outcome.reason },
           'job given up',
         );
         await this.jobs.abandon(job, outcome.reason);
-        return;
+        return false;
       case 'failed': {
         const now = this.clock.now();
         const random = this.ids.random();
@@ -216,14 +221,14 @@ export class JobRunner {
         }
         if (runAt) {
           await this.jobs.reschedule(job, runAt, outcome.reason);
-        } else {
-          this.problems.warn(
-            { jobId: job.id, kind: job.kind, lane: job.lane, reason: outcome.reason },
-            'job given up after retrying',
-          );
-          await this.jobs.abandon(job, outcome.reason);
+          return false;
         }
-        return;
+        this.problems.warn(
+          { jobId: job.id, kind: job.kind, lane: job.lane, reason: outcome.reason },
+          'job given up after retrying',
+        );
+        await this.jobs.abandon(job, outcome.reason);
+        return true;
       }
     }
   }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { FakeL1Server } from '../../support/fake-l1-server.js';
 import { client, registerUser } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
@@ -31,6 +32,74 @@ describe('GET /metrics', () => {
     expect(text).to.match(/^l2_http_requests_total\{method="GET",route="\/assets\/:name",status="404"\} 1$/m);
     expect(text).not.to.contain('nothing-here');
     expect(text).to.match(/^l2_process_resident_memory_bytes \d+/m);
+  });
+});
+
+describe('GET /metrics: outcomes an operator alerts on', () => {
+  let l2: TestServer;
+  let l1: FakeL1Server;
+  before(async () => {
+    l1 = await new FakeL1Server().start();
+    l2 = await startTestServer({ store: 'sqlite' });
+  });
+  after(async () => {
+    await l2.close();
+    await l1.stop();
+  });
+
+  /** The value of one series, NaN when it is not there. */
+  const sample = (text: string, series: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${series} `))
+        ?.slice(series.length + 1) ?? NaN,
+    );
+
+  it('counts verifications and logins by outcome, job attempts by kind, outcome and destination, and shows the queue, bcrypt and the event loop', async () => {
+    const api = client(l2.url);
+    const session = await registerUser(l2.url, 'alice', 'correct horse battery');
+    await api.post('/auth/verify', { token: session });
+    await api.post('/auth/verify', { token: `${session}x` });
+    await api.post('/auth/verify', {});
+    await api.post('/auth/login', { username: 'alice', password: 'correct horse battery' });
+    await api.post('/auth/login', { username: 'alice', password: 'wrong horse battery' });
+    const scoped = (await api.post('/renderers/attach', { l1_server: l1.url }, { token: session })).json
+      .access_token as string;
+    await api.post('/auth/logout', {}, { token: session });
+    await l1.waitForNotices(1);
+    await api.post('/auth/verify', { token: scoped, l1_server: l1.url });
+
+    const text = (await api.get('/metrics')).text;
+    expect(sample(text, 'l2_verifications_total{outcome="valid"}')).to.equal(1);
+    expect(sample(text, 'l2_verifications_total{outcome="token_invalid"}')).to.equal(1);
+    expect(sample(text, 'l2_verifications_total{outcome="invalid_request"}')).to.equal(1);
+    expect(sample(text, 'l2_verifications_total{outcome="token_revoked"}')).to.equal(1);
+    expect(sample(text, 'l2_logins_total{outcome="ok"}')).to.equal(1);
+    expect(sample(text, 'l2_logins_total{outcome="invalid_credentials"}')).to.equal(1);
+    expect(
+      sample(
+        text,
+        'l2_job_attempts_total{kind="revocation_notice",outcome="delivered",destination="untried"}',
+      ),
+    ).to.equal(1);
+    expect(sample(text, 'l2_bcrypt_jobs{state="running"}')).to.equal(0);
+    expect(sample(text, 'l2_bcrypt_jobs{state="waiting"}')).to.equal(0);
+    expect(text).to.match(/^l2_nodejs_eventloop_lag_seconds \d/m);
+    expect(text).to.match(/^l2_nodejs_eventloop_lag_p99_seconds \d/m);
+  });
+
+  it('shows the queue by job kind, with the age of the oldest waiting job', async () => {
+    await l1.stop();
+    const api = client(l2.url);
+    const session = await registerUser(l2.url, 'bob', 'correct horse battery');
+    await api.post('/renderers/attach', { l1_server: l1.url }, { token: session });
+    await api.post('/auth/logout', {}, { token: session });
+
+    const text = (await api.get('/metrics')).text;
+    expect(sample(text, 'l2_jobs{kind="revocation_notice",state="pending"}')).to.equal(1);
+    expect(sample(text, 'l2_job_oldest_pending_age_seconds{kind="revocation_notice"}')).to.be.at.least(0);
+    await l1.start();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { UseCases } from '../../../application/use-cases.js';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { StoreHealth } from '../../../application/ports/store-health.js';
 import type { InstanceActorKeys } from '../../../application/services/instance-actor-keys.js';
 import type { Urls } from '../../../domain/activity-streams.js';
@@ -37,4 +38,13 @@ export interface HttpDependencies {
   /** The service actor's key pair (its public key is served at /actor). */
   readonly instanceActorKeys: InstanceActorKeys;
   readonly useCases: UseCases;
+  /** Counters of outcomes the routes see, and the registry GET /metrics serves. */
+  readonly metrics: OutcomeMetrics;
+}
+
+/** What the HTTP adapter counts beyond requests: verify and login outcomes (the codes of API.md, or `valid`/`ok`). */
+export interface OutcomeMetrics {
+  readonly registry: Registry;
+  verified(outcome: string): void;
+  loggedIn(outcome: string): void;
 }

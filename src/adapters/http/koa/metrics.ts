@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { GetQueueStatistics } from '../../../application/use-cases/operations/get-queue-statistics.js';
 import type { GetStatistics } from '../../../application/use-cases/operations/get-statistics.js';
 
@@ -8,12 +8,14 @@ import type { GetStatistics } from '../../../application/use-cases/operations/ge
  * label set stays small) and status, and the service's own counts read from the store at scrape time.
  */
 export class HttpMetrics {
-  readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route'>;
 
-  constructor(statistics: GetStatistics, queue: GetQueueStatistics) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'l2_' });
+  constructor(
+    readonly registry: Registry,
+    statistics: GetStatistics,
+    queue: GetQueueStatistics,
+  ) {
     this.requests = new Counter({
       name: 'l2_http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status.',
@@ -39,8 +41,39 @@ export class HttpMetrics {
       'l2_notice_jobs',
       'Outbound jobs (revocation notices, deliveries) waiting (pending) or given up (abandoned).',
       'state',
-      () => queue.execute(),
+      async () => {
+        const { pending, abandoned } = await queue.execute();
+        return { pending, abandoned };
+      },
     );
+    const byKind = () => queue.execute().then((stats) => stats.byKind);
+    new Gauge({
+      name: 'l2_jobs',
+      help: 'Outbound jobs by kind, waiting (pending) or given up (abandoned).',
+      labelNames: ['kind', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const { kind, pending, abandoned } of await byKind()) {
+          this.set({ kind, state: 'pending' }, pending);
+          this.set({ kind, state: 'abandoned' }, abandoned);
+        }
+      },
+    });
+    new Gauge({
+      name: 'l2_job_oldest_pending_age_seconds',
+      help: 'How long the longest-waiting pending job of each kind has been queued (0 with none waiting).',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const { kind, oldestPendingQueuedAt } of await byKind())
+          this.set(
+            { kind },
+            oldestPendingQueuedAt ? (Date.now() - oldestPendingQueuedAt.getTime()) / 1000 : 0,
+          );
+      },
+    });
   }
 
   /** The counter and histogram of each method, route pattern and status seen, so a request hashes no label set. */

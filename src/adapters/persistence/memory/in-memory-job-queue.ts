@@ -1,4 +1,10 @@
-import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import type {
+  ClaimRequest,
+  Job,
+  JobQueue,
+  KindStatistics,
+  NewJob,
+} from '../../../application/ports/job-queue.js';
 import { MemoryDatabase, type StoredJob } from './memory-database.js';
 
 export class InMemoryJobQueue implements JobQueue {
@@ -79,6 +85,27 @@ export class InMemoryJobQueue implements JobQueue {
       }
     }
     return moved;
+  }
+
+  async statsByKind(): Promise<KindStatistics[]> {
+    this.db.assertOpen();
+    const byKind = new Map<string, { pending: number; abandoned: number; oldest: number | null }>();
+    for (const job of this.db.jobs.values()) {
+      const entry = byKind.get(job.kind) ?? { pending: 0, abandoned: 0, oldest: null };
+      if (job.state === 'pending') {
+        entry.pending++;
+        entry.oldest = Math.min(entry.oldest ?? job.queuedAt, job.queuedAt);
+      } else entry.abandoned++;
+      byKind.set(job.kind, entry);
+    }
+    return [...byKind]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([kind, { pending, abandoned, oldest }]) => ({
+        kind,
+        pending,
+        abandoned,
+        oldestPendingQueuedAt: oldest === null ? null : new Date(oldest),
+      }));
   }
 
   async stats(): Promise<{ pending: number; abandoned: number }> {

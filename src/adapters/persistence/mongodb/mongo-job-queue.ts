@@ -1,5 +1,11 @@
 import { ObjectId, type Filter, type UpdateFilter } from 'mongodb';
-import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import type {
+  ClaimRequest,
+  Job,
+  JobQueue,
+  KindStatistics,
+  NewJob,
+} from '../../../application/ports/job-queue.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';
 import type { JobDocument, MongoCollections } from './mongo-schema.js';
@@ -124,6 +130,31 @@ export class MongoJobQueue implements JobQueue {
   }
 
   /** For health and metrics, not for requests: two counts of ranges of `jobs_by_state_run_at`. */
+  async statsByKind(): Promise<KindStatistics[]> {
+    const rows = await storeCall(() =>
+      this.collections.jobs
+        .aggregate<{ _id: string; pending: number; abandoned: number; oldest: Date | null }>([
+          {
+            $group: {
+              _id: '$kind',
+              pending: { $sum: { $cond: [{ $eq: ['$state', 'pending'] }, 1, 0] } },
+              abandoned: { $sum: { $cond: [{ $eq: ['$state', 'abandoned'] }, 1, 0] } },
+              // $min ignores nulls: the earliest queuedAt of the pending jobs only.
+              oldest: { $min: { $cond: [{ $eq: ['$state', 'pending'] }, '$queuedAt', null] } },
+            },
+          },
+          { $sort: { _id: 1 } },
+        ])
+        .toArray(),
+    );
+    return rows.map((row) => ({
+      kind: row._id,
+      pending: row.pending,
+      abandoned: row.abandoned,
+      oldestPendingQueuedAt: row.oldest ?? null,
+    }));
+  }
+
   async stats(): Promise<{ pending: number; abandoned: number }> {
     const { jobs } = this.collections;
     const [pending, abandoned] = await storeCall(() =>

@@ -1,5 +1,11 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import type {
+  ClaimRequest,
+  Job,
+  JobQueue,
+  KindStatistics,
+  NewJob,
+} from '../../../application/ports/job-queue.js';
 import { CoalescedWrites } from './coalesced-writes.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
@@ -27,6 +33,10 @@ export class SqliteJobQueue implements JobQueue {
   private readonly retryLeased: Statement<{ id: number; lease_id: string; run_at: number; error: string }>;
   private readonly abandonLeased: Statement<{ id: number; lease_id: string; error: string }>;
   private readonly countByState: Statement<[], { pending: number | null; abandoned: number | null }>;
+  private readonly countByKind: Statement<
+    [],
+    { kind: string; pending: number; abandoned: number; oldest: number | null }
+  >;
   /** Outcomes of jobs (complete, reschedule, abandon) arrive one by one; they are committed together. */
   private readonly outcomes: CoalescedWrites;
 
@@ -77,6 +87,10 @@ export class SqliteJobQueue implements JobQueue {
       UPDATE jobs SET run_at = @until
       WHERE lane = @lane AND state = 'pending' AND run_at < @until
         AND (lease_until IS NULL OR lease_until <= @now)`);
+    this.countByKind = db.prepare(`
+      SELECT kind, SUM(state = 'pending') AS pending, SUM(state = 'abandoned') AS abandoned,
+        MIN(CASE WHEN state = 'pending' THEN queued_at END) AS oldest
+      FROM jobs GROUP BY kind ORDER BY kind`);
     this.countByState = db.prepare(`
       SELECT SUM(state = 'pending') AS pending, SUM(state = 'abandoned') AS abandoned FROM jobs`);
 
@@ -135,6 +149,16 @@ export class SqliteJobQueue implements JobQueue {
 
   async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
     return storeCall(() => this.postpone.run({ lane, until: until.getTime(), now: now.getTime() })).changes;
+  }
+
+  async statsByKind(): Promise<KindStatistics[]> {
+    const rows = storeCall(() => this.countByKind.all());
+    return rows.map((row) => ({
+      kind: row.kind,
+      pending: row.pending,
+      abandoned: row.abandoned,
+      oldestPendingQueuedAt: row.oldest === null ? null : new Date(row.oldest),
+    }));
   }
 
   async stats(): Promise<{ pending: number; abandoned: number }> {

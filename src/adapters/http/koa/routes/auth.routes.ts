@@ -20,6 +20,7 @@ import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 import { verifiedJson, verifyInput } from '../verify-representation.js';
+import { counted } from '../outcomes.js';
 
 /** A refused login or registration form shows again with the message; the password is never echoed back. */
 const showAuthForm =
@@ -128,24 +129,26 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
         429: problem('rate_limited, with Retry-After'),
       },
     },
-    async (ctx) => {
-      const input = validateBody(ctx, LoginRequest);
-      const result = await useCases.issueToken.execute({ ...input, clientAddress: clientAddress(ctx) });
-      if (!result.ok) throw loginProblem(result.error);
-      const session = result.value;
-      if (isFormPost(ctx)) {
-        setTokenCookie(ctx, session.token, settings.cookies);
-        return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
-      }
-      ctx.body = {
-        username: session.claims.username,
-        access_token: session.token,
-        token_type: 'Bearer',
-        expires_in: TOKEN_LIFETIME_SECONDS,
-        expires_at: session.expiresAt.toISOString(),
-      };
-    },
+    (ctx) => counted(deps.metrics.loggedIn, 'ok', () => login(ctx)),
   );
+
+  const login = async (ctx: Context) => {
+    const input = validateBody(ctx, LoginRequest);
+    const result = await useCases.issueToken.execute({ ...input, clientAddress: clientAddress(ctx) });
+    if (!result.ok) throw loginProblem(result.error);
+    const session = result.value;
+    if (isFormPost(ctx)) {
+      setTokenCookie(ctx, session.token, settings.cookies);
+      return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
+    }
+    ctx.body = {
+      username: session.claims.username,
+      access_token: session.token,
+      token_type: 'Bearer',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      expires_at: session.expiresAt.toISOString(),
+    };
+  };
 
   routes.get(
     '/auth/me',
@@ -187,11 +190,12 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
         503: problem('unavailable: the revocation records cannot be read (fails closed)'),
       },
     },
-    async (ctx) => {
-      const result = await useCases.verifyToken.execute(verifyInput(validateBody(ctx, VerifyRequest)));
-      if (!result.ok) throw tokenProblem(result.error, { valid: false });
-      ctx.body = verifiedJson(result.value.claims);
-    },
+    (ctx) =>
+      counted(deps.metrics.verified, 'valid', async () => {
+        const result = await useCases.verifyToken.execute(verifyInput(validateBody(ctx, VerifyRequest)));
+        if (!result.ok) throw tokenProblem(result.error, { valid: false });
+        ctx.body = verifiedJson(result.value.claims);
+      }),
   );
 
   routes.post(

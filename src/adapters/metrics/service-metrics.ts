@@ -1,0 +1,77 @@
+// The process's Prometheus registry and the service's own outcome counters: verifications and logins by outcome,
+// attempts at outbound jobs by kind, outcome and destination class, and gauges read when Prometheus scrapes.
+// The HTTP metrics (requests by route, durations, store counts) register on the same registry.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { DestinationClass, JobObserver, JobOutcome } from '../../application/ports/job-observer.js';
+
+type Labels = Record<string, string>;
+
+export class ServiceMetrics implements JobObserver {
+  /** What GET /metrics serves. Node's own metrics (event-loop lag, heap, GC, handles) are on it, prefixed l2_. */
+  readonly registry = new Registry();
+  private readonly verifications: Counter<'outcome'>;
+  private readonly logins: Counter<'outcome'>;
+  private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
+  /** Each counter's children by label values, so that a request hashes no label set. */
+  private readonly children = new Map<Counter<string>, Map<string, { inc(): void }>>();
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'l2_', eventLoopMonitoringPrecision: 10 });
+    this.verifications = this.counter(
+      'l2_verifications_total',
+      'POST /auth/verify answers, by outcome: valid, token_invalid, token_expired, token_revoked, token_scope_mismatch, invalid_request, unavailable.',
+      ['outcome'],
+    );
+    this.logins = this.counter(
+      'l2_logins_total',
+      'POST /auth/login answers, by outcome: ok, invalid_credentials, rate_limited, invalid_request, unavailable.',
+      ['outcome'],
+    );
+    this.jobAttempts = this.counter(
+      'l2_job_attempts_total',
+      'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up) and destination class (proven: answering well; untried: new or failing; none).',
+      ['kind', 'outcome', 'destination'],
+    );
+  }
+
+  // Arrow properties: the routes pass them around as plain functions.
+  readonly verified = (outcome: string): void => this.count(this.verifications, { outcome });
+
+  readonly loggedIn = (outcome: string): void => this.count(this.logins, { outcome });
+
+  attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
+    this.count(this.jobAttempts, { kind, outcome, destination });
+  }
+
+  /** A gauge whose values are read when Prometheus scrapes. */
+  gauge(
+    name: string,
+    help: string,
+    labelNames: string[],
+    read: () => Promise<[Labels, number][]> | [Labels, number][],
+  ) {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [labels, value] of await read()) this.set(labels, value);
+      },
+    });
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private count(counter: Counter<string>, labels: Labels): void {
+    let children = this.children.get(counter);
+    if (!children) this.children.set(counter, (children = new Map()));
+    const key = Object.values(labels).join('|');
+    let child = children.get(key);
+    if (!child) children.set(key, (child = counter.labels(labels)));
+    child.inc();
+  }
+}
