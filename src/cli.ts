@@ -48,6 +48,15 @@ const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'store migrate',
+    usage: 'l2 store migrate',
+    help: "Brings the store's schema up to date — SQLite migrations, MongoDB collections, indexes and counters — and says where it stands. Idempotent; the server does the same at every start.",
+    operands: 0,
+    async run(container) {
+      return persistenceOf(container).describeSchema();
+    },
+  },
+  {
     name: 'store export',
     usage: 'l2 store export [FILE]',
     help:

@@ -71,6 +71,13 @@ describe('the l2 command', () => {
     }
   });
 
+  it('`store migrate` brings a new store to the latest schema, and does nothing more the second time', async () => {
+    const cli = () => run(process.execPath, ['--import', 'tsx', CLI, 'store', 'migrate'], { env });
+    const first = await cli();
+    expect(first.stdout).to.match(/^SQLite schema at version (\d+) \(migrations 1, 2, 3, 4, 5 applied\)\n$/);
+    expect((await cli()).stdout).to.equal(first.stdout);
+  });
+
   it('prints its usage and exits 2 for an unknown command', async () => {
     const failure = await run(process.execPath, ['--import', 'tsx', CLI, 'frobnicate'], { env }).catch(
       (e) => e,

@@ -22,16 +22,7 @@ import {
   MINUTE,
   T0,
 } from '../support/builders.js';
-import { drainJobs, useStore, type PersistenceHarness } from './harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('Expected a rejection.');
-}
+import { drainJobs, useStore, type PersistenceHarness, rejection } from './harness.js';
 
 /** The signed Delete of an actor, as the use case would prepare it. */
 const actorDeleteOf = (username: Username): Record<string, unknown> => ({

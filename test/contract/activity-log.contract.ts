@@ -24,16 +24,8 @@ import {
   walkNewer,
   walkOlder,
   type PersistenceHarness,
+  rejection,
 } from './harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('Expected a rejection.');
-}
 
 const indexes = (entries: readonly Positioned<Activity>[]): number[] => entries.map((e) => e.value.idx);
 

@@ -81,3 +81,13 @@ export async function drainJobs(store: Persistence, at: Date): Promise<Job[]> {
     all.push(...jobs);
   }
 }
+
+/** The error a promise rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected a rejection.');
+}

@@ -8,16 +8,7 @@ import type { AssetName } from '../../src/domain/asset.js';
 import type { Username } from '../../src/domain/user.js';
 import { aUser } from '../support/builders.js';
 import { collect, streamOf, transferRecords } from '../support/transfer-records.js';
-import { useStore, type PersistenceHarness } from './harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('Expected a rejection.');
-}
+import { useStore, type PersistenceHarness, rejection } from './harness.js';
 
 export function storeTransferContract(name: string, harness: PersistenceHarness): void {
   describe(`StoreTransfer (${name})`, () => {

@@ -33,6 +33,8 @@ export interface Persistence {
    * StoreUnavailableError whose message says why, so start-up can stop with one line.
    */
   ready(): Promise<void>;
+  /** What the schema is, in one line for an operator (`l2 store migrate`), once `ready()` has resolved. */
+  describeSchema(): Promise<string>;
   /** Releases the connection. */
   close(): Promise<void>;
 }

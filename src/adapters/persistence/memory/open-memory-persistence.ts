@@ -33,6 +33,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     health: new InMemoryStoreHealth(db),
     transfer: new InMemoryStoreTransfer(db),
     ready: async () => {},
+    describeSchema: async () => 'an in-memory store: no schema to migrate',
     close: async () => db.close(),
   };
 }

@@ -96,6 +96,8 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     accountRemoval: new MongoAccountRemoval(client, collections, activities),
     health: new MongoStoreHealth(db),
     transfer: new MongoStoreTransfer(collections),
+    describeSchema: async () =>
+      `MongoDB database ${db.databaseName}: collections, indexes, counters and per-user totals in place`,
     ready: async () => {
       if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);
       await prepare(client, db, collections);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Persistence } from '../../../application/ports/persistence.js';
-import { migrate } from './migrations.js';
+import { appliedVersions, migrate } from './migrations.js';
 import { SqliteAccountRemoval } from './sqlite-account-removal.js';
 import { SqliteActivityLog } from './sqlite-activity-log.js';
 import { SqliteAssetRepository } from './sqlite-asset-repository.js';
@@ -52,6 +52,10 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       transfer: new SqliteStoreTransfer(db),
       // Opening already migrated the schema (synchronously), so there is nothing left to wait for.
       ready: async () => {},
+      describeSchema: async () => {
+        const versions = appliedVersions(db);
+        return `SQLite schema at version ${versions.at(-1) ?? 0} (migrations ${versions.join(', ')} applied)`;
+      },
       close: async () => {
         if (db.open) db.close();
       },
