@@ -1,6 +1,7 @@
 // `l2 <command>`: operator commands that run against the configured store (STORE, SECRETS_DIR, … as the server
 // reads them) without starting the server. Each command has --help; errors are one line on stderr and a non-zero
 // exit: 2 for a mistake in the command line, 1 for anything that failed.
+import { parseArgs } from 'node:util';
 import type { DependencyContainer } from 'tsyringe';
 import { describeCounts, exportStore, importStore } from './adapters/cli/store-commands.js';
 import { TransferFileError } from './adapters/cli/transfer-format.js';
@@ -9,9 +10,12 @@ import { InvalidTransferError, StoreNotEmptyError } from './application/ports/st
 import { ConfigError, loadConfig, type Config } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
 import { runMaintenance } from './composition/maintenance.js';
+import { useCasesOf } from './composition/use-cases.js';
 import { rotationSteps } from './composition/secret-rotation.js';
 import { TOKENS } from './composition/tokens.js';
 import { keyIdOf } from './adapters/crypto/jwt-token-codec.js';
+
+type Options = Record<string, string | boolean | undefined>;
 
 interface Command {
   /** The words that name it, e.g. `store export`. */
@@ -20,7 +24,11 @@ interface Command {
   readonly help: string;
   /** How many operands it takes after its name, at most. */
   readonly operands: number;
-  run(container: DependencyContainer, operands: string[]): Promise<string>;
+  /** The operands it needs, at least (0 by default). */
+  readonly required?: number;
+  /** Its options, as node:util's parseArgs takes them. */
+  readonly options?: Record<string, { type: 'string' | 'boolean' }>;
+  run(container: DependencyContainer, operands: string[], options: Options): Promise<string>;
 }
 
 const COMMANDS: readonly Command[] = [
@@ -32,6 +40,59 @@ const COMMANDS: readonly Command[] = [
     async run(container) {
       const removed = await runMaintenance(container);
       return `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records`;
+    },
+  },
+  {
+    name: 'users list',
+    usage: 'l2 users list',
+    help: 'Lists the live accounts, newest first: username and registration time (deleted accounts are in no list).',
+    operands: 0,
+    async run(container) {
+      const { listUsers } = useCasesOf(container);
+      const lines: string[] = [];
+      for (let before: number | undefined; ;) {
+        const page = await listUsers.execute({ limit: 100, ...(before === undefined ? {} : { before }) });
+        lines.push(...page.items.map((u) => `${u.username}\t${u.createdAt.toISOString()}`));
+        if (page.nextCursor === null) return lines.join('\n') || 'no users';
+        before = page.nextCursor;
+      }
+    },
+  },
+  {
+    name: 'users show',
+    usage: 'l2 users show USER',
+    help: 'Shows what the service holds about one account (never its password hash or private key): when it registered or was deleted, its activities, live assets, followers, unexpired tokens and attached L1 servers.',
+    operands: 1,
+    required: 1,
+    async run(container, [name]) {
+      const found = await useCasesOf(container).describeUser.execute(name!);
+      if (!found) throw new CommandError(`there is no user ${name}`);
+      const { profile } = found;
+      return [
+        `username     ${profile.username}`,
+        `registered   ${profile.createdAt.toISOString()}`,
+        `deleted      ${profile.deletedAt?.toISOString() ?? 'no'}`,
+        `activities   ${found.activities}`,
+        `live assets  ${found.liveAssets}`,
+        `followers    ${found.followers}`,
+        `tokens       ${found.sessions} sessions, ${found.scopedTokens} scoped to L1 servers (unexpired, revoked or not)`,
+        `L1 servers   ${found.l1Servers.join(', ') || 'none'}`,
+      ].join('\n');
+    },
+  },
+  {
+    name: 'tokens revoke',
+    usage: 'l2 tokens revoke --user USER [--everywhere]',
+    help: 'Signs a user out: revokes every unexpired session token (browsers and API clients sign in again; tokens scoped to L1 servers keep working). With --everywhere, every token, those scoped to L1 servers too: each L1 server is sent a revocation notice, as at logout.',
+    operands: 0,
+    options: { user: { type: 'string' }, everywhere: { type: 'boolean' } },
+    async run(container, _operands, options) {
+      const username = options.user;
+      if (typeof username !== 'string') throw new CommandError('give the user: --user USER');
+      const everywhere = options.everywhere === true;
+      const revoked = await useCasesOf(container).revokeUserTokens.execute({ username, everywhere });
+      if (revoked === null) throw new CommandError(`there is no user ${username}`);
+      return `revoked ${revoked} ${everywhere ? 'tokens' : 'session tokens'} of ${username.toLowerCase()}${everywhere ? ' (L1 servers are told from the queue)' : ''}`;
     },
   },
   {
@@ -91,18 +152,32 @@ const USAGE = `usage:\n${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}\n\nl2 <
 /** Thrown for a command line that names no command or gives it the wrong operands: exit 2 with usage. */
 class UsageError extends Error {}
 
-function parse(args: string[]): { command: Command; operands: string[]; help: boolean } {
+/** A command that cannot do what was asked (an unknown user, …): one line, exit 1. */
+class CommandError extends Error {}
+
+function parse(args: string[]): { command: Command; operands: string[]; options: Options; help: boolean } {
   const help = args.includes('--help') || args.includes('-h');
   const words = args.filter((a) => a !== '--help' && a !== '-h');
   const command = COMMANDS.find((c) => words.slice(0, c.name.split(' ').length).join(' ') === c.name);
   if (!command)
     throw new UsageError(words.length === 0 ? USAGE : `l2: unknown command '${words.join(' ')}'\n${USAGE}`);
-  const operands = words.slice(command.name.split(' ').length);
-  const unknownFlag = operands.find((o) => o.startsWith('-') && o !== '-');
-  if (unknownFlag) throw new UsageError(`l2: unknown option ${unknownFlag}\nusage: ${command.usage}`);
+  let parsed: { values: Options; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: words.slice(command.name.split(' ').length),
+      options: command.options ?? {},
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`l2: ${(error as Error).message.split('\n')[0]}\nusage: ${command.usage}`);
+  }
+  const operands = parsed.positionals;
   if (operands.length > command.operands)
     throw new UsageError(`l2: too many operands\nusage: ${command.usage}`);
-  return { command, operands, help };
+  if (!help && operands.length < (command.required ?? 0))
+    throw new UsageError(`l2: missing operand\nusage: ${command.usage}`);
+  return { command, operands, options: parsed.values, help };
 }
 
 async function run(args: string[]): Promise<number> {
@@ -114,7 +189,7 @@ async function run(args: string[]): Promise<number> {
     console.error(error.message);
     return 2;
   }
-  const { command, operands, help } = parsed;
+  const { command, operands, options, help } = parsed;
   if (help) {
     process.stdout.write(`usage: ${command.usage}\n\n${command.help}\n`);
     return 0;
@@ -122,7 +197,7 @@ async function run(args: string[]): Promise<number> {
   const container = await buildContainer(loadConfig());
   try {
     await persistenceOf(container).ready();
-    const said = await command.run(container, operands);
+    const said = await command.run(container, operands, options);
     if (said) process.stdout.write(`${said}\n`);
     return 0;
   } finally {
@@ -132,6 +207,7 @@ async function run(args: string[]): Promise<number> {
 
 /** Failures an operator can act on, said in one line; anything else is a bug and shows its stack. */
 const ONE_LINE = [
+  CommandError,
   ConfigError,
   StoreUnavailableError,
   StoreNotEmptyError,

@@ -18,8 +18,10 @@ import type { VerifyToken } from './use-cases/accounts/verify-token.js';
 import type { ListFollowers } from './use-cases/federation/list-followers.js';
 import type { ReceiveActivity } from './use-cases/federation/receive-activity.js';
 import type { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
+import type { DescribeUser } from './use-cases/operations/describe-user.js';
 import type { GetQueueStatistics } from './use-cases/operations/get-queue-statistics.js';
 import type { GetStatistics } from './use-cases/operations/get-statistics.js';
+import type { RevokeUserTokens } from './use-cases/operations/revoke-user-tokens.js';
 import type { DeleteAsset } from './use-cases/registry/delete-asset.js';
 import type { GetActivity } from './use-cases/registry/get-activity.js';
 import type { GetAsset } from './use-cases/registry/get-asset.js';
@@ -63,4 +65,6 @@ export interface UseCases {
   readonly getStatistics: GetStatistics;
   readonly getQueueStatistics: GetQueueStatistics;
   readonly cleanupRevocations: CleanupRevocations;
+  readonly revokeUserTokens: RevokeUserTokens;
+  readonly describeUser: DescribeUser;
 }

@@ -22,8 +22,10 @@ import { VerifyToken } from '../application/use-cases/accounts/verify-token.js';
 import { ListFollowers } from '../application/use-cases/federation/list-followers.js';
 import { ReceiveActivity } from '../application/use-cases/federation/receive-activity.js';
 import { CleanupRevocations } from '../application/use-cases/operations/cleanup-revocations.js';
+import { DescribeUser } from '../application/use-cases/operations/describe-user.js';
 import { GetQueueStatistics } from '../application/use-cases/operations/get-queue-statistics.js';
 import { GetStatistics } from '../application/use-cases/operations/get-statistics.js';
+import { RevokeUserTokens } from '../application/use-cases/operations/revoke-user-tokens.js';
 import { DeleteAsset } from '../application/use-cases/registry/delete-asset.js';
 import { GetActivity } from '../application/use-cases/registry/get-activity.js';
 import { GetAsset } from '../application/use-cases/registry/get-asset.js';
@@ -170,6 +172,23 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.ActivityLog),
     ),
   getQueueStatistics: (c) => new GetQueueStatistics(c.resolve(TOKENS.JobQueue)),
+  revokeUserTokens: (c) =>
+    new RevokeUserTokens(
+      c.resolve(TOKENS.UserRepository),
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(RevocationWriter),
+      c.resolve(TOKENS.Clock),
+    ),
+  describeUser: (c) =>
+    new DescribeUser(
+      c.resolve(TOKENS.UserRepository),
+      c.resolve(TOKENS.ActivityLog),
+      c.resolve(TOKENS.AssetRepository),
+      c.resolve(TOKENS.FollowerRepository),
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(TOKENS.RendererAttachments),
+      c.resolve(TOKENS.Clock),
+    ),
   cleanupRevocations: (c) =>
     new CleanupRevocations(
       c.resolve(TOKENS.RevocationStore),

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { aRevocation, aUsername } from '../support/builders.js';
 import { TEST_SECRET } from '../support/test-server.js';
+import { streamOf, transferRecords } from '../support/transfer-records.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -76,6 +77,70 @@ describe('the l2 command', () => {
     const first = await cli();
     expect(first.stdout).to.match(/^SQLite schema at version (\d+) \(migrations 1, 2, 3, 4, 5 applied\)\n$/);
     expect((await cli()).stdout).to.equal(first.stdout);
+  });
+
+  describe('on a store with users', () => {
+    const FAR = '2099-01-01T00:00:00.000Z';
+    const l2 = (...args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', CLI, ...args], { env }).catch(
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    beforeEach(async () => {
+      const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
+      const records = transferRecords({ users: 4, activities: 12 }).map((r) =>
+        r.record === 'issued_token' ? { ...r, expiresAt: FAR } : r,
+      );
+      await store.transfer.import(streamOf(records));
+      await store.close();
+    });
+
+    it('`users list` lists the live accounts newest first', async () => {
+      const { stdout } = await l2('users', 'list');
+      expect(
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => line.split('\t')[0]),
+      ).to.deep.equal(['user_3', 'user_2', 'user_1', 'user_0']);
+    });
+
+    it('`users show` describes one account without its credentials, and refuses an unknown one in one line', async () => {
+      const { stdout } = await l2('users', 'show', 'USER_1');
+      expect(stdout).to.match(/^username {5}user_1\n/);
+      expect(stdout).to.match(/^tokens {7}1 sessions, 1 scoped to L1 servers/m);
+      expect(stdout).not.to.match(/PRIVATE KEY|\$2b\$/);
+      const unknown = (await l2('users', 'show', 'nobody')) as { code: number; stderr: string };
+      expect([unknown.code, unknown.stderr]).to.deep.equal([1, 'l2: there is no user nobody\n']);
+      expect(((await l2('users', 'show')) as { code: number }).code).to.equal(2);
+    });
+
+    it('`tokens revoke --user` ends the sessions only; with --everywhere the scoped tokens too, with notices', async () => {
+      const session = 'f4241'.padStart(64, '0');
+      const scoped = '1e8481'.padStart(64, '0');
+      const revoked = async (hash: string) => {
+        const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
+        try {
+          return [await store.revocations.isRevoked(hash), (await store.jobs.stats()).pending];
+        } finally {
+          await store.close();
+        }
+      };
+      const before = (await revoked(session))[1] as number;
+      expect((await l2('tokens', 'revoke', '--user', 'user_1')).stdout).to.equal(
+        'revoked 1 session tokens of user_1\n',
+      );
+      expect([await revoked(session), (await revoked(scoped))[0]]).to.deep.equal([[true, before], false]);
+      expect((await l2('tokens', 'revoke', '--user', 'user_1', '--everywhere')).stdout).to.match(
+        /^revoked 1 tokens of user_1/,
+      );
+      expect(await revoked(scoped)).to.deep.equal([true, before + 1]);
+
+      const nobody = (await l2('tokens', 'revoke', '--user', 'nobody')) as { code: number; stderr: string };
+      expect([nobody.code, nobody.stderr]).to.deep.equal([1, 'l2: there is no user nobody\n']);
+      const missing = (await l2('tokens', 'revoke')) as { code: number; stderr: string };
+      expect([missing.code, missing.stderr]).to.deep.equal([1, 'l2: give the user: --user USER\n']);
+      expect(((await l2('tokens', 'revoke', '--usr', 'x')) as { code: number }).code).to.equal(2);
+    });
   });
 
   it('prints its usage and exits 2 for an unknown command', async () => {
