@@ -6,6 +6,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { describeCounts, exportStore, importStore } from './adapters/cli/store-commands.js';
 import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
+import { isJobKind, JOB_KINDS } from './domain/jobs.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ConfigError, loadConfig, type Config } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
@@ -96,6 +97,55 @@ const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'queue list',
+    usage: 'l2 queue list [--kind KIND] [--limit N]',
+    help: 'Lists outbound jobs (revocation_notice, activity_delivery, document_delivery) in queue order, 100 by default: id, kind, state (pending, leased: being tried now, abandoned), attempts, when it runs next, its destination and the last error.',
+    operands: 0,
+    options: { kind: { type: 'string' }, limit: { type: 'string' } },
+    async run(container, _operands, options) {
+      const limit = Number(options.limit ?? 100);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new CommandError('--limit: give a whole number of at least 1');
+      const jobs = await persistenceOf(container).jobs.list({ kind: kindOf(options), limit }, new Date());
+      return (
+        jobs
+          .map((j) =>
+            [
+              j.id,
+              j.kind,
+              j.leased ? 'leased' : j.state,
+              `${j.attempts} attempts`,
+              j.runAt.toISOString(),
+              j.lane ?? '-',
+              j.lastError ?? '',
+            ].join('\t'),
+          )
+          .join('\n') || 'no jobs'
+      );
+    },
+  },
+  {
+    name: 'queue retry',
+    usage: 'l2 queue retry [--kind KIND]',
+    help: 'Puts abandoned jobs (of one kind, with --kind) back in the queue, due now, with 24 hours of retries again — after a destination that refused for good was fixed. The running service sends them within its poll interval.',
+    operands: 0,
+    options: { kind: { type: 'string' } },
+    async run(container, _operands, options) {
+      const retried = await persistenceOf(container).jobs.retryAbandoned(kindOf(options), new Date());
+      return `put ${retried} abandoned jobs back in the queue`;
+    },
+  },
+  {
+    name: 'queue drop',
+    usage: 'l2 queue drop [--kind KIND]',
+    help: 'Deletes abandoned jobs (of one kind, with --kind). Jobs still pending are never dropped.',
+    operands: 0,
+    options: { kind: { type: 'string' } },
+    async run(container, _operands, options) {
+      return `dropped ${await persistenceOf(container).jobs.dropAbandoned(kindOf(options))} abandoned jobs`;
+    },
+  },
+  {
     name: 'secret rotate',
     usage: 'l2 secret rotate',
     help: 'Prints the steps that replace the JWT secret without signing anybody out, naming the secrets in use by their key ids. It changes nothing itself.',
@@ -148,6 +198,15 @@ const COMMANDS: readonly Command[] = [
 ];
 
 const USAGE = `usage:\n${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}\n\nl2 <command> --help says more.`;
+
+/** The job kind `--kind` names, or null for every kind; an unknown kind is refused rather than matching nothing. */
+function kindOf(options: Options): string | null {
+  const kind = options.kind;
+  if (kind === undefined) return null;
+  if (typeof kind !== 'string' || !isJobKind(kind))
+    throw new CommandError(`--kind: one of ${JOB_KINDS.join(', ')}`);
+  return kind;
+}
 
 /** Thrown for a command line that names no command or gives it the wrong operands: exit 2 with usage. */
 class UsageError extends Error {}

@@ -31,6 +31,9 @@ const KINDS: Readonly<Record<JobKind, true>> = {
 
 export const isJobKind = (kind: string): kind is JobKind => Object.hasOwn(KINDS, kind);
 
+/** Every kind of job there is. */
+export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];
+
 /**
  * A job to queue. `lane` names the destination (its origin): a worker limits how many jobs of one lane run at once
  * and backs a failing lane off as a whole, so a dead host never holds up the others.

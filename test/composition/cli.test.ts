@@ -143,6 +143,55 @@ describe('the l2 command', () => {
     });
   });
 
+  it('`queue list`, `queue retry` and `queue drop` show the outbound jobs and deal with the abandoned ones', async () => {
+    const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
+    const notice = (n: number) => ({
+      kind: 'revocation_notice',
+      payload: { n },
+      lane: `https://l1-${n}.example`,
+    });
+    await store.jobs.enqueue(
+      [notice(1), notice(2), { kind: 'activity_delivery', payload: { n: 3 }, lane: null }],
+      new Date(),
+    );
+    const claimed = await store.jobs.claim({ now: new Date(), leaseMs: 60_000, limit: 1, leaseId: 'l' });
+    await store.jobs.abandon(claimed[0]!, 'answered 410');
+    await store.close();
+    const l2 = (...args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', CLI, ...args], { env }).catch(
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+
+    const listed = (await l2('queue', 'list')).stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(listed.map((columns) => [columns[1], columns[2], columns[6]])).to.deep.equal([
+      ['revocation_notice', 'abandoned', 'answered 410'],
+      ['revocation_notice', 'pending', ''],
+      ['activity_delivery', 'pending', ''],
+    ]);
+    expect(
+      (await l2('queue', 'list', '--kind', 'activity_delivery')).stdout.trim().split('\n'),
+    ).to.have.length(1);
+    const badKind = (await l2('queue', 'list', '--kind', 'mail')) as { code: number; stderr: string };
+    expect([badKind.code, badKind.stderr]).to.deep.equal([
+      1,
+      'l2: --kind: one of revocation_notice, activity_delivery, document_delivery\n',
+    ]);
+
+    expect((await l2('queue', 'retry', '--kind', 'revocation_notice')).stdout).to.equal(
+      'put 1 abandoned jobs back in the queue\n',
+    );
+    expect((await l2('queue', 'drop')).stdout).to.equal('dropped 0 abandoned jobs\n');
+    const reopened = openSqlitePersistence(join(dir, 'l2.sqlite'));
+    try {
+      expect(await reopened.jobs.stats()).to.deep.equal({ pending: 3, abandoned: 0 });
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('prints its usage and exits 2 for an unknown command', async () => {
     const failure = await run(process.execPath, ['--import', 'tsx', CLI, 'frobnicate'], { env }).catch(
       (e) => e,

@@ -185,6 +185,49 @@ export function jobQueueContract(name: string, harness: PersistenceHarness): voi
         ]);
       });
 
+      it('lists jobs in queue order, by kind, and retries or drops only abandoned ones', async () => {
+        await store().jobs.enqueue(
+          [
+            { kind: 'revocation_notice', payload: { n: 1 }, lane: 'https://a.example' },
+            { kind: 'activity_delivery', payload: { n: 2 }, lane: 'https://b.example' },
+            { kind: 'revocation_notice', payload: { n: 3 }, lane: 'https://c.example' },
+          ],
+          T0,
+        );
+        const [first, second] = await claim(T0, 'lease-1', 2);
+        await store().jobs.abandon(first as Job, 'answered 410');
+        await store().jobs.abandon(second as Job, 'answered 404');
+        const [third] = await claim(T0, 'lease-2', 1);
+
+        const listed = await store().jobs.list({ kind: null, limit: 10 }, T0);
+        expect(listed.map((j) => [j.kind, j.state, j.leased, j.lastError])).to.deep.equal([
+          ['revocation_notice', 'abandoned', false, 'answered 410'],
+          ['activity_delivery', 'abandoned', false, 'answered 404'],
+          ['revocation_notice', 'pending', true, null],
+        ]);
+        expect(
+          (await store().jobs.list({ kind: 'revocation_notice', limit: 1 }, T0)).map((j) => j.state),
+        ).to.deep.equal(['abandoned']);
+        expect(numbers([third as Job])).to.deep.equal([3]);
+
+        expect(await store().jobs.retryAbandoned('revocation_notice', later(60 * MINUTE))).to.equal(1);
+        const retried = (
+          await store().jobs.list({ kind: 'revocation_notice', limit: 10 }, later(60 * MINUTE))
+        )[0]!;
+        expect([retried.state, retried.attempts, retried.lastError]).to.deep.equal([
+          'pending',
+          0,
+          'answered 410',
+        ]);
+        expect(retried.queuedAt).to.deep.equal(later(60 * MINUTE));
+        // Job 3's lease ran out long ago; the retried job 1 is due now, after it.
+        expect(numbers(await claim(later(60 * MINUTE), 'lease-3'))).to.deep.equal([3, 1]);
+
+        expect(await store().jobs.dropAbandoned(null)).to.equal(1);
+        expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+        expect(await store().jobs.dropAbandoned(null)).to.equal(0);
+      });
+
       it('leaves the skipped lanes out of a claim', async () => {
         await store().jobs.enqueue(
           [inLane(1, 'https://a.example'), inLane(2, 'https://b.example'), inLane(3, 'https://c.example')],

@@ -67,6 +67,28 @@ export interface JobQueue {
   stats(): Promise<{ pending: number; abandoned: number }>;
   /** The same by job kind (only kinds with any job), with when the oldest pending job of each was queued. */
   statsByKind(): Promise<KindStatistics[]>;
+  /** Up to `limit` jobs (of `kind`, when given), in queue order: for an operator's `l2 queue list`. */
+  list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]>;
+  /**
+   * Puts abandoned jobs (of `kind`, when given) back in the queue, due now, as if just queued (their 24 hours start
+   * again, their attempts from 0); the last error is kept. Returns how many.
+   */
+  retryAbandoned(kind: string | null, now: Date): Promise<number>;
+  /** Deletes abandoned jobs (of `kind`, when given); pending ones are never dropped. Returns how many. */
+  dropAbandoned(kind: string | null): Promise<number>;
+}
+
+export interface ListedJob {
+  readonly id: string;
+  readonly kind: string;
+  readonly state: 'pending' | 'abandoned';
+  readonly lane: string | null;
+  readonly attempts: number;
+  readonly queuedAt: Date;
+  readonly runAt: Date;
+  /** Whether a worker holds it at `now` (its lease has not run out). */
+  readonly leased: boolean;
+  readonly lastError: string | null;
 }
 
 export interface KindStatistics {

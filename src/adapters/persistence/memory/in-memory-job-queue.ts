@@ -3,6 +3,7 @@ import type {
   Job,
   JobQueue,
   KindStatistics,
+  ListedJob,
   NewJob,
 } from '../../../application/ports/job-queue.js';
 import { MemoryDatabase, type StoredJob } from './memory-database.js';
@@ -85,6 +86,53 @@ export class InMemoryJobQueue implements JobQueue {
       }
     }
     return moved;
+  }
+
+  async list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]> {
+    this.db.assertOpen();
+    return [...this.db.jobs.values()]
+      .filter((job) => filter.kind === null || job.kind === filter.kind)
+      .sort((a, b) => a.id - b.id)
+      .slice(0, filter.limit)
+      .map((job) => ({
+        id: String(job.id),
+        kind: job.kind,
+        state: job.state,
+        lane: job.lane,
+        attempts: job.attempts,
+        queuedAt: new Date(job.queuedAt),
+        runAt: new Date(job.runAt),
+        leased: job.state === 'pending' && job.leaseUntil !== null && job.leaseUntil > now.getTime(),
+        lastError: job.lastError,
+      }));
+  }
+
+  async retryAbandoned(kind: string | null, now: Date): Promise<number> {
+    this.db.assertOpen();
+    let retried = 0;
+    for (const job of this.db.jobs.values()) {
+      if (job.state !== 'abandoned' || (kind !== null && job.kind !== kind)) continue;
+      this.db.jobs.set(job.id, {
+        ...job,
+        state: 'pending',
+        attempts: 0,
+        queuedAt: now.getTime(),
+        runAt: now.getTime(),
+      });
+      retried++;
+    }
+    return retried;
+  }
+
+  async dropAbandoned(kind: string | null): Promise<number> {
+    this.db.assertOpen();
+    let dropped = 0;
+    for (const [id, job] of this.db.jobs) {
+      if (job.state !== 'abandoned' || (kind !== null && job.kind !== kind)) continue;
+      this.db.jobs.delete(id);
+      dropped++;
+    }
+    return dropped;
   }
 
   async statsByKind(): Promise<KindStatistics[]> {

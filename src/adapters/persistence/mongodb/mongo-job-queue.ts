@@ -4,6 +4,7 @@ import type {
   Job,
   JobQueue,
   KindStatistics,
+  ListedJob,
   NewJob,
 } from '../../../application/ports/job-queue.js';
 import { storeCall } from './mongo-errors.js';
@@ -130,6 +131,44 @@ export class MongoJobQueue implements JobQueue {
   }
 
   /** For health and metrics, not for requests: two counts of ranges of `jobs_by_state_run_at`. */
+  async list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]> {
+    const docs = await storeCall(() =>
+      this.collections.jobs
+        .find(filter.kind === null ? {} : { kind: filter.kind }, { sort: { _id: 1 }, limit: filter.limit })
+        .toArray(),
+    );
+    return docs.map((doc) => ({
+      id: doc._id.toHexString(),
+      kind: doc.kind,
+      state: doc.state,
+      lane: doc.lane ?? null,
+      attempts: doc.attempts,
+      queuedAt: doc.queuedAt,
+      runAt: doc.runAt,
+      leased: doc.state === 'pending' && doc.leaseUntil !== null && doc.leaseUntil > now,
+      lastError: doc.lastError,
+    }));
+  }
+
+  async retryAbandoned(kind: string | null, now: Date): Promise<number> {
+    const result = await storeCall(() =>
+      this.collections.jobs.updateMany(
+        { state: 'abandoned', ...(kind === null ? {} : { kind }) },
+        {
+          $set: { state: 'pending', attempts: 0, queuedAt: now, runAt: now, leaseId: null, leaseUntil: null },
+        },
+      ),
+    );
+    return result.modifiedCount;
+  }
+
+  async dropAbandoned(kind: string | null): Promise<number> {
+    const result = await storeCall(() =>
+      this.collections.jobs.deleteMany({ state: 'abandoned', ...(kind === null ? {} : { kind }) }),
+    );
+    return result.deletedCount;
+  }
+
   async statsByKind(): Promise<KindStatistics[]> {
     const rows = await storeCall(() =>
       this.collections.jobs

@@ -4,8 +4,21 @@ import type {
   Job,
   JobQueue,
   KindStatistics,
+  ListedJob,
   NewJob,
 } from '../../../application/ports/job-queue.js';
+
+interface JobListRow {
+  id: number;
+  kind: string;
+  state: 'pending' | 'abandoned';
+  lane: string | null;
+  attempts: number;
+  queued_at: number;
+  run_at: number;
+  lease_until: number | null;
+  last_error: string | null;
+}
 import { CoalescedWrites } from './coalesced-writes.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
@@ -40,7 +53,7 @@ export class SqliteJobQueue implements JobQueue {
   /** Outcomes of jobs (complete, reschedule, abandon) arrive one by one; they are committed together. */
   private readonly outcomes: CoalescedWrites;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.outcomes = new CoalescedWrites(db);
     const insert = prepareJobInsert(db);
     // A claim takes the first due job of each lane (a loose index scan over the distinct pending lanes, then one
@@ -149,6 +162,51 @@ export class SqliteJobQueue implements JobQueue {
 
   async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
     return storeCall(() => this.postpone.run({ lane, until: until.getTime(), now: now.getTime() })).changes;
+  }
+
+  async list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]> {
+    const rows = storeCall(() =>
+      this.db
+        .prepare<{ kind: string | null; limit: number }, JobListRow>(
+          `SELECT id, kind, state, lane, attempts, queued_at, run_at, lease_until, last_error FROM jobs
+           WHERE @kind IS NULL OR kind = @kind ORDER BY id LIMIT @limit`,
+        )
+        .all(filter),
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      kind: row.kind,
+      state: row.state,
+      lane: row.lane,
+      attempts: row.attempts,
+      queuedAt: new Date(row.queued_at),
+      runAt: new Date(row.run_at),
+      leased: row.state === 'pending' && row.lease_until !== null && row.lease_until > now.getTime(),
+      lastError: row.last_error,
+    }));
+  }
+
+  async retryAbandoned(kind: string | null, now: Date): Promise<number> {
+    const at = now.getTime();
+    return storeCall(
+      () =>
+        this.db
+          .prepare(
+            `UPDATE jobs SET state = 'pending', attempts = 0, queued_at = @at, run_at = @at, lease_id = NULL,
+               lease_until = NULL
+             WHERE state = 'abandoned' AND (@kind IS NULL OR kind = @kind)`,
+          )
+          .run({ kind, at }).changes,
+    );
+  }
+
+  async dropAbandoned(kind: string | null): Promise<number> {
+    return storeCall(
+      () =>
+        this.db
+          .prepare("DELETE FROM jobs WHERE state = 'abandoned' AND (@kind IS NULL OR kind = @kind)")
+          .run({ kind }).changes,
+    );
   }
 
   async statsByKind(): Promise<KindStatistics[]> {
