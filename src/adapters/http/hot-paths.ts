@@ -96,26 +96,33 @@ export class HotPaths {
     )
       return false;
     const started = performance.now();
-    readBody(req, length).then(
-      async (bytes) => {
-        // Anything but a valid token in a well-formed body is the Koa route's to answer, from the same bytes.
-        const handOver = () => {
-          req[PRE_READ_BODY] = bytes;
-          koa(req, res);
-        };
-        const json = parseStrictJson(bytes.toString('utf8'));
-        const input = json && VerifyRequest.safeParse(json.value);
-        if (!input?.success) return handOver();
-        const result = await this.useCases.verifyToken.execute(verifyInput(input.data)).catch(() => null);
-        if (!result?.ok) return handOver();
-        this.outcomes.verified('valid');
-        this.answer(req, res, started, '/auth/verify', JSON_CONTENT_TYPE, verifiedJson(result.value.claims), [
-          'Cache-Control',
-          'no-store',
-        ]);
-      },
-      () => res.destroy(),
-    );
+    readBody(req, length)
+      .then(
+        async (bytes) => {
+          // Anything but a valid token in a well-formed body is the Koa route's to answer, from the same bytes.
+          const handOver = () => {
+            req[PRE_READ_BODY] = bytes;
+            koa(req, res);
+          };
+          const json = parseStrictJson(bytes.toString('utf8'));
+          const input = json && VerifyRequest.safeParse(json.value);
+          if (!input?.success) return handOver();
+          const result = await this.useCases.verifyToken.execute(verifyInput(input.data)).catch(() => null);
+          if (!result?.ok) return handOver();
+          this.outcomes.verified('valid');
+          this.answer(
+            req,
+            res,
+            started,
+            '/auth/verify',
+            JSON_CONTENT_TYPE,
+            verifiedJson(result.value.claims),
+            ['Cache-Control', 'no-store'],
+          );
+        },
+        () => res.destroy(),
+      )
+      .catch((error: unknown) => this.failed(res, error));
     return true;
   }
 
@@ -123,16 +130,18 @@ export class HotPaths {
     const name = USER_PATH.exec(url)?.[1];
     if (name === undefined || negotiate(req.headers.accept, USER_REPRESENTATIONS) !== 'ap') return false;
     const started = performance.now();
-    this.profileOf(name).then(
-      (user) => {
-        if (!user) return koa(req, res);
-        this.answer(req, res, started, '/users/:username', AP_CONTENT_TYPE, this.actorText(user), [
-          'Vary',
-          'Accept',
-        ]);
-      },
-      () => koa(req, res),
-    );
+    this.profileOf(name)
+      .then(
+        (user) => {
+          if (!user) return koa(req, res);
+          this.answer(req, res, started, '/users/:username', AP_CONTENT_TYPE, this.actorText(user), [
+            'Vary',
+            'Accept',
+          ]);
+        },
+        () => koa(req, res),
+      )
+      .catch((error: unknown) => this.failed(res, error));
     return true;
   }
 
@@ -144,21 +153,23 @@ export class HotPaths {
     const name = usernameFromResource(resource, { domain, actorUrlPrefix: publicUrl });
     if (name === null || name === 'malformed') return false;
     const started = performance.now();
-    this.profileOf(name).then(
-      (user) => {
-        if (!user) return koa(req, res);
-        this.answer(
-          req,
-          res,
-          started,
-          '/.well-known/webfinger',
-          JRD_CONTENT_TYPE,
-          userJrd(user.username, domain, this.urls),
-          ['Access-Control-Allow-Origin', '*'],
-        );
-      },
-      () => koa(req, res),
-    );
+    this.profileOf(name)
+      .then(
+        (user) => {
+          if (!user) return koa(req, res);
+          this.answer(
+            req,
+            res,
+            started,
+            '/.well-known/webfinger',
+            JRD_CONTENT_TYPE,
+            userJrd(user.username, domain, this.urls),
+            ['Access-Control-Allow-Origin', '*'],
+          );
+        },
+        () => koa(req, res),
+      )
+      .catch((error: unknown) => this.failed(res, error));
     return true;
   }
 
@@ -174,6 +185,12 @@ export class HotPaths {
       this.actors.set(user.username, cached);
     }
     return cached.text;
+  }
+
+  /** A bug in a hot path: logged, and the connection closed (nothing half-written is left to look like an answer). */
+  private failed(res: ServerResponse, error: unknown): void {
+    this.logger.error({ err: error }, 'hot path failed');
+    res.destroy();
   }
 
   /** A live account's profile; null for any other name (the Koa route says why: 404, 410, 301). */
