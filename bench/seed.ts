@@ -39,7 +39,13 @@ async function seedUsers(f: SeedFixtures): Promise<void> {
     const batch = names.slice(i, i + 1000);
     await inTransaction(async () => {
       for (const username of batch) {
-        const outcome = await store.users.create({ username, ...f.credentials, createdAt, deletedAt: null });
+        const outcome = await store.users.create({
+          username,
+          ...f.credentials,
+          createdAt,
+          deletedAt: null,
+          disabledAt: null,
+        });
         if (outcome !== 'created') throw new Error(`user ${username}: ${outcome}`);
       }
     });

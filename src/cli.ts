@@ -7,6 +7,8 @@ import { describeCounts, exportStore, importStore } from './adapters/cli/store-c
 import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { isJobKind, JOB_KINDS } from './domain/jobs.js';
+import { accountState } from './domain/user.js';
+import type { AccountStateChangeError } from './application/use-cases/operations/disable-user.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ConfigError, loadConfig, type Config } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
@@ -46,14 +48,16 @@ const COMMANDS: readonly Command[] = [
   {
     name: 'users list',
     usage: 'l2 users list',
-    help: 'Lists the live accounts, newest first: username and registration time (deleted accounts are in no list).',
+    help: 'Lists the accounts, newest first: username, registration time and state (active or disabled; deleted accounts are in no list).',
     operands: 0,
     async run(container) {
       const { listUsers } = useCasesOf(container);
       const lines: string[] = [];
       for (let before: number | undefined; ;) {
         const page = await listUsers.execute({ limit: 100, ...(before === undefined ? {} : { before }) });
-        lines.push(...page.items.map((u) => `${u.username}\t${u.createdAt.toISOString()}`));
+        lines.push(
+          ...page.items.map((u) => [u.username, u.createdAt.toISOString(), accountState(u)].join('\t')),
+        );
         if (page.nextCursor === null) return lines.join('\n') || 'no users';
         before = page.nextCursor;
       }
@@ -62,7 +66,7 @@ const COMMANDS: readonly Command[] = [
   {
     name: 'users show',
     usage: 'l2 users show USER',
-    help: 'Shows what the service holds about one account (never its password hash or private key): when it registered or was deleted, its activities, live assets, followers, unexpired tokens and attached L1 servers.',
+    help: 'Shows what the service holds about one account (never its password hash or private key): its state, when it registered and was disabled or deleted, its activities, live assets, followers, unexpired tokens and attached L1 servers.',
     operands: 1,
     required: 1,
     async run(container, [name]) {
@@ -71,7 +75,9 @@ const COMMANDS: readonly Command[] = [
       const { profile } = found;
       return [
         `username     ${profile.username}`,
+        `state        ${accountState(profile)}`,
         `registered   ${profile.createdAt.toISOString()}`,
+        `disabled     ${profile.disabledAt?.toISOString() ?? 'no'}`,
         `deleted      ${profile.deletedAt?.toISOString() ?? 'no'}`,
         `activities   ${found.activities}`,
         `live assets  ${found.liveAssets}`,
@@ -79,6 +85,33 @@ const COMMANDS: readonly Command[] = [
         `tokens       ${found.sessions} sessions, ${found.scopedTokens} scoped to L1 servers (unexpired, revoked or not)`,
         `L1 servers   ${found.l1Servers.join(', ') || 'none'}`,
       ].join('\n');
+    },
+  },
+  {
+    name: 'users disable',
+    usage: 'l2 users disable USER',
+    help: 'Disables an account at once: every token of it is revoked (each L1 server is sent a revocation notice, as at logout), signing in fails with 401 as for a wrong password, and its actor, profile, outbox, followers and webfinger answer 410 — until `l2 users enable`. Its name, assets, activities and followers are kept. Disabling a disabled account revokes any token left.',
+    operands: 1,
+    required: 1,
+    async run(container, [name]) {
+      const done = await useCasesOf(container).disableUser.execute(name!);
+      if (!done.ok) throw stateChangeRefused(done.error, name!);
+      const { revoked, already } = done.value;
+      const username = name!.toLowerCase();
+      return `${already ? `${username} was disabled already` : `disabled ${username}`}; revoked ${revoked} tokens (L1 servers are told from the queue)`;
+    },
+  },
+  {
+    name: 'users enable',
+    usage: 'l2 users enable USER',
+    help: 'Enables a disabled account again: its actor and webfinger answer again and its owner can sign in. Its tokens stay revoked.',
+    operands: 1,
+    required: 1,
+    async run(container, [name]) {
+      const done = await useCasesOf(container).enableUser.execute(name!);
+      if (!done.ok) throw stateChangeRefused(done.error, name!);
+      const username = name!.toLowerCase();
+      return done.value.wasDisabled ? `enabled ${username}` : `${username} was not disabled`;
     },
   },
   {
@@ -206,6 +239,12 @@ function kindOf(options: Options): string | null {
   if (typeof kind !== 'string' || !isJobKind(kind))
     throw new CommandError(`--kind: one of ${JOB_KINDS.join(', ')}`);
   return kind;
+}
+
+function stateChangeRefused(error: AccountStateChangeError, name: string): CommandError {
+  return new CommandError(
+    error.type === 'not_found' ? `there is no user ${name}` : `${name.toLowerCase()} is deleted`,
+  );
 }
 
 /** Thrown for a command line that names no command or gives it the wrong operands: exit 2 with usage. */

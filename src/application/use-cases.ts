@@ -19,6 +19,8 @@ import type { ListFollowers } from './use-cases/federation/list-followers.js';
 import type { ReceiveActivity } from './use-cases/federation/receive-activity.js';
 import type { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
 import type { DescribeUser } from './use-cases/operations/describe-user.js';
+import type { DisableUser } from './use-cases/operations/disable-user.js';
+import type { EnableUser } from './use-cases/operations/enable-user.js';
 import type { GetQueueStatistics } from './use-cases/operations/get-queue-statistics.js';
 import type { GetStatistics } from './use-cases/operations/get-statistics.js';
 import type { RevokeUserTokens } from './use-cases/operations/revoke-user-tokens.js';
@@ -67,4 +69,6 @@ export interface UseCases {
   readonly cleanupRevocations: CleanupRevocations;
   readonly revokeUserTokens: RevokeUserTokens;
   readonly describeUser: DescribeUser;
+  readonly disableUser: DisableUser;
+  readonly enableUser: EnableUser;
 }

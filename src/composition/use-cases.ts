@@ -23,6 +23,8 @@ import { ListFollowers } from '../application/use-cases/federation/list-follower
 import { ReceiveActivity } from '../application/use-cases/federation/receive-activity.js';
 import { CleanupRevocations } from '../application/use-cases/operations/cleanup-revocations.js';
 import { DescribeUser } from '../application/use-cases/operations/describe-user.js';
+import { DisableUser } from '../application/use-cases/operations/disable-user.js';
+import { EnableUser } from '../application/use-cases/operations/enable-user.js';
 import { GetQueueStatistics } from '../application/use-cases/operations/get-queue-statistics.js';
 import { GetStatistics } from '../application/use-cases/operations/get-statistics.js';
 import { RevokeUserTokens } from '../application/use-cases/operations/revoke-user-tokens.js';
@@ -189,6 +191,15 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.RendererAttachments),
       c.resolve(TOKENS.Clock),
     ),
+  disableUser: (c) =>
+    new DisableUser(
+      c.resolve(TOKENS.UserRepository),
+      c.resolve(TOKENS.IssuedTokenRegistry),
+      c.resolve(RevocationWriter),
+      c.resolve(TOKENS.WorkSignal),
+      c.resolve(TOKENS.Clock),
+    ),
+  enableUser: (c) => new EnableUser(c.resolve(TOKENS.UserRepository)),
   cleanupRevocations: (c) =>
     new CleanupRevocations(
       c.resolve(TOKENS.RevocationStore),

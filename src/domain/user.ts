@@ -19,6 +19,11 @@ export interface UserProfile {
   readonly createdAt: Date;
   /** Set once the account is deleted: it then answers 410 and appears in no list; its name stays taken. */
   readonly deletedAt: Date | null;
+  /**
+   * Set while an operator has the account disabled (`l2 users disable`): it cannot sign in and answers 410, but
+   * keeps its name, assets, followers and place in lists, and comes back as it was when enabled.
+   */
+  readonly disabledAt: Date | null;
 }
 
 /** An account with its credentials: read only where a password is checked or something is signed. */
@@ -34,4 +39,13 @@ export const profileOf = (user: User): UserProfile => ({
   publicKeyPem: user.publicKeyPem,
   createdAt: user.createdAt,
   deletedAt: user.deletedAt,
+  disabledAt: user.disabledAt,
 });
+
+export type AccountState = 'active' | 'disabled' | 'deleted';
+
+export const accountState = (profile: UserProfile): AccountState =>
+  profile.deletedAt !== null ? 'deleted' : profile.disabledAt !== null ? 'disabled' : 'active';
+
+/** Neither deleted nor disabled: it may sign in, be followed, and answer as an actor. */
+export const isActive = (profile: UserProfile): boolean => accountState(profile) === 'active';

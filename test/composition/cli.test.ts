@@ -75,7 +75,9 @@ describe('the l2 command', () => {
   it('`store migrate` brings a new store to the latest schema, and does nothing more the second time', async () => {
     const cli = () => run(process.execPath, ['--import', 'tsx', CLI, 'store', 'migrate'], { env });
     const first = await cli();
-    expect(first.stdout).to.match(/^SQLite schema at version (\d+) \(migrations 1, 2, 3, 4, 5 applied\)\n$/);
+    expect(first.stdout).to.match(
+      /^SQLite schema at version (\d+) \(migrations 1, 2, 3, 4, 5, 6 applied\)\n$/,
+    );
     expect((await cli()).stdout).to.equal(first.stdout);
   });
 
@@ -112,6 +114,35 @@ describe('the l2 command', () => {
       const unknown = (await l2('users', 'show', 'nobody')) as { code: number; stderr: string };
       expect([unknown.code, unknown.stderr]).to.deep.equal([1, 'l2: there is no user nobody\n']);
       expect(((await l2('users', 'show')) as { code: number }).code).to.equal(2);
+    });
+
+    it('`users disable` and `users enable` change an account, and refuse an unknown or deleted one in one line', async () => {
+      // user_3 arrives disabled from the export; user_2 is deleted here.
+      const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
+      store.db.prepare("UPDATE users SET deleted_at = 1 WHERE username = 'user_2'").run();
+      await store.close();
+
+      expect((await l2('users', 'enable', 'user_3')).stdout).to.equal('enabled user_3\n');
+      expect((await l2('users', 'show', 'user_3')).stdout).to.match(/^state {8}active$/m);
+      expect((await l2('users', 'disable', 'user_1')).stdout).to.equal(
+        'disabled user_1; revoked 2 tokens (L1 servers are told from the queue)\n',
+      );
+      expect((await l2('users', 'show', 'user_1')).stdout).to.match(/^state {8}disabled$/m);
+
+      for (const command of ['disable', 'enable']) {
+        const deleted = (await l2('users', command, 'user_2')) as { code: number; stderr: string };
+        expect([deleted.code, deleted.stderr]).to.deep.equal([1, 'l2: user_2 is deleted\n']);
+        const nobody = (await l2('users', command, 'nobody')) as { code: number; stderr: string };
+        expect([nobody.code, nobody.stderr]).to.deep.equal([1, 'l2: there is no user nobody\n']);
+        const missing = (await l2('users', command)) as { code: number; stderr: string };
+        expect([missing.code, missing.stderr]).to.deep.equal([
+          2,
+          `l2: missing operand\nusage: l2 users ${command} USER\n`,
+        ]);
+        expect((await l2('users', command, '--help')).stdout).to.match(
+          new RegExp(`^usage: l2 users ${command} USER\n\n\\S`),
+        );
+      }
     });
 
     it('`tokens revoke --user` ends the sessions only; with --everywhere the scoped tokens too, with notices', async () => {

@@ -291,23 +291,23 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
       });
     });
 
-    describe('changing a password', () => {
-      const alice = aUsername('alice');
-      const l1a = anL1Server('https://l1a.example');
-      const l1b = anL1Server('https://l1b.example');
-      const now = later(MINUTE);
-      const notices = async (): Promise<unknown[]> =>
-        (await drainJobs(store(), later(DAY))).map((j) => ({
-          kind: j.kind,
-          payload: j.payload,
-          queuedAt: j.queuedAt,
-        }));
-      const noticeAt = (revocation: Revocation, at: Date = now): unknown => ({
-        kind: 'revocation_notice',
-        payload: revocation.notice,
-        queuedAt: at,
-      });
+    const alice = aUsername('alice');
+    const l1a = anL1Server('https://l1a.example');
+    const l1b = anL1Server('https://l1b.example');
+    const now = later(MINUTE);
+    const notices = async (): Promise<unknown[]> =>
+      (await drainJobs(store(), later(DAY))).map((j) => ({
+        kind: j.kind,
+        payload: j.payload,
+        queuedAt: j.queuedAt,
+      }));
+    const noticeAt = (revocation: Revocation, at: Date = now): unknown => ({
+      kind: 'revocation_notice',
+      payload: revocation.notice,
+      queuedAt: at,
+    });
 
+    describe('changing a password', () => {
       it('replaces the hash, records the revocations and queues a notice per revoked scoped token', async () => {
         const user = aUser({ username: alice });
         await store().users.create(user);
@@ -414,6 +414,78 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
         expect(await store().users.findByUsername(alice)).to.deep.equal({ ...user, deletedAt: now });
         for (const r of [session, scoped])
           expect(await store().revocations.isRevoked(r.record.tokenHash)).to.equal(false);
+        expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      });
+    });
+
+    describe('disabling and enabling', () => {
+      it('marks the account disabled, records the revocations and queues a notice per revoked scoped token', async () => {
+        const user = aUser({ username: alice });
+        await store().users.create(user);
+        const session = aRevocation({ username: alice });
+        const scoped = aRevocation({ username: alice, l1Server: l1a });
+
+        expect(await store().users.disable(alice, [session, scoped], now)).to.equal(2);
+
+        expect(await store().users.findByUsername(alice)).to.deep.equal({ ...user, disabledAt: now });
+        expect(await store().users.findProfile(alice)).to.deep.equal({ ...profileOf(user), disabledAt: now });
+        for (const r of [session, scoped])
+          expect(await store().revocations.isRevoked(r.record.tokenHash)).to.equal(true);
+        expect(await notices()).to.deep.equal([noticeAt(scoped)]);
+      });
+
+      it('keeps a disabled account in the count and the lists, at its place', async () => {
+        for (const name of ['u_one', 'u_two', 'u_three'])
+          await store().users.create(aUser({ username: aUsername(name) }));
+        const before = await store().users.listOlder(null, 10);
+
+        await store().users.disable(aUsername('u_two'), [], now);
+
+        expect(await store().users.count()).to.equal(3);
+        const after = await store().users.listOlder(null, 10);
+        expect(after.map((e) => [e.value.username, e.position, e.value.disabledAt])).to.deep.equal(
+          before.map((e) => [e.value.username, e.position, e.value.username === 'u_two' ? now : null]),
+        );
+      });
+
+      it('keeps the first time when disabled again, counting only new revocations', async () => {
+        await store().users.create(aUser({ username: alice }));
+        const first = aRevocation({ username: alice, l1Server: l1a });
+        const second = aRevocation({ username: alice, l1Server: l1b });
+        await store().users.disable(alice, [first], now);
+        await notices();
+
+        const afterwards = later(MINUTE, now);
+        expect(await store().users.disable(alice, [first, second], afterwards)).to.equal(1);
+
+        expect((await store().users.findProfile(alice))?.disabledAt).to.deep.equal(now);
+        expect(await notices()).to.deep.equal([noticeAt(second, afterwards)]);
+      });
+
+      it('enables a disabled account as it was; enabling an enabled one changes nothing', async () => {
+        const user = aUser({ username: alice });
+        await store().users.create(user);
+        await store().users.disable(alice, [], now);
+
+        expect(await store().users.enable(alice)).to.equal(true);
+        expect(await store().users.findByUsername(alice)).to.deep.equal(user);
+        expect(await store().users.enable(alice)).to.equal(true);
+        expect(await store().users.findByUsername(alice)).to.deep.equal(user);
+      });
+
+      it('answers null and false, and writes nothing, for a deleted user or one nobody registered', async () => {
+        const user = aUser({ username: alice });
+        await store().users.create(user);
+        await removeAccount(alice, now);
+        const scoped = aRevocation({ username: alice, l1Server: l1a });
+
+        expect(await store().users.disable(alice, [scoped], later(MINUTE, now))).to.equal(null);
+        expect(await store().users.disable(aUsername('nobody'), [scoped], now)).to.equal(null);
+        expect(await store().users.enable(alice)).to.equal(false);
+        expect(await store().users.enable(aUsername('nobody'))).to.equal(false);
+
+        expect(await store().users.findByUsername(alice)).to.deep.equal({ ...user, deletedAt: now });
+        expect(await store().revocations.isRevoked(scoped.record.tokenHash)).to.equal(false);
         expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       });
     });

@@ -110,6 +110,26 @@ describe('moving a store with l2 store export / import', function () {
     expect(bad.stderr).to.match(/^l2: line 2: not a record: passwordHash/);
   });
 
+  it('imports a file exported before accounts could be disabled: its accounts are enabled', async () => {
+    const source = openSqlitePersistence(join(dir, 'source.sqlite'));
+    await source.transfer.import(streamOf(transferRecords({ users: 5, activities: 3 })));
+    await source.close();
+    expect((await l2(storeAt('source.sqlite'), 'store', 'export', join(dir, 'new.jsonl'))).code).to.equal(0);
+    const lines = readFileSync(join(dir, 'new.jsonl'), 'utf8').trimEnd().split('\n');
+    const old = lines.map((line) => line.replace(/,"disabledAt":(null|"[^"]*")/, ''));
+    expect(old.filter((line, i) => line !== lines[i])).to.have.length(5);
+    writeFileSync(join(dir, 'old.jsonl'), `${old.join('\n')}\n`);
+
+    expect((await l2(storeAt('target.sqlite'), 'store', 'import', join(dir, 'old.jsonl'))).code).to.equal(0);
+    const target = openSqlitePersistence(join(dir, 'target.sqlite'));
+    try {
+      const users = await target.users.listOlder(null, 10);
+      expect(users.map((u) => u.value.disabledAt)).to.deep.equal([null, null, null, null, null]);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('explains itself with --help, and refuses an unknown command or option with exit 2', async () => {
     const help = await l2(storeAt('x.sqlite'), 'store', 'import', '--help');
     expect(help.code).to.equal(0);

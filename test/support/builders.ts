@@ -42,6 +42,7 @@ export function aUser(overrides: Partial<User> = {}): User {
     privateKeyPem: fakePem('PRIVATE KEY', n),
     createdAt: T0,
     deletedAt: null,
+    disabledAt: null,
     ...overrides,
   };
 }

@@ -24,6 +24,7 @@ export function transferRecords({ users, activities }: TransferShape): TransferR
       privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${hex(i + 1)}\n-----END PRIVATE KEY-----\n`,
       createdAt: at(i),
       deletedAt: i % 7 === 6 ? at(i + 100) : null,
+      disabledAt: i % 5 === 3 ? at(i + 50) : null,
     }),
   );
   records.push({

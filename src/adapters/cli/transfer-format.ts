@@ -19,6 +19,8 @@ const Record = z.discriminatedUnion('record', [
     privateKeyPem: text,
     createdAt: time,
     deletedAt: time.nullable(),
+    // Files exported before accounts could be disabled have no such field: those accounts were enabled.
+    disabledAt: time.nullable().default(null),
   }),
   z.object({ record: z.literal('instance_key'), publicKeyPem: text, privateKeyPem: text }),
   z.object({

@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from 'pino';
 import type { UseCases } from '../../application/use-cases.js';
 import type { Urls } from '../../domain/activity-streams.js';
-import { normaliseUsername, type UserProfile } from '../../domain/user.js';
+import { isActive, normaliseUsername, type UserProfile } from '../../domain/user.js';
 import { actorDocument } from './koa/activitypub/actor-document.js';
 import { JRD_CONTENT_TYPE, userJrd, usernameFromResource } from './koa/activitypub/webfinger.js';
 import { BODY_LIMIT_BYTES, mediaTypeOf, parseStrictJson, PRE_READ_BODY } from './koa/body-middleware.js';
@@ -193,11 +193,11 @@ export class HotPaths {
     res.destroy();
   }
 
-  /** A live account's profile; null for any other name (the Koa route says why: 404, 410, 301). */
+  /** An active account's profile; null for any other name (the Koa route says why: 404, 410, 301). */
   private async profileOf(name: string) {
     if (normaliseUsername(name).ok === false) return null;
     const user = await this.useCases.getUser.execute(name);
-    return user && user.deletedAt === null ? user : null;
+    return user && isActive(user) ? user : null;
   }
 
   /** Writes a 200 JSON answer with the headers every answer carries, then counts and logs it as Koa would. */

@@ -13,6 +13,7 @@ export type TransferRecord =
       readonly privateKeyPem: string;
       readonly createdAt: string;
       readonly deletedAt: string | null;
+      readonly disabledAt: string | null;
     }
   | { readonly record: 'instance_key'; readonly publicKeyPem: string; readonly privateKeyPem: string }
   | {

@@ -31,6 +31,14 @@ export interface UserRepository {
     now: Date,
   ): Promise<number | null>;
   /**
+   * Marks an undeleted account disabled at `now` (keeping the first time, when it is disabled already) and records
+   * `revocations` (queueing their notices, as RevocationStore.revoke does), in one write. Returns how many
+   * revocations were new, or null (writing nothing) when there is no undeleted account of that name.
+   */
+  disable(username: Username, revocations: readonly Revocation[], now: Date): Promise<number | null>;
+  /** Enables an undeleted account again (whether or not it was disabled); false when there is none of that name. */
+  enable(username: Username): Promise<boolean>;
+  /**
    * Replaces a live user's hash with another hash of the same password (made at the current cost) — only while the
    * stored hash is still `previousHash`, so it never undoes a password change made meanwhile. Returns whether it
    * replaced it.

@@ -1,9 +1,10 @@
 // Rule: a password is checked the one way, wherever it is asked for (login, a password change, deleting the
-// account): the attempt counts towards the login limits before bcrypt runs, an unknown or deleted user costs the
-// same bcrypt work as a wrong password, and a right password clears the username's count.
+// account): the attempt counts towards the login limits before bcrypt runs, an unknown, deleted or disabled user
+// costs the same bcrypt work as a wrong password (and gets the same answer), and a right password clears the
+// username's count.
 import { hasNulCharacter, passwordBytesForHashing } from '../../domain/password.js';
 import { err, ok, type Result } from '../../domain/result.js';
-import { normaliseUsername, type User } from '../../domain/user.js';
+import { isActive, normaliseUsername, type User } from '../../domain/user.js';
 import type { LoginThrottle } from '../ports/login-throttle.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { UserRepository } from '../ports/user-repository.js';
@@ -19,7 +20,7 @@ export class PasswordCheck {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  /** The live user whose password this is. */
+  /** The active (neither deleted nor disabled) user whose password this is. */
   async check(input: {
     username: string;
     password: string;
@@ -35,7 +36,7 @@ export class PasswordCheck {
     if (hasNulCharacter(input.password)) return err({ type: 'invalid_credentials' });
     const username = normaliseUsername(input.username);
     const found = username.ok ? await this.users.findByUsername(username.value) : null;
-    const user = found?.deletedAt === null ? found : null;
+    const user = found && isActive(found) ? found : null;
     const matches = await this.hasher.verify(
       passwordBytesForHashing(input.password),
       user?.passwordHash ?? null,

@@ -29,6 +29,7 @@ export class InMemoryStoreTransfer implements StoreTransfer {
         privateKeyPem: user.privateKeyPem,
         createdAt: user.createdAt.toISOString(),
         deletedAt: user.deletedAt?.toISOString() ?? null,
+        disabledAt: user.disabledAt?.toISOString() ?? null,
       };
     if (db.instanceKeyPair) yield { record: 'instance_key', ...db.instanceKeyPair };
     for (const key of db.remoteKeys.values())
@@ -103,6 +104,7 @@ export class InMemoryStoreTransfer implements StoreTransfer {
           privateKeyPem: r.privateKeyPem,
           createdAt: new Date(millis(r.createdAt)),
           deletedAt,
+          disabledAt: dateOrNull(r.disabledAt),
         });
         if (deletedAt) db.deletedUsers++;
         return;

@@ -9,6 +9,7 @@ const copyOf = (user: User): User => ({
   ...user,
   createdAt: new Date(user.createdAt),
   deletedAt: user.deletedAt && new Date(user.deletedAt),
+  disabledAt: user.disabledAt && new Date(user.disabledAt),
 });
 const live = (stored: StoredUser): boolean => stored.user.deletedAt === null;
 const profile = (stored: StoredUser): UserProfile => profileOf(copyOf(stored.user));
@@ -57,6 +58,23 @@ export class InMemoryUserRepository implements UserRepository {
     const stored = this.db.users.get(username);
     if (!stored || !live(stored) || stored.user.passwordHash !== previousHash) return false;
     stored.user = { ...stored.user, passwordHash };
+    return true;
+  }
+
+  async disable(username: Username, revocations: readonly Revocation[], now: Date): Promise<number | null> {
+    this.db.assertOpen();
+    const stored = this.db.users.get(username);
+    if (!stored || !live(stored)) return null;
+    const revoked = this.db.revoke(revocations, now);
+    stored.user = { ...stored.user, disabledAt: stored.user.disabledAt ?? new Date(now) };
+    return revoked;
+  }
+
+  async enable(username: Username): Promise<boolean> {
+    this.db.assertOpen();
+    const stored = this.db.users.get(username);
+    if (!stored || !live(stored)) return false;
+    stored.user = { ...stored.user, disabledAt: null };
     return true;
   }
 

@@ -12,6 +12,8 @@ export interface UserDocument {
   attachmentWrites?: number;
   /** Null (or absent, in documents written before deletion existed) while the account is live. */
   deletedAt?: Date | null;
+  /** Set while the account is disabled; null or absent (documents written before disabling existed) otherwise. */
+  disabledAt?: Date | null;
 }
 
 /** An issued token, keyed by the SHA-256 hex of the token (never the token). */

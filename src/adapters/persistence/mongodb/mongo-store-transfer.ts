@@ -38,6 +38,7 @@ export class MongoStoreTransfer implements StoreTransfer {
         privateKeyPem: u.privateKeyPem,
         createdAt: isoOf(u.createdAt),
         deletedAt: isoOrNull(u.deletedAt),
+        disabledAt: isoOrNull(u.disabledAt),
       };
     const instance = await storeCall(() => c.instanceKeys.findOne({ _id: 'instance' }));
     if (instance)
@@ -184,6 +185,7 @@ export class MongoStoreTransfer implements StoreTransfer {
           privateKeyPem: r.privateKeyPem,
           createdAt: dateOf(r.createdAt),
           deletedAt: dateOrNull(r.deletedAt),
+          disabledAt: dateOrNull(r.disabledAt),
         };
       case 'instance_key':
         return {

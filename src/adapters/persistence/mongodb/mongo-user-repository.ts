@@ -9,16 +9,20 @@ import { seek } from './mongo-seeks.js';
 import { revokeIn } from './mongo-revocation-store.js';
 import { addToCounter, readCounter, transaction } from './mongo-transactions.js';
 
-type ProfileDocument = Pick<UserDocument, '_id' | 'seq' | 'publicKeyPem' | 'createdAt' | 'deletedAt'>;
+type ProfileDocument = Pick<
+  UserDocument,
+  '_id' | 'seq' | 'publicKeyPem' | 'createdAt' | 'deletedAt' | 'disabledAt'
+>;
 
 /** Public pages read these fields only: no password hash, no private key leaves the store for them. */
-const PROFILE = { _id: 1, seq: 1, publicKeyPem: 1, createdAt: 1, deletedAt: 1 } as const;
+const PROFILE = { _id: 1, seq: 1, publicKeyPem: 1, createdAt: 1, deletedAt: 1, disabledAt: 1 } as const;
 
 const profileOf = (doc: ProfileDocument): UserProfile => ({
   username: doc._id as Username,
   publicKeyPem: doc.publicKeyPem,
   createdAt: doc.createdAt,
   deletedAt: doc.deletedAt ?? null,
+  disabledAt: doc.disabledAt ?? null,
 });
 
 const fromDocument = (doc: UserDocument): User => ({
@@ -126,6 +130,28 @@ export class MongoUserRepository implements UserRepository {
       ),
     );
     return updated.modifiedCount === 1;
+  }
+
+  async disable(username: Username, revocations: readonly Revocation[], now: Date): Promise<number | null> {
+    return storeCall(() =>
+      transaction<number | null>(this.client, async (session, refuse) => {
+        // An update pipeline keeps the first time of an account disabled already.
+        const updated = await this.collections.users.updateOne(
+          { _id: username, ...LIVE_USERS },
+          [{ $set: { disabledAt: { $ifNull: ['$disabledAt', now] } } }],
+          { session },
+        );
+        if (updated.matchedCount !== 1) refuse(null);
+        return revokeIn(this.collections, revocations, now, session);
+      }),
+    );
+  }
+
+  async enable(username: Username): Promise<boolean> {
+    const updated = await storeCall(() =>
+      this.collections.users.updateOne({ _id: username, ...LIVE_USERS }, { $set: { disabledAt: null } }),
+    );
+    return updated.matchedCount === 1;
   }
 
   async changePassword(

@@ -198,6 +198,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX users_live_by_seq ON users (seq) WHERE deleted_at IS NULL;
     `,
   },
+  {
+    version: 6,
+    // A disabled account (`l2 users disable`) keeps its place in every list and count; null while enabled.
+    sql: `ALTER TABLE users ADD COLUMN disabled_at INTEGER;`,
+  },
 ];
 
 /**

@@ -29,6 +29,7 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
       privateKeyPem: text(r, 'private_key_pem'),
       createdAt: iso(number(r, 'created_at')),
       deletedAt: isoOrNull(r.deleted_at as number | null),
+      disabledAt: isoOrNull(r.disabled_at as number | null),
     }),
   },
   {
@@ -146,7 +147,7 @@ function prepareInserts(db: Database): {
     return (...values: unknown[]) => statement.run(...values);
   };
   const user = run(
-    'INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, deleted_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const instanceKey = run(
     'INSERT INTO instance_actor (id, public_key_pem, private_key_pem, created_at) VALUES (1, ?, ?, ?)',
@@ -184,6 +185,7 @@ function prepareInserts(db: Database): {
         r.privateKeyPem,
         millis(r.createdAt),
         millisOrNull(r.deletedAt),
+        millisOrNull(r.disabledAt),
       ),
     instance_key: (r) => instanceKey(r.publicKeyPem, r.privateKeyPem, Date.now()),
     remote_key: (r) => remoteKey(r.keyId, r.owner, r.publicKeyPem, millis(r.fetchedAt)),

@@ -14,6 +14,7 @@ interface ProfileRow {
   public_key_pem: string;
   created_at: number;
   deleted_at: number | null;
+  disabled_at: number | null;
 }
 
 interface UserRow extends ProfileRow {
@@ -22,7 +23,7 @@ interface UserRow extends ProfileRow {
 }
 
 /** Public pages read these columns only: no password hash, no private key leaves the store for them. */
-const PROFILE = 'seq, username, public_key_pem, created_at, deleted_at';
+const PROFILE = 'seq, username, public_key_pem, created_at, deleted_at, disabled_at';
 const ALL = `${PROFILE}, password_hash, private_key_pem`;
 
 const profileOf = (row: ProfileRow): UserProfile => ({
@@ -30,6 +31,7 @@ const profileOf = (row: ProfileRow): UserProfile => ({
   publicKeyPem: row.public_key_pem,
   createdAt: new Date(row.created_at),
   deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
+  disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at),
 });
 
 const userOf = (row: UserRow): User => ({
@@ -49,6 +51,10 @@ export class SqliteUserRepository implements UserRepository {
   private readonly passwordChange: Transaction<
     (username: string, hash: string, revocations: readonly Revocation[], now: Date) => number | null
   >;
+  private readonly disableWrite: Transaction<
+    (username: string, revocations: readonly Revocation[], now: Date) => number | null
+  >;
+  private readonly enableWrite: Statement<[string]>;
   private readonly rehash: Statement<[string, string, string]>;
   private readonly selectOne: Statement<[string], UserRow>;
   private readonly selectProfile: Statement<[string], ProfileRow>;
@@ -58,7 +64,7 @@ export class SqliteUserRepository implements UserRepository {
 
   constructor(db: Database) {
     // The unique username decides a race between two registrations; only that conflict is ignored.
-    const insert = db.prepare<[Omit<UserRow, 'seq' | 'deleted_at'>]>(`
+    const insert = db.prepare<[Omit<UserRow, 'seq' | 'deleted_at' | 'disabled_at'>]>(`
       INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at)
       VALUES (@username, @password_hash, @public_key_pem, @private_key_pem, @created_at)
       ON CONFLICT (username) DO NOTHING`);
@@ -84,6 +90,15 @@ export class SqliteUserRepository implements UserRepository {
     this.passwordChange = db.transaction(
       (username: string, hash: string, revocations: readonly Revocation[], now: Date) =>
         setHash.run(hash, username).changes === 1 ? revoke(revocations, now) : null,
+    );
+    const markDisabled = db.prepare<[number, string]>(
+      'UPDATE users SET disabled_at = coalesce(disabled_at, ?) WHERE username = ? AND deleted_at IS NULL',
+    );
+    this.disableWrite = db.transaction((username: string, revocations: readonly Revocation[], now: Date) =>
+      markDisabled.run(now.getTime(), username).changes === 1 ? revoke(revocations, now) : null,
+    );
+    this.enableWrite = db.prepare(
+      'UPDATE users SET disabled_at = NULL WHERE username = ? AND deleted_at IS NULL',
     );
     this.rehash = db.prepare(
       'UPDATE users SET password_hash = ? WHERE username = ? AND password_hash = ? AND deleted_at IS NULL',
@@ -130,6 +145,14 @@ export class SqliteUserRepository implements UserRepository {
 
   async rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean> {
     return storeCall(() => this.rehash.run(passwordHash, username, previousHash).changes === 1);
+  }
+
+  async disable(username: Username, revocations: readonly Revocation[], now: Date): Promise<number | null> {
+    return storeCall(() => this.disableWrite.immediate(username, revocations, now));
+  }
+
+  async enable(username: Username): Promise<boolean> {
+    return storeCall(() => this.enableWrite.run(username).changes === 1);
   }
 
   async changePassword(

@@ -1,9 +1,10 @@
 // Rule: valid credentials get a 30-day session token. An unknown user and a wrong password get the same answer
 // after the same bcrypt work; once a username or an address has used up its attempts, a login is refused before
-// bcrypt runs. A login that checked a password the account no longer has (changed, or the account deleted, while
-// bcrypt ran) gets no token.
+// bcrypt runs. A login that checked a password the account no longer has (changed, or the account deleted or
+// disabled, while bcrypt ran) gets no token.
 import { issuedTokenOf } from '../../../domain/revocation.js';
 import { err, ok, type Result } from '../../../domain/result.js';
+import { isActive } from '../../../domain/user.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { PasswordCheck, PasswordCheckError } from '../../services/password-check.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
@@ -30,10 +31,10 @@ export class IssueToken {
     if (!checked.ok) return checked;
     const user = checked.value;
     const session = await this.issuer.issueSession(user.username);
-    // Read again once the token is on record: a password change or a deletion that wrote before this read revokes
-    // the token here; one that writes after it finds the token in its own sweep of the user's tokens.
+    // Read again once the token is on record: a password change, deletion or disabling that wrote before this read
+    // revokes the token here; one that writes after it finds the token in its own sweep of the user's tokens.
     const now = await this.users.findByUsername(user.username);
-    if (!now || now.deletedAt !== null || now.passwordHash !== user.passwordHash) {
+    if (!now || !isActive(now) || now.passwordHash !== user.passwordHash) {
       await this.writer.revoke([issuedTokenOf(session.claims, session.tokenHash)]);
       return err({ type: 'invalid_credentials' });
     }

@@ -66,6 +66,7 @@ export class RegisterUser {
       ...keyPair,
       createdAt: this.clock.now(),
       deletedAt: null,
+      disabledAt: null,
     };
     const session = this.issuer.signSession(user.username);
     if ((await this.users.create(user, session.record)) === 'taken')

@@ -1,6 +1,7 @@
 // Rule: the inbox acts only on activities signed by their own actor. A Follow of a local user makes the actor a
 // follower and answers it with an Accept signed by that user; an Undo of the Follow ends it; a Delete of the actor
-// removes it everywhere; anything else is accepted and ignored.
+// removes it everywhere; anything else is accepted and ignored. A disabled account's inbox still takes Undos and
+// Deletes (so its followers stay right for when it is enabled), but a Follow of it is ignored.
 import type { Urls } from '../../../domain/activity-streams.js';
 import {
   acceptDocument,
@@ -12,7 +13,7 @@ import {
 } from '../../../domain/federation.js';
 import { documentDeliveryJob } from '../../../domain/jobs.js';
 import { err, ok, type Result } from '../../../domain/result.js';
-import { normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
+import { isActive, normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FollowerRepository } from '../../ports/follower-repository.js';
@@ -145,10 +146,10 @@ export class ReceiveActivity {
     return followId !== null && (await this.followers.remove(activity.actor, { followId })) > 0;
   }
 
-  /** A live local account's name, or null (a deleted account is followed by no one). */
+  /** An active local account's name, or null (a deleted or disabled account gains no followers). */
   private async localUser(name: string): Promise<Username | null> {
     const profile = await this.localProfile(name);
-    return profile && profile.deletedAt === null ? profile.username : null;
+    return profile && isActive(profile) ? profile.username : null;
   }
 
   private async localProfile(name: string): Promise<UserProfile | null> {

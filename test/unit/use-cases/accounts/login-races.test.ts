@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { PasswordCheck } from '../../../../src/application/services/password-check.js';
 import { IssueToken } from '../../../../src/application/use-cases/accounts/issue-token.js';
+import { DisableUser } from '../../../../src/application/use-cases/operations/disable-user.js';
 import { useCaseKit, KIT_ADDRESS } from '../../../support/use-case-kit.js';
 import { PASSWORD, registered, type Kit } from './account-fixtures.js';
 
@@ -16,7 +17,7 @@ function loginRacing(kit: Kit, meanwhile: () => Promise<unknown>): IssueToken {
   return new IssueToken(racing, kit.issuer, kit.store.users, kit.writer);
 }
 
-describe('a login racing a password change or a deletion', () => {
+describe('a login racing a password change, a deletion or a disabling', () => {
   it('gets no token when the password changed after it was checked', async () => {
     const kit = useCaseKit();
     const session = await registered(kit);
@@ -52,5 +53,30 @@ describe('a login racing a password change or a deletion', () => {
       await kit.store.issuedTokens.listActiveByUser(session.claims.username, kit.clock.now()),
     );
     expect(live).to.deep.equal([]);
+  });
+
+  it('gets no token when the account was disabled after the password was checked', async () => {
+    const kit = useCaseKit();
+    const session = await registered(kit);
+    const disable = new DisableUser(
+      kit.store.users,
+      kit.store.issuedTokens,
+      kit.writer,
+      kit.signals,
+      kit.clock,
+    );
+    const login = loginRacing(kit, () => disable.execute('alice'));
+
+    const result = await login.execute({ username: 'alice', password: PASSWORD, clientAddress: KIT_ADDRESS });
+
+    expect(result).to.deep.equal({ ok: false, error: { type: 'invalid_credentials' } });
+    const live = await kit.writer.unrevoked(
+      await kit.store.issuedTokens.listActiveByUser(session.claims.username, kit.clock.now()),
+    );
+    expect(live).to.deep.equal([]);
+    expect(
+      await kit.login.execute({ username: 'alice', password: PASSWORD, clientAddress: KIT_ADDRESS }),
+      'and no login while it stays disabled',
+    ).to.deep.equal({ ok: false, error: { type: 'invalid_credentials' } });
   });
 });

@@ -130,4 +130,20 @@ describe('ReceiveActivity (the inbox)', () => {
     });
     expect(await followers()).to.equal(0);
   });
+
+  it('gives a disabled account no new follower, but its inbox still ends a follow', async () => {
+    const { post, follow, followers, store } = await setUp();
+    await post(follow);
+    await store.users.disable(aUsername('alice'), [], new Date('2026-11-22T11:00:00.000Z'));
+
+    expect(await post({ ...follow, id: `${BOB}/follows/2` }, 'alice')).to.deep.equal({
+      ok: true,
+      value: 'ignored',
+    });
+    expect(await post({ type: 'Undo', actor: BOB, object: follow }, 'alice')).to.deep.equal({
+      ok: true,
+      value: 'unfollowed',
+    });
+    expect(await followers()).to.equal(0);
+  });
 });

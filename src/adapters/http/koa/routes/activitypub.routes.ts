@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { UserProfile } from '../../../../domain/user.js';
+import { accountState, type UserProfile } from '../../../../domain/user.js';
 import { actorDocument } from '../activitypub/actor-document.js';
 import {
   countedCollection,
@@ -39,7 +39,7 @@ const collectionDoc = (summary: string): RouteDoc => ({
     200: apJson('ActivityStreams collection'),
     404: problem('not_found'),
     406: problem('not_acceptable'),
-    410: problem('gone: the account was deleted'),
+    410: problem('gone: the account was deleted or is disabled'),
   },
 });
 
@@ -72,7 +72,12 @@ const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {
   },
 });
 
-const accountGone = () => new HttpProblem(410, 'gone', 'This account has been deleted.');
+const accountGone = (user: UserProfile) =>
+  new HttpProblem(
+    410,
+    'gone',
+    accountState(user) === 'disabled' ? 'This account is disabled.' : 'This account has been deleted.',
+  );
 
 export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
@@ -80,7 +85,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
   const instanceHost = new URL(settings.publicUrl).hostname;
   const instanceAcct = `acct:${instanceHost}@${settings.webfingerDomain}`.toLowerCase();
 
-  /** The account the path names: 404 when there is none, 410 once it was deleted. */
+  /** The account the path names: 404 when there is none, 410 while it is deleted or disabled. */
   const profileOf = async (ctx: Context): Promise<UserProfile> => {
     const user = await useCases.getUser.execute(String(ctx.params.username));
     if (!user) throw new HttpProblem(404, 'not_found', 'There is no such user.');
@@ -88,7 +93,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
   };
   const userOr404 = async (ctx: Context): Promise<UserProfile> => {
     const user = await profileOf(ctx);
-    if (user.deletedAt !== null) throw accountGone();
+    if (accountState(user) !== 'active') throw accountGone(user);
     return user;
   };
 
@@ -123,24 +128,34 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         200: json(schemas.UserSummary, 'The user'),
         404: problem('not_found'),
         406: problem('not_acceptable'),
-        410: problem('gone: the account was deleted (a Tombstone in the ActivityPub form, a page in HTML)'),
+        410: problem(
+          'gone: the account was deleted (a Tombstone in the ActivityPub form, a page in HTML) or is disabled (a page in HTML)',
+        ),
       },
     },
     async (ctx) => {
       const user = await profileOf(ctx);
-      const deletedAt = user.deletedAt;
-      if (deletedAt !== null) {
-        // What a deleted account's URL shows: a page, a Tombstone (as Mastodon serves one), or the problem.
+      const state = accountState(user);
+      if (state !== 'active') {
+        // What a deleted account's URL shows: a page, a Tombstone (as Mastodon serves one), or the problem. A
+        // disabled account gets no Tombstone: it may come back, and peers should not forget it for good.
+        const deletedAt = user.deletedAt;
+        const disabled = state === 'disabled';
         return respond(ctx, {
           html: () =>
             renderPage(
               ctx,
               deps,
               'user-gone',
-              { title: `${user.username} left`, username: user.username },
+              {
+                title: `${user.username} ${disabled ? 'is disabled' : 'left'}`,
+                username: user.username,
+                disabled,
+              },
               410,
             ),
           ap: () => {
+            if (deletedAt === null) throw accountGone(user);
             ctx.status = 410;
             return {
               '@context': AS_CONTEXT,
@@ -150,7 +165,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
             };
           },
           json: () => {
-            throw accountGone();
+            throw accountGone(user);
           },
         });
       }
@@ -294,7 +309,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         },
         400: problem('invalid_request: missing or malformed resource'),
         404: problem('not_found: another domain or an unknown user'),
-        410: problem('gone: the account was deleted'),
+        410: problem('gone: the account was deleted or is disabled'),
       },
     },
     async (ctx) => {
@@ -320,7 +335,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
       const user = named === null ? null : await useCases.getUser.execute(named);
       if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
-      if (user.deletedAt !== null) throw accountGone();
+      if (accountState(user) !== 'active') throw accountGone(user);
       ctx.type = JRD_CONTENT_TYPE;
       ctx.body = userJrd(user.username, settings.webfingerDomain, urls);
     },
