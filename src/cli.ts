@@ -15,12 +15,18 @@ import { buildContainer, persistenceOf } from './composition/container.js';
 import { runMaintenance } from './composition/maintenance.js';
 import { useCasesOf } from './composition/use-cases.js';
 import { rotationSteps } from './composition/secret-rotation.js';
-import { TOKENS } from './composition/tokens.js';
 import { keyIdOf } from './adapters/crypto/jwt-token-codec.js';
 
 type Options = Record<string, string | boolean | undefined>;
 
-interface Command {
+type Command = CommandLine &
+  (
+    | { run(container: DependencyContainer, operands: string[], options: Options): Promise<string> }
+    /** A command that needs the configuration only: no store is opened for it. */
+    | { fromConfig(config: Config): string }
+  );
+
+interface CommandLine {
   /** The words that name it, e.g. `store export`. */
   readonly name: string;
   readonly usage: string;
@@ -31,7 +37,6 @@ interface Command {
   readonly required?: number;
   /** Its options, as node:util's parseArgs takes them. */
   readonly options?: Record<string, { type: 'string' | 'boolean' }>;
-  run(container: DependencyContainer, operands: string[], options: Options): Promise<string>;
 }
 
 const COMMANDS: readonly Command[] = [
@@ -183,8 +188,7 @@ const COMMANDS: readonly Command[] = [
     usage: 'l2 secret rotate',
     help: 'Prints the steps that replace the JWT secret without signing anybody out, naming the secrets in use by their key ids. It changes nothing itself.',
     operands: 0,
-    async run(container) {
-      const config = container.resolve<Config>(TOKENS.Config);
+    fromConfig(config) {
       return rotationSteps(
         keyIdOf(config.jwtSecret),
         config.jwtPreviousSecret && keyIdOf(config.jwtPreviousSecret),
@@ -279,6 +283,10 @@ function parse(args: string[]): { command: Command; operands: string[]; options:
 }
 
 async function run(args: string[]): Promise<number> {
+  if (args.length > 0 && args.every((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(args);
@@ -292,7 +300,17 @@ async function run(args: string[]): Promise<number> {
     process.stdout.write(`usage: ${command.usage}\n\n${command.help}\n`);
     return 0;
   }
-  const container = await buildContainer(loadConfig());
+  const config = loadConfig();
+  if ('fromConfig' in command) {
+    process.stdout.write(`${command.fromConfig(config)}\n`);
+    return 0;
+  }
+  // The memory store lives inside the server process: a command run beside it would see a new, empty one.
+  if (config.store.kind === 'memory')
+    throw new CommandError(
+      'STORE=memory: lives inside the server process; point STORE at its sqlite: or mongodb:// store',
+    );
+  const container = await buildContainer(config);
   try {
     await persistenceOf(container).ready();
     const said = await command.run(container, operands, options);

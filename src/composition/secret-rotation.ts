@@ -7,6 +7,13 @@ export function rotationSteps(current: string, previous: string | null): string 
     `The current JWT secret is ${current} (jwt_secret in SECRETS_DIR)${
       previous ? `; the previous one, still verifying its tokens, is ${previous} (jwt_secret.previous)` : ''
     }.`,
+    ...(previous
+      ? [
+          '',
+          `Steps 2 and 3 replace jwt_secret.previous: tokens signed with ${previous} stop verifying then. Unless`,
+          'those holders may be signed out, wait until 30 days after the last rotation (step 4 of it).',
+        ]
+      : []),
     '',
     'To replace it without signing anybody out, in SECRETS_DIR of every instance (they must all hold the same files):',
     '',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,14 +96,19 @@ describe('the l2 command', () => {
       await store.close();
     });
 
-    it('`users list` lists the live accounts newest first', async () => {
+    it('`users list` lists the live accounts newest first, with their state', async () => {
       const { stdout } = await l2('users', 'list');
       expect(
         stdout
           .trim()
           .split('\n')
-          .map((line) => line.split('\t')[0]),
-      ).to.deep.equal(['user_3', 'user_2', 'user_1', 'user_0']);
+          .map((line) => [line.split('\t')[0], line.split('\t')[2]]),
+      ).to.deep.equal([
+        ['user_3', 'disabled'],
+        ['user_2', 'active'],
+        ['user_1', 'active'],
+        ['user_0', 'active'],
+      ]);
     });
 
     it('`users show` describes one account without its credentials, and refuses an unknown one in one line', async () => {
@@ -231,6 +236,51 @@ describe('the l2 command', () => {
     expect(failure.stderr).to.match(/^l2: unknown command 'frobnicate'\nusage:\n/);
     for (const usage of ['l2 revocations cleanup', 'l2 store export [FILE]', 'l2 store import [FILE]'])
       expect(failure.stderr).to.contain(usage);
+  });
+
+  it('explains every command with --help, on standard output, and exits 0', async () => {
+    const usage = (await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { env })).stdout;
+    const commands = usage
+      .split('\n')
+      .filter((line) => line.startsWith('  l2 '))
+      .map((line) =>
+        line
+          .trim()
+          .split(' ')
+          .slice(1)
+          .filter((word) => /^[a-z]+$/.test(word)),
+      );
+    expect(commands).to.have.length(13);
+    for (const words of commands) {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...words, '--help'], { env });
+      expect(stdout, words.join(' ')).to.match(new RegExp(`^usage: l2 ${words.join(' ')}[^\n]*\n\n\\S`));
+    }
+  });
+
+  it('prints its usage on standard output with --help alone, and exits 0', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { env });
+    expect(stdout).to.match(/^usage:\n {2}l2 revocations cleanup\n/);
+    expect(stdout).to.contain('  l2 users disable USER\n');
+  });
+
+  it('refuses the memory store in one line: it lives inside the server process', async () => {
+    const failure = await run(process.execPath, ['--import', 'tsx', CLI, 'users', 'list'], {
+      env: { ...env, STORE: 'memory:' },
+    }).catch((e) => e);
+    expect([failure.code, failure.stderr]).to.deep.equal([
+      1,
+      'l2: STORE=memory: lives inside the server process; point STORE at its sqlite: or mongodb:// store\n',
+    ]);
+  });
+
+  it('`secret rotate` opens no store, and warns when a previous secret would be replaced', async () => {
+    const rotate = () => run(process.execPath, ['--import', 'tsx', CLI, 'secret', 'rotate'], { env });
+    expect((await rotate()).stdout).not.to.contain('stop verifying');
+    expect(existsSync(join(dir, 'l2.sqlite')), 'no store file created').to.equal(false);
+    writeFileSync(join(dir, 'jwt_secret.previous'), 'an-older-secret-0123456789-abcdefghijklmnop');
+    expect((await rotate()).stdout).to.match(
+      /Steps 2 and 3 replace jwt_secret\.previous: tokens signed with \S+ stop verifying/,
+    );
   });
 
   it('refuses to run with a one-line reason when the configuration is bad', async () => {

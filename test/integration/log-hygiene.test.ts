@@ -2,12 +2,14 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FormBrowser } from '../support/browser.js';
 import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
 
 const PASSWORD = 'a password never to be logged';
+const NEW_PASSWORD = 'another password never to be logged';
 
 describe('log hygiene: what the service writes to its logs', function () {
   this.timeout(60_000);
@@ -51,6 +53,30 @@ describe('log hygiene: what the service writes to its logs', function () {
       await api.get(`/nowhere?token=${tokens[0]}`);
       await api.post('/auth/logout', { everywhere: true }, { token: tokens[0] });
       await l1.waitForNotices(1);
+
+      // The browser's ways: a cookie set by the login form, the attach form's redirect carrying a token in its
+      // Location, a password change (both passwords), the sessions page, deleting the account.
+      const browser = new FormBrowser(l2.url);
+      await browser.get('/login');
+      await browser.submit('/auth/login', { username: 'alice', password: PASSWORD });
+      tokens.push(browser.cookie('l2_token')!);
+      await browser.get('/renderers');
+      const redirected = await browser.submit('/renderers/attach', { l1_server: l1.url });
+      tokens.push(new URL(redirected.headers.get('location')!).searchParams.get('token')!);
+      await browser.get('/account');
+      await browser.submit('/auth/password', { current_password: PASSWORD, new_password: NEW_PASSWORD });
+      await browser.submit('/auth/password', {
+        current_password: 'a wrong guess 123',
+        new_password: PASSWORD,
+      });
+      const phone = await api.post('/auth/login', { username: 'alice', password: NEW_PASSWORD });
+      tokens.push(phone.json.access_token);
+      await api.get('/auth/sessions', {
+        token: phone.json.access_token,
+        headers: { accept: 'application/json' },
+      });
+      await api.post('/auth/delete-account', { password: NEW_PASSWORD }, { token: phone.json.access_token });
+      await l1.waitForNotices(2);
       expect(await l2.stop()).to.equal(0);
 
       expect(logs.split('\n').length).to.be.greaterThan(10);
@@ -59,7 +85,9 @@ describe('log hygiene: what the service writes to its logs', function () {
         // Any of the token's three parts would do: the signature alone is the secret part.
         for (const part of token.split('.').slice(1)) expect(logs).to.not.contain(part);
       }
+      expect(tokens).to.have.length(6);
       expect(logs).to.not.contain(PASSWORD);
+      expect(logs).to.not.contain(NEW_PASSWORD);
       expect(logs).to.not.contain(TEST_SECRET);
 
       // One line per request, with its id (the caller's, or one made up), its route pattern, status and duration.

@@ -18,6 +18,7 @@ import { AP_CONTENT_TYPE } from './koa/respond.js';
 import { VerifyRequest } from './koa/schemas.js';
 import { securityHeaderList } from './koa/security-headers.js';
 import { verifiedJson, verifyInput } from './koa/verify-representation.js';
+import { logRequest } from './access-log.js';
 import { requestIdOf } from './request-id.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -122,7 +123,7 @@ export class HotPaths {
         },
         () => res.destroy(),
       )
-      .catch((error: unknown) => this.failed(res, error));
+      .catch((error: unknown) => this.failed(req, res, error));
     return true;
   }
 
@@ -141,7 +142,7 @@ export class HotPaths {
         },
         () => koa(req, res),
       )
-      .catch((error: unknown) => this.failed(res, error));
+      .catch((error: unknown) => this.failed(req, res, error));
     return true;
   }
 
@@ -169,7 +170,7 @@ export class HotPaths {
         },
         () => koa(req, res),
       )
-      .catch((error: unknown) => this.failed(res, error));
+      .catch((error: unknown) => this.failed(req, res, error));
     return true;
   }
 
@@ -188,8 +189,8 @@ export class HotPaths {
   }
 
   /** A bug in a hot path: logged, and the connection closed (nothing half-written is left to look like an answer). */
-  private failed(res: ServerResponse, error: unknown): void {
-    this.logger.error({ err: error }, 'hot path failed');
+  private failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    this.logger.error({ err: error, reqId: requestIdOf(req.headers['x-request-id']) }, 'hot path failed');
     res.destroy();
   }
 
@@ -227,17 +228,13 @@ export class HotPaths {
     const method = req.method ?? 'GET';
     const ms = performance.now() - started;
     this.metrics.record(method, route, 200, ms / 1000);
-    if (this.logger.isLevelEnabled('debug'))
-      this.logger.debug(
-        {
-          reqId: requestId,
-          method,
-          route,
-          path: req.url?.split('?')[0],
-          status: 200,
-          ms: Math.round(ms * 10) / 10,
-        },
-        'request',
-      );
+    logRequest(this.logger, {
+      reqId: requestId,
+      method,
+      route,
+      path: req.url?.split('?')[0],
+      status: 200,
+      ms,
+    });
   }
 }

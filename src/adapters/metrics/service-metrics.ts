@@ -2,9 +2,27 @@
 // attempts at outbound jobs by kind, outcome and destination class, and gauges read when Prometheus scrapes.
 // The HTTP metrics (requests by route, durations, store counts) register on the same registry.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { DestinationClass, JobObserver, JobOutcome } from '../../application/ports/job-observer.js';
+import {
+  DESTINATION_CLASSES,
+  JOB_OUTCOMES,
+  type DestinationClass,
+  type JobObserver,
+  type JobOutcome,
+} from '../../application/ports/job-observer.js';
+import { JOB_KINDS } from '../../domain/jobs.js';
 
 type Labels = Record<string, string>;
+
+const VERIFY_OUTCOMES = [
+  'valid',
+  'token_invalid',
+  'token_expired',
+  'token_revoked',
+  'token_scope_mismatch',
+  'invalid_request',
+  'unavailable',
+];
+const LOGIN_OUTCOMES = ['ok', 'invalid_credentials', 'rate_limited', 'invalid_request', 'unavailable'];
 
 export class ServiceMetrics implements JobObserver {
   /** What GET /metrics serves. Node's own metrics (event-loop lag, heap, GC, handles) are on it, prefixed l2_. */
@@ -32,6 +50,14 @@ export class ServiceMetrics implements JobObserver {
       'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up) and destination class (proven: answering well; untried: new or failing; none).',
       ['kind', 'outcome', 'destination'],
     );
+    // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
+    // first failure after a restart would go unseen.
+    for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
+    for (const outcome of LOGIN_OUTCOMES) this.logins.labels({ outcome }).inc(0);
+    for (const kind of JOB_KINDS)
+      for (const outcome of JOB_OUTCOMES)
+        for (const destination of DESTINATION_CLASSES)
+          this.jobAttempts.labels({ kind, outcome, destination }).inc(0);
   }
 
   // Arrow properties: the routes pass them around as plain functions.

@@ -1,8 +1,10 @@
 /** How one attempt at an outbound job ended: delivered, refused for good, failed (retried later), or given up. */
-export type JobOutcome = 'delivered' | 'refused' | 'failed' | 'gave_up';
+export const JOB_OUTCOMES = ['delivered', 'refused', 'failed', 'gave_up'] as const;
+export type JobOutcome = (typeof JOB_OUTCOMES)[number];
 
 /** What the destination was to the worker when the attempt started: answering well, not yet or no longer, or none. */
-export type DestinationClass = 'proven' | 'untried' | 'none';
+export const DESTINATION_CLASSES = ['proven', 'untried', 'none'] as const;
+export type DestinationClass = (typeof DESTINATION_CLASSES)[number];
 
 /** Told of every attempt at an outbound job (for metrics); must not throw or block. */
 export interface JobObserver {

@@ -56,6 +56,25 @@ describe('GET /metrics: outcomes an operator alerts on', () => {
         ?.slice(series.length + 1) ?? NaN,
     );
 
+  it('shows every outcome and every job kind at 0 before anything happened, so the first one counts as an increase', async () => {
+    const fresh = await startTestServer({ store: 'sqlite' });
+    try {
+      const text = (await client(fresh.url).get('/metrics')).text;
+      for (const series of [
+        'l2_verifications_total{outcome="token_revoked"}',
+        'l2_logins_total{outcome="invalid_credentials"}',
+        'l2_logins_total{outcome="unavailable"}',
+        'l2_job_attempts_total{kind="revocation_notice",outcome="gave_up",destination="untried"}',
+        'l2_job_attempts_total{kind="activity_delivery",outcome="delivered",destination="proven"}',
+        'l2_jobs{kind="document_delivery",state="abandoned"}',
+        'l2_job_oldest_pending_age_seconds{kind="activity_delivery"}',
+      ])
+        expect(sample(text, series), series).to.equal(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('counts verifications and logins by outcome, job attempts by kind, outcome and destination, and shows the queue, bcrypt and the event loop', async () => {
     const api = client(l2.url);
     const session = await registerUser(l2.url, 'alice', 'correct horse battery');

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { GetQueueStatistics } from '../../../application/use-cases/operations/get-queue-statistics.js';
 import type { GetStatistics } from '../../../application/use-cases/operations/get-statistics.js';
+import { JOB_KINDS } from '../../../domain/jobs.js';
 
 /**
  * Prometheus metrics for `GET /metrics`: process metrics, requests by route pattern (never by raw path, so the
@@ -46,7 +47,17 @@ export class HttpMetrics {
         return { pending, abandoned };
       },
     );
-    const byKind = () => queue.execute().then((stats) => stats.byKind);
+    // Every kind, at 0 when it has no job: a dashboard shows 0, not a gap.
+    const everyKind = () =>
+      queue.execute().then(({ byKind }) => [
+        ...byKind,
+        ...JOB_KINDS.filter((kind) => !byKind.some((s) => s.kind === kind)).map((kind) => ({
+          kind,
+          pending: 0,
+          abandoned: 0,
+          oldestPendingQueuedAt: null,
+        })),
+      ]);
     new Gauge({
       name: 'l2_jobs',
       help: 'Outbound jobs by kind, waiting (pending) or given up (abandoned).',
@@ -54,7 +65,7 @@ export class HttpMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const { kind, pending, abandoned } of await byKind()) {
+        for (const { kind, pending, abandoned } of await everyKind()) {
           this.set({ kind, state: 'pending' }, pending);
           this.set({ kind, state: 'abandoned' }, abandoned);
         }
@@ -67,7 +78,7 @@ export class HttpMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const { kind, oldestPendingQueuedAt } of await byKind())
+        for (const { kind, oldestPendingQueuedAt } of await everyKind())
           this.set(
             { kind },
             oldestPendingQueuedAt ? (Date.now() - oldestPendingQueuedAt.getTime()) / 1000 : 0,

@@ -1,11 +1,12 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import { logRequest } from '../access-log.js';
 import { requestIdOf } from '../request-id.js';
 
 /**
  * Gives each request its id (echoed in `X-Request-Id`, and in every log line about it), and logs one line per
- * request at debug level: the id, method, route pattern, path (never the query, which may hold a token), status,
- * duration.
+ * request (see `logRequest` for its level): the id, method, route pattern, path (never the query, which may hold a
+ * token), status, duration.
  */
 export function requestLogger(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -16,18 +17,14 @@ export function requestLogger(logger: Logger) {
     try {
       await next();
     } finally {
-      if (logger.isLevelEnabled('debug'))
-        logger.debug(
-          {
-            reqId: requestId,
-            method: ctx.method,
-            route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? null,
-            path: ctx.path,
-            status: ctx.status,
-            ms: Math.round((performance.now() - started) * 10) / 10,
-          },
-          'request',
-        );
+      logRequest(logger, {
+        reqId: requestId,
+        method: ctx.method,
+        route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? null,
+        path: ctx.path,
+        status: ctx.status,
+        ms: performance.now() - started,
+      });
     }
   };
 }

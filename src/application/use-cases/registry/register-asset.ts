@@ -9,6 +9,7 @@ import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import { checkFields, spendWrite, writerOf, type AssetError } from './asset-checks.js';
+import { isActive } from '../../../domain/user.js';
 
 export class RegisterAsset {
   constructor(
@@ -33,7 +34,7 @@ export class RegisterAsset {
     if (await this.assets.findByName(name.value)) return err({ type: 'asset_exists', name: name.value });
     const owner = await this.users.findByUsername(writer.value);
     // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-    if (!owner || owner.deletedAt !== null) return err({ type: 'forbidden', reason: 'not_owner' });
+    if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
     const spent = await spendWrite(this.writes, owner.username);
     if (!spent.ok) return spent;
 

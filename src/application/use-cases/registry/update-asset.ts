@@ -14,6 +14,7 @@ import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import { checkFields, ownedLiveAsset, spendWrite, writerOf, type AssetError } from './asset-checks.js';
+import { isActive } from '../../../domain/user.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
 
@@ -64,7 +65,7 @@ export class UpdateAsset {
       if (!fields.ok) return fields;
       const owner = await this.users.findByUsername(writer.value);
       // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-      if (!owner || owner.deletedAt !== null) return err({ type: 'forbidden', reason: 'not_owner' });
+      if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
       if (!spent) {
         // One edit is one write, however often it is applied again on a fresher read.
         const budget = await spendWrite(this.writes, owner.username);

@@ -105,4 +105,18 @@ describe('asset writes: who may write, and how often', () => {
     });
     expect(await store.activities.nextIdx()).to.equal(0);
   });
+
+  it('refuses every write for a disabled account, even through a request signed in before the disabling', async () => {
+    const { store, session, register, update, remove } = await setUp();
+    expect((await register.execute({ writer: session, name: 'sunset', fields })).ok).to.equal(true);
+    await store.users.disable(session.username, [], new Date('2026-11-22T10:00:00.000Z'));
+
+    const refused = { ok: false, error: { type: 'forbidden', reason: 'not_owner' } };
+    expect(await register.execute({ writer: session, name: 'late', fields })).to.deep.equal(refused);
+    expect(
+      await update.execute({ writer: session, name: 'sunset', changes: { description: 'x' } }),
+    ).to.deep.equal(refused);
+    expect(await remove.execute({ writer: session, name: 'sunset' })).to.deep.equal(refused);
+    expect(await store.activities.nextIdx()).to.equal(1);
+  });
 });
