@@ -15,22 +15,22 @@ function capture(level: string) {
   return { logger: pino({ level }, sink), lines };
 }
 
-const line = {
-  reqId: 'r-1',
-  method: 'POST',
-  route: '/auth/verify',
-  path: '/auth/verify',
-  status: 200,
-  ms: 2.34,
-};
+const request =
+  (reqId = 'r-1') =>
+  () => ({
+    reqId,
+    method: 'POST',
+    route: '/auth/verify',
+    target: '/auth/verify?token=never-logged',
+  });
 
 describe('the per-request log line', () => {
   it('is written at info for a server error and a slow answer, not for a quick good one', () => {
     const { logger, lines } = capture('info');
-    logRequest(logger, line);
-    logRequest(logger, { ...line, reqId: 'r-2', status: 503 });
-    logRequest(logger, { ...line, reqId: 'r-3', ms: SLOW_REQUEST_MS + 500 });
-    logRequest(logger, { ...line, reqId: 'r-4', status: 404 });
+    logRequest(logger, 200, 2.34, request('r-1'));
+    logRequest(logger, 503, 2.34, request('r-2'));
+    logRequest(logger, 200, SLOW_REQUEST_MS + 500, request('r-3'));
+    logRequest(logger, 404, 2.34, request('r-4'));
 
     expect(lines.map((l) => [l.reqId, l.level, l.msg])).to.deep.equal([
       ['r-2', 30, 'request'],
@@ -43,12 +43,13 @@ describe('the per-request log line', () => {
       status: 503,
       ms: 2.3,
     });
+    expect(JSON.stringify(lines), 'no query string, no target').not.to.match(/never-logged|target/);
   });
 
   it('is written for every answer at debug', () => {
     const { logger, lines } = capture('debug');
-    logRequest(logger, line);
-    logRequest(logger, { ...line, status: 404 });
+    logRequest(logger, 200, 1, request());
+    logRequest(logger, 404, 1, request());
     expect(lines.map((l) => [l.level, l.status])).to.deep.equal([
       [20, 200],
       [20, 404],

@@ -228,13 +228,6 @@ export class HotPaths {
     const method = req.method ?? 'GET';
     const ms = performance.now() - started;
     this.metrics.record(method, route, 200, ms / 1000);
-    logRequest(this.logger, {
-      reqId: requestId,
-      method,
-      route,
-      path: req.url?.split('?')[0],
-      status: 200,
-      ms,
-    });
+    logRequest(this.logger, 200, ms, () => ({ reqId: requestId, method, route, target: req.url }));
   }
 }

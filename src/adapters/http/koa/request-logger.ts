@@ -17,14 +17,12 @@ export function requestLogger(logger: Logger) {
     try {
       await next();
     } finally {
-      logRequest(logger, {
+      logRequest(logger, ctx.status, performance.now() - started, () => ({
         reqId: requestId,
         method: ctx.method,
         route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? null,
-        path: ctx.path,
-        status: ctx.status,
-        ms: performance.now() - started,
-      });
+        target: ctx.path,
+      }));
     }
   };
 }
