@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { FakeL1Server } from '../../support/fake-l1-server.js';
 import { client, registerUser } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
@@ -142,5 +143,31 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     });
     expect(allowed.status).to.equal(200);
     expect(allowed.text).to.match(/^l2_records\{kind="users"\} 0$/m);
+  });
+});
+
+describe('the Grafana dashboard in docs/grafana', () => {
+  it('queries only series that GET /metrics serves', async () => {
+    const dashboard = JSON.parse(
+      readFileSync(new URL('../../../docs/grafana/l2-dashboard.json', import.meta.url), 'utf8'),
+    ) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const l2 = await startTestServer({ store: 'sqlite' });
+    try {
+      // Histograms and the event-loop gauges appear once something was measured: one request and a moment pass.
+      await client(l2.url).post('/auth/verify', { token: 'x' });
+      const served = new Set(
+        (await client(l2.url).get('/metrics')).text
+          .split('\n')
+          .filter((line) => /^l2_/.test(line))
+          .map((line) => /^[a-z_0-9]+/.exec(line)![0]),
+      );
+      expect(dashboard.panels.length).to.be.greaterThan(5);
+      for (const panel of dashboard.panels)
+        for (const { expr } of panel.targets)
+          for (const name of expr.match(/\bl2_[a-z_0-9]+/g) ?? [])
+            expect(served.has(name), `${panel.title}: ${name}`).to.equal(true);
+    } finally {
+      await l2.close();
+    }
   });
 });
