@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { HttpDependencies } from './dependencies.js';
 import { bodyMiddleware } from './body-middleware.js';
+import { drainUnreadBody } from './drain-unread-body.js';
 import { errorMiddleware } from './error-middleware.js';
 import type { HttpMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -44,6 +45,7 @@ export function createApp(deps: HttpDependencies, metrics: HttpMetrics): Koa {
   routes.registerOn(router);
 
   app.use(metrics.middleware());
+  app.use(drainUnreadBody);
   app.use(requestLogger(deps.logger));
   app.use(
     errorMiddleware(
