@@ -114,13 +114,7 @@ export class HttpFederationClient implements FederationClient {
         key: { keyId: key.keyId, privateKey: this.privateKey(key.privateKeyPem) },
         now: this.clock.now(),
       });
-      const { status } = await this.http.send({
-        method: 'POST',
-        url: inbox,
-        headers,
-        body,
-        maxResponseBytes: 0,
-      });
+      const status = await this.http.post({ url: inbox, headers, body });
       return outcomeOf(status);
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error;

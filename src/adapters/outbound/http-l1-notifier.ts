@@ -13,12 +13,10 @@ export class HttpL1Notifier implements L1Notifier {
 
   async notify(notice: RevocationNotice): Promise<DeliveryOutcome> {
     try {
-      const { status } = await this.http.send({
-        method: 'POST',
+      const status = await this.http.post({
         url: revocationNoticeUrl(notice.l1Server),
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(notice.body),
-        maxResponseBytes: 0,
       });
       return OutboundHttp.outcomeOfStatus(status);
     } catch (error) {

@@ -13,11 +13,20 @@ export interface OutboundRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** 0 discards the answer body unread (only the status matters). */
   readonly maxResponseBytes: number;
   /** Ends the request early (a deadline shared by several requests); the 10 s timeout applies regardless. */
   readonly signal?: AbortSignal;
 }
+
+/** A POST whose answer matters only by its status (a delivery, a notice). */
+export interface OutboundPost {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** The most of an answer to a POST read past its status (and dropped) before the connection is closed instead. */
+const MAX_DISCARDED_BYTES = 64 * 1024;
 
 export interface OutboundResponse {
   readonly status: number;
@@ -70,14 +79,9 @@ export class OutboundHttp {
     return this.client;
   }
 
-  /** Answers with the status and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
+  /** Answers with the status, headers and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
-    if (!URL.canParse(request.url)) throw new OutboundFailure('refused', 'not a valid URL');
-    const refusal = await this.policy.check(request.url);
-    if (refusal) throw new OutboundFailure('refused', refusal);
-    const target = new URL(request.url);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:')
-      throw new OutboundFailure('refused', `${target.protocol} is not http(s)`);
+    const target = await this.allowed(request.url);
     // One deadline for the whole exchange, answer body included (undici's own timeouts are per phase).
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
@@ -91,14 +95,76 @@ export class OutboundHttp {
         signal,
       });
       const { statusCode: status, headers } = response;
-      if (request.maxResponseBytes === 0) {
-        await response.body.dump();
-        return { status, headers: headers as IncomingHttpHeaders, body: Buffer.alloc(0) };
-      }
       return { status, headers: headers as IncomingHttpHeaders, body: await readCapped(response, request) };
     } catch (error) {
-      throw failureOf(error as NodeJS.ErrnoException, signal);
+      throw failureOf(error as NodeJS.ErrnoException, signal.aborted);
     }
+  }
+
+  /**
+   * POSTs and answers with the status once the answer is over; its body is dropped unread (beyond 64 KiB the
+   * connection is closed instead). Rejects with an {@link OutboundFailure}. This is the path of every delivery and
+   * notice, so it skips what `send` pays for a body it keeps: undici's dispatcher is driven directly (no response
+   * stream, no promise per phase) and the deadline is one timer, not an AbortSignal.
+   */
+  async post(request: OutboundPost): Promise<number> {
+    const target = await this.allowed(request.url);
+    const { agent } = await this.undici();
+    return new Promise<number>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | null = null;
+      let timedOut = false;
+      let status = 0;
+      let discarded = 0;
+      const settle = (error: Error | null) => {
+        clearTimeout(timer);
+        if (error) reject(failureOf(error as NodeJS.ErrnoException, timedOut));
+        else resolve(status);
+      };
+      // One deadline for the whole exchange (undici's own timeouts are per phase). Before the request has reached
+      // a connection there is nothing to abort yet: it is aborted as soon as it does.
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller?.abort(new OutboundFailure('timeout', 'timed out'));
+        settle(new OutboundFailure('timeout', 'timed out'));
+      }, this.timeoutMs);
+      agent.dispatch(
+        {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          headers: { ...request.headers, 'user-agent': this.userAgent },
+          body: request.body,
+        },
+        {
+          onRequestStart: (started) => {
+            controller = started;
+            if (timedOut) started.abort(new OutboundFailure('timeout', 'timed out'));
+          },
+          onResponseStart: (_, statusCode) => {
+            status = statusCode;
+          },
+          onResponseData: (_, chunk) => {
+            discarded += chunk.length;
+            if (discarded <= MAX_DISCARDED_BYTES) return;
+            settle(null);
+            controller?.abort(new OutboundFailure('too_large', 'the answer is too large to drop'));
+          },
+          onResponseEnd: () => settle(null),
+          onResponseError: (_, error) => settle(error),
+        },
+      );
+    });
+  }
+
+  /** The URL, once the destination rules allow it (a literal address is checked here, a name at connect time). */
+  private async allowed(url: string): Promise<URL> {
+    if (!URL.canParse(url)) throw new OutboundFailure('refused', 'not a valid URL');
+    const refusal = await this.policy.check(url);
+    if (refusal) throw new OutboundFailure('refused', refusal);
+    const target = new URL(url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      throw new OutboundFailure('refused', `${target.protocol} is not http(s)`);
+    return target;
   }
 
   /**
@@ -150,12 +216,12 @@ async function readCapped(response: Dispatcher.ResponseData, request: OutboundRe
 }
 
 /** What went wrong, as an {@link OutboundFailure}: a refused destination, a timeout, or a network failure. */
-function failureOf(error: NodeJS.ErrnoException, signal: AbortSignal): OutboundFailure {
+function failureOf(error: NodeJS.ErrnoException, timedOut: boolean): OutboundFailure {
   if (error instanceof OutboundFailure) return error;
   const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
   const code = error.code ?? cause?.code;
   if (code === 'EREFUSED_PRIVATE') return new OutboundFailure('refused', (cause ?? error).message);
-  if (signal.aborted || error.name === 'AbortError' || (code !== undefined && TIMEOUT_CODES.has(code)))
+  if (timedOut || error.name === 'AbortError' || (code !== undefined && TIMEOUT_CODES.has(code)))
     return new OutboundFailure('timeout', 'timed out');
   return new OutboundFailure('network', error.message);
 }

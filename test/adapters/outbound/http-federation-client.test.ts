@@ -99,6 +99,44 @@ describe('HTTP federation client', () => {
       });
     });
 
+    it('counts a host that answers its status but never ends the body as a failure to retry', async () => {
+      handler = (_req, res) => res.writeHead(202).write('still coming');
+      expect(await federation(200).deliver(`${base}/inbox`, {}, key)).to.deep.equal({
+        kind: 'failed',
+        reason: 'timed out',
+      });
+    });
+
+    it('reads past a small answer body and keeps the connection for the next delivery', async () => {
+      handler = (_req, res) => res.writeHead(202, { 'content-type': 'text/plain' }).end('x'.repeat(10_000));
+      const client = federation();
+
+      const outcomes = [];
+      for (let i = 0; i < 3; i++) outcomes.push(await client.deliver(`${base}/inbox`, { n: i }, key));
+
+      expect(outcomes).to.deep.equal(Array(3).fill({ kind: 'delivered' }));
+      expect(new Set(seen.map((req) => req.socket.remotePort)).size).to.equal(1);
+    });
+
+    it('takes the status of an endless answer and closes its connection instead of reading on', async () => {
+      let sent = 0;
+      handler = (_req, res) => {
+        res.writeHead(202);
+        const chunk = Buffer.alloc(16 * 1024, 'x');
+        const more = () => {
+          while (!res.destroyed && sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        };
+        res.on('drain', more);
+        more();
+      };
+
+      expect(await federation().deliver(`${base}/inbox`, {}, key)).to.deep.equal({ kind: 'delivered' });
+      await new Promise((resolve) =>
+        seen[0]!.socket.destroyed ? resolve(null) : seen[0]!.socket.once('close', resolve),
+      );
+      expect(sent).to.be.below(8 * 1024 * 1024);
+    });
+
     it('refuses a destination the rules forbid, without connecting', async () => {
       const outcome = await federation().deliver('http://10.0.0.1/inbox', {}, key);
       expect(outcome.kind).to.equal('refused');
