@@ -202,7 +202,7 @@ export function tableRows(results: BenchResults): Row[] {
     }
   }
   if (results.fanOut && ceilings?.rsaSign) {
-    const { alive, halfHanging } = results.fanOut;
+    const { alive, halfHanging, floor } = results.fanOut;
     const sign = ceilings.rsaSign;
     const followers = count(alive.hosts * alive.followersPerHost);
     add(
@@ -211,6 +211,13 @@ export function tableRows(results: BenchResults): Row[] {
       `${rate(alive.deliveriesPerSecond)}/s (${count(alive.deliveries)} in ${alive.seconds.toFixed(1)} s)`,
       `RSA-SHA256 signing ceiling ${rate(sign.ceilingPerSecond)}/s (${sign.cores} × ${rate(sign.perSecond)}/s)`,
       alive.deliveriesPerSecond / sign.ceilingPerSecond,
+    );
+    add(
+      '7 Fan-out',
+      'floor: the same deliveries from a bare client (no store, queue or publishing); ratio: ÷ ceiling',
+      `${rate(floor.deliveriesPerSecond)}/s (${count(floor.deliveries)} in ${floor.seconds.toFixed(1)} s)`,
+      `L2 is ${((alive.deliveriesPerSecond / floor.deliveriesPerSecond) * 100).toFixed(0)} % of it`,
+      floor.deliveriesPerSecond / sign.ceilingPerSecond,
     );
     add(
       '7 Fan-out',

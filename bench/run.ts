@@ -154,10 +154,10 @@ async function runFanOut(): Promise<void> {
     running.add(server);
     return { ...server, stop: () => server.stop().finally(() => running.delete(server)) };
   });
-  const { alive, halfHanging } = results.fanOut;
+  const { alive, halfHanging, floor } = results.fanOut;
   step(
     `fan-out: ${alive.deliveriesPerSecond.toFixed(0)} deliveries/s (${alive.seconds.toFixed(1)} s); ` +
-      `half hanging ${halfHanging.seconds.toFixed(1)} s`,
+      `half hanging ${halfHanging.seconds.toFixed(1)} s; bare client ${floor.deliveriesPerSecond.toFixed(0)}/s`,
   );
 }
 

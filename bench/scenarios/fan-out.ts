@@ -29,6 +29,12 @@ export interface FanOutRun extends FanOutShape {
 export interface FanOutResults {
   readonly alive: FanOutRun;
   readonly halfHanging: FanOutRun;
+  /** The same deliveries sent by a bare client (bench/fan-out-floor.ts): no store, no queue, no publishing. */
+  readonly floor: {
+    readonly seconds: number;
+    readonly deliveries: number;
+    readonly deliveriesPerSecond: number;
+  };
 }
 
 const USERNAME = 'fanout';
@@ -144,7 +150,41 @@ async function run(
   }
 }
 
-/** Both runs, each on a fresh store. */
+/** The floor: every host alive, the bare client in its own process in L2's place. */
+async function floor(shape: FanOutShape): Promise<FanOutResults['floor']> {
+  const hosts = await startHosts(shape, 0);
+  try {
+    const client = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        benchFile('fan-out-floor.ts'),
+        JSON.stringify({ ports: hosts.ports, activities: shape.activities }),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    // It exits with 0 once every delivery was answered (the hosts may print a moment later), otherwise it failed.
+    const failed = once(client, 'exit').then(([code]) =>
+      code === 0
+        ? new Promise<never>(() => {})
+        : Promise.reject(new Error(`the floor client exited with ${code}`)),
+    );
+    const [line] = (await Promise.race([
+      once(createInterface({ input: client.stdout! }), 'line'),
+      failed,
+    ])) as [string];
+    const { startedAt } = JSON.parse(line) as { startedAt: number };
+    const { doneAt, deliveries } = await Promise.race([hosts.done(600_000), failed]);
+    client.kill('SIGKILL');
+    const seconds = (doneAt - startedAt) / 1000;
+    return { seconds, deliveries, deliveriesPerSecond: deliveries / seconds };
+  } finally {
+    hosts.stop();
+  }
+}
+
+/** Both runs, each on a fresh store, and the floor. */
 export async function fanOut(
   shape: FanOutShape,
   workDir: string,
@@ -157,5 +197,5 @@ export async function fanOut(
     join(workDir, 'fanout-hanging', 'l2.sqlite'),
     startL2,
   );
-  return { alive, halfHanging };
+  return { alive, halfHanging, floor: await floor(shape) };
 }
