@@ -150,11 +150,12 @@ async function run(
   }
 }
 
-/** The floor: every host alive, the bare client in its own process in L2's place. */
+/** The floor: every host alive, the bare client in its own process in L2's place, with the environment L2 gets. */
 async function floor(shape: FanOutShape): Promise<FanOutResults['floor']> {
   const hosts = await startHosts(shape, 0);
+  let client: ChildProcess | null = null;
   try {
-    const client = spawn(
+    client = spawn(
       process.execPath,
       [
         '--import',
@@ -162,7 +163,7 @@ async function floor(shape: FanOutShape): Promise<FanOutResults['floor']> {
         benchFile('fan-out-floor.ts'),
         JSON.stringify({ ports: hosts.ports, activities: shape.activities }),
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' } },
     );
     // It exits with 0 once every delivery was answered (the hosts may print a moment later), otherwise it failed.
     const failed = once(client, 'exit').then(([code]) =>
@@ -170,16 +171,20 @@ async function floor(shape: FanOutShape): Promise<FanOutResults['floor']> {
         ? new Promise<never>(() => {})
         : Promise.reject(new Error(`the floor client exited with ${code}`)),
     );
+    const limit = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('the fan-out floor is not done after 600 s')), 600_000).unref(),
+    );
     const [line] = (await Promise.race([
       once(createInterface({ input: client.stdout! }), 'line'),
       failed,
+      limit,
     ])) as [string];
     const { startedAt } = JSON.parse(line) as { startedAt: number };
-    const { doneAt, deliveries } = await Promise.race([hosts.done(600_000), failed]);
-    client.kill('SIGKILL');
+    const { doneAt, deliveries } = await Promise.race([hosts.done(600_000), failed, limit]);
     const seconds = (doneAt - startedAt) / 1000;
     return { seconds, deliveries, deliveriesPerSecond: deliveries / seconds };
   } finally {
+    client?.kill('SIGKILL');
     hosts.stop();
   }
 }

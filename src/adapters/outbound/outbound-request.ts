@@ -13,6 +13,7 @@ export interface OutboundRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** The most of the answer's body read; more fails the request (a POST whose answer is only a status: `post`). */
   readonly maxResponseBytes: number;
   /** Ends the request early (a deadline shared by several requests); the 10 s timeout applies regardless. */
   readonly signal?: AbortSignal;
@@ -25,7 +26,7 @@ export interface OutboundPost {
   readonly body: string;
 }
 
-/** The most of an answer to a POST read past its status (and dropped) before the connection is closed instead. */
+/** The most of an answer to a POST read past its status (and dropped) before its connection is closed instead. */
 const MAX_DISCARDED_BYTES = 64 * 1024;
 
 export interface OutboundResponse {
@@ -102,10 +103,10 @@ export class OutboundHttp {
   }
 
   /**
-   * POSTs and answers with the status once the answer is over; its body is dropped unread (beyond 64 KiB the
-   * connection is closed instead). Rejects with an {@link OutboundFailure}. This is the path of every delivery and
-   * notice, so it skips what `send` pays for a body it keeps: undici's dispatcher is driven directly (no response
-   * stream, no promise per phase) and the deadline is one timer, not an AbortSignal.
+   * POSTs and answers with the status; the answer's body is dropped unread. Rejects with an {@link OutboundFailure}
+   * when no status came back. This is the path of every delivery and notice, so it skips what `send` pays for a
+   * body it keeps: undici's dispatcher is driven directly (no response stream, no promise per phase) and the
+   * deadline is one timer, not an AbortSignal.
    */
   async post(request: OutboundPost): Promise<number> {
     const target = await this.allowed(request.url);
@@ -115,17 +116,25 @@ export class OutboundHttp {
       let timedOut = false;
       let status = 0;
       let discarded = 0;
+      /**
+       * Once a final status has come, it is the answer, whatever then happens to the body: a peer that said 202
+       * has the activity, and sending it again would not make its body end. The connection is closed instead of
+       * kept when the body did not end well (or is too long to read through).
+       */
       const settle = (error: Error | null) => {
         clearTimeout(timer);
-        if (error) reject(failureOf(error as NodeJS.ErrnoException, timedOut));
-        else resolve(status);
+        if (status >= 200) resolve(status);
+        else reject(failureOf((error ?? new Error('no answer')) as NodeJS.ErrnoException, timedOut));
+      };
+      const stop = (reason: OutboundFailure) => {
+        settle(reason);
+        controller?.abort(reason);
       };
       // One deadline for the whole exchange (undici's own timeouts are per phase). Before the request has reached
       // a connection there is nothing to abort yet: it is aborted as soon as it does.
       const timer = setTimeout(() => {
         timedOut = true;
-        controller?.abort(new OutboundFailure('timeout', 'timed out'));
-        settle(new OutboundFailure('timeout', 'timed out'));
+        stop(new OutboundFailure('timeout', 'timed out'));
       }, this.timeoutMs);
       agent.dispatch(
         {
@@ -145,9 +154,8 @@ export class OutboundHttp {
           },
           onResponseData: (_, chunk) => {
             discarded += chunk.length;
-            if (discarded <= MAX_DISCARDED_BYTES) return;
-            settle(null);
-            controller?.abort(new OutboundFailure('too_large', 'the answer is too large to drop'));
+            if (discarded > MAX_DISCARDED_BYTES)
+              stop(new OutboundFailure('too_large', 'the answer is too long to read through'));
           },
           onResponseEnd: () => settle(null),
           onResponseError: (_, error) => settle(error),

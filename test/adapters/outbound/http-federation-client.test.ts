@@ -99,12 +99,30 @@ describe('HTTP federation client', () => {
       });
     });
 
-    it('counts a host that answers its status but never ends the body as a failure to retry', async () => {
-      handler = (_req, res) => res.writeHead(202).write('still coming');
-      expect(await federation(200).deliver(`${base}/inbox`, {}, key)).to.deep.equal({
-        kind: 'failed',
-        reason: 'timed out',
-      });
+    it('counts a delivery by its status when the body never ends, and closes that connection at the deadline', async () => {
+      // A byte every 20 ms: undici's own body timeout never fires, only the deadline of the whole exchange can.
+      handler = (_req, res) => {
+        res.writeHead(202).write('.');
+        const trickle = setInterval(() => res.write('.'), 20);
+        res.on('close', () => clearInterval(trickle));
+      };
+
+      expect(await federation(300).deliver(`${base}/inbox`, {}, key)).to.deep.equal({ kind: 'delivered' });
+      const socket = seen[0]!.socket;
+      await new Promise((resolve) => (socket.destroyed ? resolve(null) : socket.once('close', resolve)));
+    });
+
+    it('times out deliveries still waiting for a connection (more than the 32 per host) as well', async () => {
+      handler = () => {
+        /* never answers */
+      };
+      const client = federation(300);
+
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, (_, n) => client.deliver(`${base}/inbox`, { n }, key)),
+      );
+
+      expect(outcomes).to.deep.equal(Array(40).fill({ kind: 'failed', reason: 'timed out' }));
     });
 
     it('reads past a small answer body and keeps the connection for the next delivery', async () => {
