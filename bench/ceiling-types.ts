@@ -1,5 +1,5 @@
-/** bcrypt hashes, RSA-2048 key pairs, RSA-SHA256 signatures (one HTTP signature each). */
-export type CeilingKind = 'bcrypt' | 'rsa' | 'rsa-sign';
+/** bcrypt hashes, RSA-2048 key pairs, RSA-SHA256 signatures (one HTTP signature each), and their verifications. */
+export type CeilingKind = 'bcrypt' | 'rsa' | 'rsa-sign' | 'rsa-verify';
 
 export interface CeilingSpec {
   readonly kind: CeilingKind;

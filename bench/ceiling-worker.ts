@@ -1,7 +1,7 @@
 // One core's sequential rate of one expensive operation, for a fixed time. Runs in its own process.
-// Usage: node --import tsx bench/ceiling-worker.ts '{"kind":"bcrypt"|"rsa"|"rsa-sign","seconds":10,"bcryptCost":12}'
+// Usage: node --import tsx bench/ceiling-worker.ts '{"kind":"bcrypt"|"rsa"|"rsa-sign"|"rsa-verify","seconds":10,…}'
 import bcrypt from 'bcrypt';
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
 import type { CeilingSample, CeilingSpec } from './ceiling-types.js';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as CeilingSpec;
@@ -12,19 +12,22 @@ const signingString = Buffer.from(
     `digest: SHA-256=${randomBytes(32).toString('base64')}\ncontent-type: application/activity+json\n` +
     'accept: application/activity+json',
 );
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const signature = sign('sha256', signingString, privateKey);
 
 const operation =
   spec.kind === 'bcrypt'
     ? () => bcrypt.hashSync(randomBytes(16).toString('hex'), spec.bcryptCost)
     : spec.kind === 'rsa-sign'
       ? () => sign('sha256', signingString, privateKey)
-      : () =>
-          generateKeyPairSync('rsa', {
-            modulusLength: 2048,
-            publicKeyEncoding: { type: 'spki', format: 'pem' },
-            privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-          });
+      : spec.kind === 'rsa-verify'
+        ? () => verify('sha256', signingString, publicKey, signature)
+        : () =>
+            generateKeyPairSync('rsa', {
+              modulusLength: 2048,
+              publicKeyEncoding: { type: 'spki', format: 'pem' },
+              privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+            });
 
 operation(); // warm-up, not counted
 const started = process.hrtime.bigint();

@@ -85,6 +85,20 @@ export function tableRows(results: BenchResults): Row[] {
       logins.rps / b.ceilingPerSecond,
     );
   }
+  if (empty?.badSignatures && ceilings?.rsaVerify) {
+    const { load, answeredPerSecond } = empty.badSignatures;
+    const v = ceilings.rsaVerify;
+    const statuses = Object.entries(load.statusCodes)
+      .map(([status, n]) => `${count(n)} × ${status}`)
+      .join(', ');
+    add(
+      '9 Inbox',
+      'POSTs with a bad signature by a kept key, 64 conn.',
+      `${rate(answeredPerSecond)} answers/s (${statuses}; p99 ${ms(load.latencyMs.p99)})`,
+      `RSA verification ceiling ${rate(v.ceilingPerSecond)}/s (${v.cores} × ${rate(v.perSecond)}/s)`,
+      answeredPerSecond / v.ceilingPerSecond,
+    );
+  }
   if (seed) {
     const t = seed.seconds;
     add(

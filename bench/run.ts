@@ -17,6 +17,7 @@ import type { BenchResults } from './results-types.js';
 import { deepPages } from './scenarios/deep-pages.js';
 import { fanOut } from './scenarios/fan-out.js';
 import { federationReads } from './scenarios/federation.js';
+import { badSignatures } from './scenarios/bad-signatures.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
 import { fedifyReads, introspection } from './scenarios/peers.js';
 import { registrations } from './scenarios/registration.js';
@@ -111,6 +112,8 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
   step(`storm: verify p99 ${verify.latencyMs.p99.toFixed(1)} ms, ${logins.rps.toFixed(2)} logins/s`);
   empty.registration = await registrations(l2.url, PASSWORD, profile);
   step(`registration ${empty.registration.rps.toFixed(2)}/s`);
+  empty.badSignatures = await badSignatures(l2.url, PUBLIC_URL, client.username, profile);
+  step(`inbox with bad signatures: ${empty.badSignatures.answeredPerSecond.toFixed(0)} answers/s`);
   empty.memoryAfterLoad = l2.memory();
 }
 
@@ -201,10 +204,11 @@ async function main(): Promise<void> {
   const bcrypt = await measureCeiling({ kind: 'bcrypt', ...ceiling });
   const rsa = await measureCeiling({ kind: 'rsa', ...ceiling });
   const rsaSign = await measureCeiling({ kind: 'rsa-sign', ...ceiling });
-  results.ceilings = { bcrypt, rsa, rsaSign };
+  const rsaVerify = await measureCeiling({ kind: 'rsa-verify', ...ceiling });
+  results.ceilings = { bcrypt, rsa, rsaSign, rsaVerify };
   step(
     `ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA keys ${rsa.perSecond.toFixed(2)}/s, ` +
-      `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s`,
+      `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s, verifications ${rsaVerify.perSecond.toFixed(0)}/s`,
   );
 
   results.baseline = { start: await hello() };

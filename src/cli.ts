@@ -121,17 +121,16 @@ const COMMANDS: readonly Command[] = [
   },
   {
     name: 'tokens revoke',
-    usage: 'l2 tokens revoke --user USER [--everywhere]',
-    help: 'Signs a user out: revokes every unexpired session token (browsers and API clients sign in again; tokens scoped to L1 servers keep working). With --everywhere, every token, those scoped to L1 servers too: each L1 server is sent a revocation notice, as at logout.',
+    usage: 'l2 tokens revoke --user USER',
+    help: 'Signs a user out everywhere: revokes every unexpired session token and, with them, the tokens scoped to L1 servers they created (a scoped token never outlives its session); each L1 server is sent a revocation notice, as at logout. The account stays usable: the person signs in again. (--everywhere, from earlier versions, is accepted and changes nothing.)',
     operands: 0,
     options: { user: { type: 'string' }, everywhere: { type: 'boolean' } },
     async run(container, _operands, options) {
       const username = options.user;
       if (typeof username !== 'string') throw new CommandError('give the user: --user USER');
-      const everywhere = options.everywhere === true;
-      const revoked = await useCasesOf(container).revokeUserTokens.execute({ username, everywhere });
+      const revoked = await useCasesOf(container).revokeUserTokens.execute({ username });
       if (revoked === null) throw new CommandError(`there is no user ${username}`);
-      return `revoked ${revoked} ${everywhere ? 'tokens' : 'session tokens'} of ${username.toLowerCase()}${everywhere ? ' (L1 servers are told from the queue)' : ''}`;
+      return `revoked ${revoked} tokens of ${username.toLowerCase()} (L1 servers are told from the queue)`;
     },
   },
   {

@@ -1,6 +1,6 @@
 // The service: loadConfig() → buildContainer() → listen → graceful shutdown. Started by main.ts.
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { applyServerLimits, createHttpServer } from './adapters/http/http-server.js';
 import { buildApplication } from './composition/application.js';
 import { loadConfig } from './composition/config.js';
 import { buildContainer, persistenceOf } from './composition/container.js';
@@ -26,7 +26,9 @@ export async function serve(): Promise<void> {
   await persistenceOf(container).ready();
   const l2 = buildApplication(container);
   await l2.startBackground();
-  const server = createServer(l2.listener).listen(config.port, config.host);
+  const server = createHttpServer(l2.listener);
+  applyServerLimits(server, config.http);
+  server.listen(config.port, config.host);
 
   // Let requests already sent be read, stop accepting, let requests in flight finish (at most 10 s), then stop
   // background work and close the store. Installed before "L2 listening" is logged: until a listener exists, the

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { ServerLimits } from '../adapters/http/http-server.js';
 import { ConfigError } from './config-error.js';
 import { loadJwtSecret, loadPreviousJwtSecret } from './secrets.js';
 
@@ -56,6 +58,11 @@ const EnvSchema = z.object({
   DELIVERY_PER_HOST: int(1, 2, 2),
   // Longer than an attempt may take (10 s), so that a live worker never loses a job mid-attempt.
   DELIVERY_LEASE_SECONDS: int(15, 3600, 60),
+  // A client gets this long to send its request's headers, and this long for the whole request (a 256 KiB inbox
+  // body at a slow mobile link's pace): half-open connections cannot pile up.
+  HTTP_HEADERS_TIMEOUT_SECONDS: int(1, 300, 10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: int(1, 3600, 60),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 
 export type StoreLocation =
@@ -101,6 +108,8 @@ export interface Config {
     /** How long a claimed job stays with its worker: a job of a process that died is taken up after this. */
     readonly leaseMs: number;
   };
+  /** What the HTTP listener gives each client: see adapters/http/http-server.ts. */
+  readonly http: ServerLimits;
 }
 
 /** Lower-case scheme and host, no default port, no trailing slash: the one spelling every emitted URL uses. */
@@ -173,5 +182,35 @@ export function loadConfig(
       perHost: e.DELIVERY_PER_HOST,
       leaseMs: e.DELIVERY_LEASE_SECONDS * 1000,
     },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_SECONDS, e.HTTP_HEADERS_TIMEOUT_SECONDS) * 1000,
+      maxConnections: e.HTTP_MAX_CONNECTIONS ?? defaultMaxConnections(e.DELIVERY_CONCURRENCY),
+    },
   };
+}
+
+/** Descriptors kept for the store, outbound fetches, logs and the like, beyond deliveries and clients. */
+const RESERVED_DESCRIPTORS = 128;
+
+/**
+ * Client connections at most: what the process's descriptor limit leaves once deliveries (one socket each) and a
+ * reserve are counted, so that a flood of idle connections makes new ones wait, not the process fail with EMFILE.
+ */
+function defaultMaxConnections(deliveryConcurrency: number): number {
+  const limit = openFilesLimit() ?? 4096;
+  return Math.max(64, limit - deliveryConcurrency - RESERVED_DESCRIPTORS);
+}
+
+/** The soft limit on open files (Linux), or null where it cannot be read. */
+function openFilesLimit(): number | null {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    return Number.isSafeInteger(soft) && soft > 0 ? soft : null;
+  } catch {
+    return null;
+  }
 }

@@ -38,7 +38,7 @@ export function loadJwtSecret(input: {
   }
   const fallback = join(input.dataDir, SECRET_FILE);
   if (!existsSync(fallback)) {
-    mkdirSync(input.dataDir, { recursive: true });
+    mkdirSync(input.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(fallback, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
     chmodSync(fallback, 0o600);
     input.warn(`l2: no ${mounted}; created a development JWT secret in ${fallback} (not for production)`);

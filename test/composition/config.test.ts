@@ -42,10 +42,11 @@ describe('configuration and the JWT secret', () => {
     expect(config.allowPrivateDestinations).to.equal(false);
   });
 
-  it('creates a development secret once (mode 0600), warns once, and reuses it', () => {
+  it('creates a development secret once (mode 0600, in a 0700 directory), warns once, and reuses it', () => {
     const first = load({}).jwtSecret;
     const file = join(dir, 'data', 'jwt_secret');
     expect(statSync(file).mode & 0o777).to.equal(0o600);
+    expect(statSync(join(dir, 'data')).mode & 0o777).to.equal(0o700);
     expect(warnings).to.have.length(1);
     const second = load({}).jwtSecret;
     expect(second.equals(first)).to.equal(true);

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { applyServerLimits, createHttpServer } from '../../src/adapters/http/http-server.js';
 import type { DependencyContainer } from 'tsyringe';
 import { buildApplication, type L2Application } from '../../src/composition/application.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
@@ -43,7 +44,7 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'l2-test-'));
   // Listen first, so PUBLIC_URL can be the real address when a browser must follow absolute links.
-  const server: Server = createServer();
+  const server: Server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -64,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ASSET_WRITES_PER_USER: '100000',
     ...options.env,
   });
+  applyServerLimits(server, config.http);
   const container = await buildContainer(config, options.override);
   await persistenceOf(container).ready();
   const l2 = buildApplication(container);

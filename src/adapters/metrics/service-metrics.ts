@@ -9,6 +9,7 @@ import {
   type JobObserver,
   type JobOutcome,
 } from '../../application/ports/job-observer.js';
+import { SIGNATURE_REFUSALS } from '../../application/ports/signature-verifier.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
 
 type Labels = Record<string, string>;
@@ -23,6 +24,8 @@ const VERIFY_OUTCOMES = [
   'unavailable',
 ];
 const LOGIN_OUTCOMES = ['ok', 'invalid_credentials', 'rate_limited', 'invalid_request', 'unavailable'];
+/** Why inbox requests were refused: a signature refusal, or a key that could not be fetched now or this client's budget. */
+const INBOX_REFUSALS = [...SIGNATURE_REFUSALS, 'unavailable', 'rate_limited'];
 
 export class ServiceMetrics implements JobObserver {
   /** What GET /metrics serves. Node's own metrics (event-loop lag, heap, GC, handles) are on it, prefixed l2_. */
@@ -30,6 +33,7 @@ export class ServiceMetrics implements JobObserver {
   private readonly verifications: Counter<'outcome'>;
   private readonly logins: Counter<'outcome'>;
   private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
+  private readonly inboxRefusals: Counter<'reason'>;
   /** Each counter's children by label values, so that a request hashes no label set. */
   private readonly children = new Map<Counter<string>, Map<string, { inc(): void }>>();
 
@@ -50,10 +54,16 @@ export class ServiceMetrics implements JobObserver {
       'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up) and destination class (proven: answering well; untried: new or failing; none).',
       ['kind', 'outcome', 'destination'],
     );
+    this.inboxRefusals = this.counter(
+      'l2_inbox_refusals_total',
+      `Inbox requests refused, by reason: ${INBOX_REFUSALS.join(', ')}.`,
+      ['reason'],
+    );
     // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
     // first failure after a restart would go unseen.
     for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
     for (const outcome of LOGIN_OUTCOMES) this.logins.labels({ outcome }).inc(0);
+    for (const reason of INBOX_REFUSALS) this.inboxRefusals.labels({ reason }).inc(0);
     for (const kind of JOB_KINDS)
       for (const outcome of JOB_OUTCOMES)
         for (const destination of DESTINATION_CLASSES)
@@ -64,6 +74,8 @@ export class ServiceMetrics implements JobObserver {
   readonly verified = (outcome: string): void => this.count(this.verifications, { outcome });
 
   readonly loggedIn = (outcome: string): void => this.count(this.logins, { outcome });
+
+  readonly inboxRefused = (reason: string): void => this.count(this.inboxRefusals, { reason });
 
   attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
     this.count(this.jobAttempts, { kind, outcome, destination });

@@ -1,9 +1,12 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import type { JsonLdDocument, SigningKey } from '../../application/ports/activity-signer.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { ActorLookup, FederationClient } from '../../application/ports/federation-client.js';
 import { httpUrl, isRecord, sameOrigin } from '../../domain/federation.js';
+import { FetchSlots } from './fetch-slots.js';
 import { digestOf, signedHeaders } from './http-signatures.js';
 import {
   MAX_RESPONSE_BYTES,
@@ -19,15 +22,6 @@ const MAX_REDIRECTS = 3;
 /** How long a fetched document is reused: the key check and the Follow that follows it need the same actor. */
 const DOCUMENT_TTL_MS = 60_000;
 const MAX_CACHED = 1000;
-/** Documents fetched at once; more wait their turn, so a flood of unknown keys cannot flood memory. */
-const MAX_FETCHES = 32;
-/**
- * Documents fetched at once from one origin: a flood of invented key ids on one server (one that never answers,
- * or a victim L2 would be made to fetch from) holds two of the slots, not all of them.
- */
-const MAX_FETCHES_PER_ORIGIN = 2;
-/** Fetches waiting for a slot at most; beyond it a fetch fails at once (retryable: the inbox answers 503). */
-const MAX_WAITING = 256;
 /** The most public keys read from one document, and the longest PEM kept. */
 const MAX_KEYS = 8;
 const MAX_PEM_LENGTH = 16 * 1024;
@@ -54,9 +48,20 @@ export interface FetchedDocument {
   }[];
 }
 
-export type FetchResult =
-  | { readonly ok: true; readonly document: FetchedDocument }
-  | { readonly ok: false; readonly reason: string; readonly retryable: boolean };
+/**
+ * Why a document could not be had. `retryable`: for want of an answer (the network, a timeout, a 5xx, this service's
+ * own fetch slots) — asking again later may work; otherwise the server answered that it has no such document.
+ */
+export interface FetchFailure {
+  readonly ok: false;
+  readonly reason: string;
+  readonly retryable: boolean;
+}
+
+export type FetchResult = { readonly ok: true; readonly document: FetchedDocument } | FetchFailure;
+
+/** DNS answers that say a name has no address: as final as a 404 (and no different from one to whoever asks). */
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
 
 const text = (value: unknown, max = 2048): string | undefined =>
   typeof value === 'string' && value.length <= max ? value : undefined;
@@ -88,13 +93,17 @@ function trimmed(document: Record<string, unknown>): FetchedDocument {
  * checked against the destination rules, 10 s for the whole fetch, answers of at most 1 MiB.
  */
 export class HttpFederationClient implements FederationClient {
-  private readonly privateKeys = new Map<string, KeyObject>();
+  private readonly privateKeys = new LRUCache<string, KeyObject>({ max: MAX_CACHED });
   /** The JSON and digest of each document sent, while the document is alive: one activity goes to many inboxes. */
   private readonly bodies = new WeakMap<object, { body: string; digest: string }>();
-  private readonly documents = new Map<string, { at: number; result: Promise<FetchResult> }>();
-  private fetching = 0;
-  private readonly fetchingFrom = new Map<string, number>();
-  private waiting: (() => void)[] = [];
+  /** Documents fetched lately (the promise, so that concurrent asks share one fetch); failures are not kept. */
+  private readonly documents = new LRUCache<string, Promise<FetchResult>>({
+    max: MAX_CACHED,
+    ttl: DOCUMENT_TTL_MS,
+    perf: { now: () => this.clock.now().getTime() },
+    ttlResolution: 0,
+  });
+  private readonly slots = new FetchSlots();
 
   constructor(
     private readonly http: OutboundHttp,
@@ -137,14 +146,13 @@ export class HttpFederationClient implements FederationClient {
   /**
    * The document at `url` (without fragment), trimmed to what lookups read; its `id` must be on the origin it was
    * finally served from. Callers check the id itself. The same URL asked again within a minute answers from memory.
+   * `known`: the origin verified a signature before, so the fetch may use the slots kept for such origins.
    */
-  fetchDocument(url: string): Promise<FetchResult> {
-    const now = this.clock.now().getTime();
+  fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
     const cached = this.documents.get(url);
-    if (cached && now - cached.at < DOCUMENT_TTL_MS) return cached.result;
-    if (this.documents.size >= MAX_CACHED) this.forgetExpired(now);
-    const result = this.inTurn(originOf(url), () => this.fetchUncached(url));
-    this.documents.set(url, { at: now, result });
+    if (cached) return cached;
+    const result = this.fetchInTurn(url, options.known ?? false);
+    this.documents.set(url, result);
     // Failures are not remembered: the next request tries again.
     void result.then((r) => (r.ok ? undefined : this.documents.delete(url)));
     return result;
@@ -155,36 +163,29 @@ export class HttpFederationClient implements FederationClient {
     this.documents.delete(url);
   }
 
-  private forgetExpired(now: number): void {
-    for (const [url, entry] of this.documents)
-      if (now - entry.at >= DOCUMENT_TTL_MS) this.documents.delete(url);
-    // Still full of fresh entries: start again rather than grow.
-    if (this.documents.size >= MAX_CACHED) this.documents.clear();
+  /** Fetches once the destination's address has a slot (see FetchSlots); turned away at once when it has none. */
+  private async fetchInTurn(url: string, known: boolean): Promise<FetchResult> {
+    const destination = await this.destinationOf(url);
+    if (typeof destination !== 'string') return destination;
+    const slot = await this.slots.acquire(destination, known);
+    if (!slot.ok) return { ok: false, retryable: true, reason: slot.reason };
+    try {
+      return await this.fetchUncached(url);
+    } finally {
+      slot.release();
+    }
   }
 
-  /**
-   * Runs `fetch` once fewer than MAX_FETCHES are running, and fewer than MAX_FETCHES_PER_ORIGIN from its origin;
-   * with MAX_WAITING already waiting, fails at once instead.
-   */
-  private async inTurn(origin: string, fetch: () => Promise<FetchResult>): Promise<FetchResult> {
-    while (this.fetching >= MAX_FETCHES || (this.fetchingFrom.get(origin) ?? 0) >= MAX_FETCHES_PER_ORIGIN) {
-      if (this.waiting.length >= MAX_WAITING)
-        return { ok: false, retryable: true, reason: 'too many documents are being fetched' };
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.fetching++;
-    this.fetchingFrom.set(origin, (this.fetchingFrom.get(origin) ?? 0) + 1);
+  /** The address the fetch budgets count `url` against: its host's (first) address, an IPv6 one by /64. */
+  private async destinationOf(url: string): Promise<string | FetchFailure> {
+    if (!URL.canParse(url)) return { ok: false, retryable: false, reason: 'not a valid URL' };
     try {
-      return await fetch();
-    } finally {
-      this.fetching--;
-      const left = (this.fetchingFrom.get(origin) ?? 1) - 1;
-      if (left === 0) this.fetchingFrom.delete(origin);
-      else this.fetchingFrom.set(origin, left);
-      // Every waiter looks again: the slot freed may be one only some of them (other origins) can take.
-      const woken = this.waiting;
-      this.waiting = [];
-      for (const wake of woken) wake();
+      return destinationKey(await this.http.policy.addressOf(new URL(url).hostname));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      return NO_SUCH_NAME.has(code)
+        ? { ok: false, retryable: false, reason: 'the host has no address' }
+        : { ok: false, retryable: true, reason: 'the host’s name could not be resolved now' };
     }
   }
 
@@ -252,9 +253,12 @@ export class HttpFederationClient implements FederationClient {
         return { ok: true, document: kept };
       }
     } catch (error) {
-      if (error instanceof OutboundFailure)
-        return { ok: false, retryable: error.kind !== 'refused', reason: error.message };
-      throw error;
+      if (!(error instanceof OutboundFailure)) throw error;
+      const final =
+        error.kind === 'refused' ||
+        error.kind === 'too_large' ||
+        (error.code !== undefined && NO_SUCH_NAME.has(error.code));
+      return { ok: false, retryable: !final, reason: error.message };
     }
   }
 
@@ -272,7 +276,6 @@ export class HttpFederationClient implements FederationClient {
   private privateKey(pem: string): KeyObject {
     let key = this.privateKeys.get(pem);
     if (!key) {
-      if (this.privateKeys.size >= MAX_CACHED) this.privateKeys.clear();
       key = createPrivateKey(pem);
       this.privateKeys.set(pem, key);
     }
@@ -280,7 +283,9 @@ export class HttpFederationClient implements FederationClient {
   }
 }
 
-/** The origin a URL is fetched from (its scheme, host and port); an unparsable URL counts as its own origin. */
-function originOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).origin : url;
+/** An IPv4 address as it is; an IPv6 address by its /64 (one machine, or one subscriber, holds a whole /64). */
+function destinationKey(address: string): string {
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
 }

@@ -10,6 +10,7 @@ import {
   type InnerList,
   type Item,
 } from 'structured-headers';
+import type { SignatureRefusal } from '../../application/ports/signature-verifier.js';
 
 /** RSA signing on libuv's thread pool (the callback form of crypto.sign), so deliveries use every core. */
 const signOffThread = promisify(signAsync) as (
@@ -32,24 +33,44 @@ export interface ReceivedRequest {
   readonly body: Buffer;
 }
 
+/** The kind of key a signature's algorithm names; null when the algorithm leaves it to the key (`hs2019`). */
+export type SignatureKeyType = 'rsa' | 'ed25519' | null;
+
 /** What a signature claims before the key is known: who signed, and what to check the signature against. */
 export interface SignatureClaim {
   readonly keyId: string;
-  /** The candidate signed strings (cavage: with and without the query), any of which may verify. */
+  /**
+   * The candidate signed strings, any of which may verify: one, or for a cavage signature of a target with a query
+   * also the string without it (implementations disagree on the query). At most two verifications per request.
+   */
   readonly signedData: readonly Buffer[];
   readonly signature: Buffer;
+  readonly keyType: SignatureKeyType;
 }
 
-export type ClaimResult = { ok: true; claim: SignatureClaim } | { ok: false; reason: string };
+export type ClaimResult =
+  { ok: true; claim: SignatureClaim } | { ok: false; refusal: SignatureRefusal; reason: string };
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
-const refuse = (reason: string): ClaimResult => ({ ok: false, reason });
+const refuse = (reason: string, refusal: SignatureRefusal = 'malformed'): ClaimResult => ({
+  ok: false,
+  refusal,
+  reason,
+});
 
-/** RSASSA-PKCS1-v1_5 with SHA-256: what `rsa-sha256`, `hs2019` with an RSA key, and `rsa-v1_5-sha256` mean. */
-export function verifyRsaSha256(claim: SignatureClaim, publicKey: KeyObject | string): boolean {
+/**
+ * Whether the claim's signature verifies with `publicKey`: RSASSA-PKCS1-v1_5 with SHA-256 for an RSA key (what
+ * `rsa-sha256`, `hs2019` with an RSA key, and `rsa-v1_5-sha256` mean), Ed25519 for an Ed25519 key. A key of another
+ * kind than the algorithm names never verifies. Keys are bounded beforehand (see peer-public-keys.ts), so each
+ * verification costs at most a 4096-bit RSA check with a 32-bit exponent.
+ */
+export function verifyClaim(claim: SignatureClaim, publicKey: KeyObject): boolean {
+  const keyType = publicKey.asymmetricKeyType === 'ed25519' ? 'ed25519' : 'rsa';
+  if (claim.keyType !== null && claim.keyType !== keyType) return false;
+  const digest = keyType === 'ed25519' ? null : 'sha256';
   return claim.signedData.some((data) => {
     try {
-      return verifyWith('sha256', data, publicKey, claim.signature);
+      return verifyWith(digest, data, publicKey, claim.signature);
     } catch {
       return false;
     }
@@ -119,7 +140,7 @@ export function readSignature(request: ReceivedRequest, now: Date): ClaimResult 
       now,
     );
   }
-  return refuse('the request is not signed (no Signature or Signature-Input header)');
+  return refuse('the request is not signed (no Signature or Signature-Input header)', 'unsigned');
 }
 
 /** An RFC 9110 IMF-fixdate, the only form of `Date` a signature may rely on. */
@@ -173,20 +194,20 @@ function readCavage(request: ReceivedRequest, now: Date): ClaimResult {
   const signature = params.get('signature');
   if (!keyId || !signature) return refuse('the Signature header needs keyId and signature');
   const algorithm = (params.get('algorithm') ?? 'hs2019').toLowerCase();
-  if (algorithm !== 'rsa-sha256' && algorithm !== 'hs2019')
-    return refuse(`the signature algorithm ${algorithm} is not supported (rsa-sha256, hs2019)`);
+  if (algorithm !== 'rsa-sha256' && algorithm !== 'hs2019' && algorithm !== 'ed25519')
+    return refuse(`the signature algorithm ${algorithm} is not supported (rsa-sha256, hs2019, ed25519)`);
   const names = (params.get('headers') ?? 'date').toLowerCase().trim().split(/\s+/);
   const required = ['(request-target)', 'host', 'date', ...(request.body.length > 0 ? ['digest'] : [])];
   const missing = required.filter((name) => !names.includes(name));
   if (missing.length > 0) return refuse(`the signature must cover ${missing.join(', ')}`);
 
   const date = parseHttpDate(request.headers.date ?? '');
-  if (!date) return refuse('Date is missing or not an RFC 9110 date');
+  if (!date) return refuse('Date is missing or not an RFC 9110 date', 'date');
   const late = outsideWindow(date, now);
-  if (late) return refuse(late);
+  if (late) return refuse(late, 'date');
   if (names.includes('digest') || request.body.length > 0) {
     const digest = checkDigest(request.headers.digest, request.body);
-    if (digest) return refuse(digest);
+    if (digest) return refuse(digest, 'digest');
   }
 
   // (request-target) as received; implementations disagree on the query, so without it too.
@@ -207,7 +228,15 @@ function readCavage(request: ReceivedRequest, now: Date): ClaimResult {
     }
     strings.push(Buffer.from(lines.join('\n'), 'utf8'));
   }
-  return { ok: true, claim: { keyId, signedData: strings, signature: Buffer.from(signature, 'base64') } };
+  return {
+    ok: true,
+    claim: {
+      keyId,
+      signedData: strings,
+      signature: Buffer.from(signature, 'base64'),
+      keyType: algorithm === 'hs2019' ? null : algorithm === 'ed25519' ? 'ed25519' : 'rsa',
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -285,14 +314,15 @@ function readRfc9421(request: ReceivedRequest, now: Date): ClaimResult {
     if (typeof keyId !== 'string' || !(signature instanceof ArrayBuffer)) continue;
 
     const alg = params.get('alg');
-    if (alg !== undefined && alg !== 'rsa-v1_5-sha256')
-      return refuse(`the signature algorithm ${String(alg)} is not supported (rsa-v1_5-sha256)`);
+    if (alg !== undefined && alg !== 'rsa-v1_5-sha256' && alg !== 'ed25519')
+      return refuse(`the signature algorithm ${String(alg)} is not supported (rsa-v1_5-sha256, ed25519)`);
     const created = numberParam(params, 'created');
     if (created === null) return refuse('the signature needs a created time');
     const late = outsideWindow(new Date(created * 1000), now);
-    if (late) return refuse(late);
+    if (late) return refuse(late, 'date');
     const expires = numberParam(params, 'expires');
-    if (expires !== null && expires * 1000 < now.getTime()) return refuse('the signature has expired');
+    if (expires !== null && expires * 1000 < now.getTime())
+      return refuse('the signature has expired', 'date');
 
     const names: string[] = [];
     for (const [item, itemParams] of components) {
@@ -308,7 +338,7 @@ function readRfc9421(request: ReceivedRequest, now: Date): ClaimResult {
     if (request.body.length > 0) {
       if (!names.includes('content-digest')) return refuse('the signature must cover content-digest');
       const digest = checkContentDigest(request.headers['content-digest'], request.body);
-      if (digest) return refuse(digest);
+      if (digest) return refuse(digest, 'digest');
     }
 
     const lines: string[] = [];
@@ -324,6 +354,7 @@ function readRfc9421(request: ReceivedRequest, now: Date): ClaimResult {
         keyId,
         signedData: [Buffer.from(lines.join('\n'), 'utf8')],
         signature: Buffer.from(signature),
+        keyType: alg === undefined ? null : alg === 'ed25519' ? 'ed25519' : 'rsa',
       },
     };
   }

@@ -40,9 +40,21 @@ export class IpDestinationPolicy implements DestinationPolicy {
   /** `resolve` answers the addresses of a name (tests stand in for DNS with it); it defaults to the real DNS. */
   constructor(
     private readonly allowPrivate: boolean,
-    resolve: ResolveAll = resolveAll,
+    private readonly resolve: ResolveAll = resolveAll,
   ) {
     this.guarded = guardedLookup(resolve) as unknown as typeof dnsLookup;
+  }
+
+  /**
+   * The address a host name (or literal) stands for: the literal itself, else the first address DNS answers. For
+   * budgets counted per destination machine; the connection itself is checked again at connect time.
+   */
+  async addressOf(hostname: string): Promise<string> {
+    const bare = hostname.replace(/^\[|\]$/g, '');
+    if (ipaddr.isValid(bare)) return bare;
+    const [first] = await this.resolve(bare.replace(/\.$/, ''));
+    if (!first) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
+    return first.address;
   }
 
   async check(url: string): Promise<string | null> {

@@ -7,6 +7,11 @@ import type { IpDestinationPolicy } from './ip-destination-policy.js';
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 /** The most of an answer body read (a fetched document); more fails the request. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/**
+ * How long a fetch (a key, an actor) may take to connect. A live server connects in well under a second; a flood
+ * of key ids naming hosts that drop the connection attempt must not hold fetch slots for the whole 10 s.
+ */
+export const FETCH_CONNECT_TIMEOUT_MS = 3_000;
 
 export interface OutboundRequest {
   readonly method: 'GET' | 'POST';
@@ -40,6 +45,8 @@ export class OutboundFailure extends Error {
   constructor(
     readonly kind: 'refused' | 'timeout' | 'network' | 'too_large',
     message: string,
+    /** The system's error code for a network failure (`ECONNREFUSED`, `ENOTFOUND`, …), when there is one. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'OutboundFailure';
@@ -56,8 +63,11 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * alive per origin (a delivery to a busy inbox reuses its socket). Redirects are never followed here.
  */
 export class OutboundHttp {
-  /** The client, loaded on the first request: a process that never sends anything never pays for it. */
-  private client: Promise<{ agent: Agent; request: typeof UndiciRequest }> | null = null;
+  /**
+   * The client, loaded on the first request: a process that never sends anything never pays for it. `agent` posts
+   * deliveries and notices; `fetchAgent` fetches documents, with a short connect timeout.
+   */
+  private client: Promise<{ agent: Agent; fetchAgent: Agent; request: typeof UndiciRequest }> | null = null;
 
   constructor(
     readonly policy: IpDestinationPolicy,
@@ -66,6 +76,7 @@ export class OutboundHttp {
   ) {}
 
   private undici() {
+    const lookup = this.policy.lookup ? { lookup: this.policy.lookup } : {};
     this.client ??= import('undici').then(({ Agent, request }) => ({
       // As many connections per origin as deliveries may run at once to it, all kept for the next ones.
       agent: new Agent({
@@ -73,26 +84,36 @@ export class OutboundHttp {
         keepAliveTimeout: 30_000,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        connect: { timeout: this.timeoutMs, ...(this.policy.lookup ? { lookup: this.policy.lookup } : {}) },
+        connect: { timeout: this.timeoutMs, ...lookup },
+      }),
+      fetchAgent: new Agent({
+        connections: 4,
+        keepAliveTimeout: 30_000,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        connect: { timeout: Math.min(FETCH_CONNECT_TIMEOUT_MS, this.timeoutMs), ...lookup },
       }),
       request,
     }));
     return this.client;
   }
 
-  /** Answers with the status, headers and (up to the cap) the body; rejects with an {@link OutboundFailure}. */
+  /**
+   * Answers with the status, headers and (up to the cap) the body; rejects with an {@link OutboundFailure}. This is
+   * the path of document fetches (keys, actors): it connects with the short fetch timeout.
+   */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
     const target = await this.allowed(request.url);
     // One deadline for the whole exchange, answer body included (undici's own timeouts are per phase).
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    const { agent, request: undiciRequest } = await this.undici();
+    const { fetchAgent, request: undiciRequest } = await this.undici();
     try {
       const response = await undiciRequest(target, {
         method: request.method,
         headers: { ...request.headers, 'user-agent': this.userAgent },
         ...(request.body === undefined ? {} : { body: request.body }),
-        dispatcher: agent,
+        dispatcher: fetchAgent,
         signal,
       });
       const { statusCode: status, headers } = response;
@@ -197,7 +218,9 @@ export class OutboundHttp {
 
   /** Closes kept-alive connections (at shutdown). */
   close(): void {
-    void this.client?.then(({ agent }) => agent.destroy()).catch(() => {});
+    void this.client
+      ?.then(({ agent, fetchAgent }) => Promise.all([agent.destroy(), fetchAgent.destroy()]))
+      .catch(() => {});
   }
 }
 
@@ -231,5 +254,5 @@ function failureOf(error: NodeJS.ErrnoException, timedOut: boolean): OutboundFai
   if (code === 'EREFUSED_PRIVATE') return new OutboundFailure('refused', (cause ?? error).message);
   if (timedOut || error.name === 'AbortError' || (code !== undefined && TIMEOUT_CODES.has(code)))
     return new OutboundFailure('timeout', 'timed out');
-  return new OutboundFailure('network', error.message);
+  return new OutboundFailure('network', error.message, code);
 }

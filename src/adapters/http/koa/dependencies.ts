@@ -47,4 +47,6 @@ export interface OutcomeMetrics {
   readonly registry: Registry;
   verified(outcome: string): void;
   loggedIn(outcome: string): void;
+  /** An inbox request refused: a signature refusal's reason, `unavailable` or `rate_limited`. */
+  inboxRefused(reason: string): void;
 }

@@ -153,6 +153,16 @@ export function assetProblem(error: AssetError, name: string): HttpProblem {
   }
 }
 
+/**
+ * What a peer is told when its signature is refused — always the same words: the precise reason ("the key's server
+ * refused the connection", "answered 404") would let anyone use the inbox to scan ports and names. Operators see the
+ * reason in the log and the `l2_inbox_refusals_total` metric.
+ */
+export const SIGNATURE_REFUSED_DETAIL =
+  'The HTTP signature could not be verified. Sign with the actor’s own key, over (request-target), host, date ' +
+  'and digest (or RFC 9421 with content-digest), dated within 5 minutes.';
+export const INBOX_RETRY_DETAIL = 'This activity could not be checked now; send it again later.';
+
 /** An inbox refusal as an HTTP answer: 401 carries the signature challenge peers read. */
 export function inboxProblem(error: InboxError): HttpProblem {
   switch (error.type) {
@@ -163,13 +173,19 @@ export function inboxProblem(error: InboxError): HttpProblem {
     case 'gone':
       return new HttpProblem(410, error.type, 'This account has been deleted.');
     case 'unauthenticated':
-      return new HttpProblem(401, error.type, error.message, {
+      return new HttpProblem(401, error.type, SIGNATURE_REFUSED_DETAIL, {
         headers: {
           'WWW-Authenticate': 'Signature realm="inbox",headers="(request-target) host date digest"',
         },
       });
     case 'unavailable':
-      return new HttpProblem(503, error.type, error.message, { headers: { 'Retry-After': '60' } });
+      return new HttpProblem(503, error.type, INBOX_RETRY_DETAIL, {
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      });
+    case 'rate_limited':
+      return new HttpProblem(429, error.type, 'Too many activities naming unknown keys; send again later.', {
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      });
     default:
       return assertNever(error);
   }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Persistence } from '../../../application/ports/persistence.js';
@@ -19,10 +19,22 @@ import { SqliteUserRepository } from './sqlite-user-repository.js';
 
 export type SqlitePersistence = Persistence & { readonly db: Database.Database };
 
+/**
+ * The store holds every password hash and private key: its directory is created 0700 and its files are 0600. The
+ * file is created before SQLite opens it, because SQLite makes its `-wal` and `-shm` files with the mode of the
+ * database file; a store made before this rule (0644) is tightened.
+ */
+function privateStoreFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`])
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+}
+
 /** Opens (creating if needed) and migrates the SQLite file at `path`; `:memory:` gives a private in-memory store. */
 export function openSqlitePersistence(path: string): SqlitePersistence {
   const db = storeCall(() => {
-    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && path !== '') privateStoreFile(path);
     return new Database(path);
   });
   try {

@@ -18,7 +18,13 @@ import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FollowerRepository } from '../../ports/follower-repository.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
-import type { SignatureVerifier, SignedRequest } from '../../ports/signature-verifier.js';
+import type {
+  SignatureRefused,
+  SignatureRetryLater,
+  SignatureRefusal,
+  SignatureVerifier,
+  SignedRequest,
+} from '../../ports/signature-verifier.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
 
@@ -27,10 +33,21 @@ export type InboxError =
   | { readonly type: 'not_found' }
   /** The inbox's owner deleted their account. */
   | { readonly type: 'gone' }
-  /** The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. */
-  | { readonly type: 'unauthenticated'; readonly message: string }
-  /** The follower's server could not be asked for its actor now: the peer should send the Follow again later. */
-  | { readonly type: 'unavailable'; readonly message: string };
+  /**
+   * The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. `refusal` and
+   * `message` say why, for the operator's log and metrics only.
+   */
+  | { readonly type: 'unauthenticated'; readonly refusal: SignatureRefusal; readonly message: string }
+  /**
+   * The signer's key or the follower's actor could not be fetched now (the network, this service's own load): the
+   * peer should send the activity again later.
+   */
+  | { readonly type: 'unavailable'; readonly message: string; readonly retryAfterSeconds: number }
+  /** This client asked for too many unknown keys: nothing was fetched. */
+  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
+
+/** What a peer is told to wait when the follower's actor could not be fetched now. */
+const ACTOR_RETRY_AFTER_SECONDS = 60;
 
 /** What the activity did; every one of them answers 202. */
 export type InboxOutcome = 'followed' | 'unfollowed' | 'removed' | 'ignored';
@@ -66,10 +83,14 @@ export class ReceiveActivity {
     }
 
     const verdict = await this.verifier.verify(input.request, activity.actor);
-    if (!verdict.ok) return err({ type: 'unauthenticated', message: verdict.reason });
+    if (!verdict.ok) return err(refusalOf(verdict));
     // The verifier promises it; checked here too, as the rule this use-case stands on.
     if (verdict.owner !== activity.actor || !sameOrigin(verdict.keyId, activity.actor))
-      return err({ type: 'unauthenticated', message: 'The request is not signed by the activity’s actor.' });
+      return err({
+        type: 'unauthenticated',
+        refusal: 'signer',
+        message: 'The request is not signed by the activity’s actor.',
+      });
 
     switch (activity.type) {
       case 'Follow':
@@ -94,7 +115,11 @@ export class ReceiveActivity {
     const lookup = await this.client.fetchActor(activity.actor);
     if (!lookup.ok) {
       const message = `The follower’s actor could not be read: ${lookup.reason}.`;
-      return err(lookup.retryable ? { type: 'unavailable', message } : { type: 'invalid_request', message });
+      return err(
+        lookup.retryable
+          ? { type: 'unavailable', message, retryAfterSeconds: ACTOR_RETRY_AFTER_SECONDS }
+          : { type: 'invalid_request', message },
+      );
     }
     const remote = lookup.actor;
     // Deliveries go only to the follower's own server: an actor cannot point them at somebody else's.
@@ -155,5 +180,17 @@ export class ReceiveActivity {
   private async localProfile(name: string): Promise<UserProfile | null> {
     const username = normaliseUsername(name);
     return username.ok ? this.users.findProfile(username.value) : null;
+  }
+}
+
+/** A signature the verifier did not accept, as the inbox's answer. */
+function refusalOf(verdict: SignatureRefused | SignatureRetryLater): InboxError {
+  switch (verdict.kind) {
+    case 'refused':
+      return { type: 'unauthenticated', refusal: verdict.refusal, message: verdict.reason };
+    case 'unavailable':
+      return { type: 'unavailable', message: verdict.reason, retryAfterSeconds: verdict.retryAfterSeconds };
+    case 'rate_limited':
+      return { type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
   }
 }

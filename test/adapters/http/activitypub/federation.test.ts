@@ -3,6 +3,8 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { MemoryDatabase } from '../../../../src/adapters/persistence/memory/memory-database.js';
 import type { SqlitePersistence } from '../../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import { SIGNATURE_REFUSED_DETAIL } from '../../../../src/adapters/http/koa/error-status.js';
+import type { SignatureRefusal } from '../../../../src/application/ports/signature-verifier.js';
 import { persistenceOf } from '../../../../src/composition/container.js';
 import { client, registerUser } from '../../../support/http.js';
 import { FedifyPeer } from '../../../support/fedify-peer.js';
@@ -174,14 +176,22 @@ for (const store of STORES) {
     });
 
     describe('refuses with 401 and stores nothing', () => {
-      /** Sends, expects a 401 problem, and checks that no follower and no job was stored. */
-      async function refused(send: () => Promise<Response>, detail: RegExp): Promise<void> {
+      /**
+       * Sends, expects a 401 problem with the one fixed detail, the reason counted for the operator, and checks that
+       * no follower and no job was stored.
+       */
+      async function refused(send: () => Promise<Response>, reason: SignatureRefusal): Promise<void> {
         const response = await send();
         const body = (await response.json()) as Json;
         expect(response.status, JSON.stringify(body)).to.equal(401);
         expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
-        expect(body).to.deep.include({ status: 401, code: 'unauthenticated' });
-        expect(body.detail).to.match(detail);
+        expect(body).to.deep.include({
+          status: 401,
+          code: 'unauthenticated',
+          detail: SIGNATURE_REFUSED_DETAIL,
+        });
+        const metrics = await api.get('/metrics');
+        expect(metrics.text).to.include(`l2_inbox_refusals_total{reason="${reason}"} 1\n`);
         expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
         expect(await queueStats(server)).to.deep.equal({ pending: 0, abandoned: 0 });
         expect(await persistenceOf(server.container).remoteKeys.get(peer.keyId), 'no key kept').to.equal(
@@ -191,7 +201,7 @@ for (const store of STORES) {
       const inbox = () => `${server.url}/users/alice/inbox`;
 
       it('an unsigned Follow', () =>
-        refused(() => peer.send(inbox(), peer.follow(aliceActor), { unsigned: true }), /not signed/));
+        refused(() => peer.send(inbox(), peer.follow(aliceActor), { unsigned: true }), 'unsigned'));
 
       it('a bad signature', () =>
         refused(async () => {
@@ -202,13 +212,13 @@ for (const store of STORES) {
             .replace(/signature="(.)/, (_m, c: string) => `signature="${c === 'A' ? 'B' : 'A'}`);
           signed.set('signature', tampered);
           return fetch(inbox(), { method: 'POST', headers: signed, body: JSON.stringify(follow) });
-        }, /does not verify/));
+        }, 'signature'));
 
       it('a Digest that does not match the body', () =>
         refused(
           () =>
             peer.send(inbox(), peer.follow(aliceActor), { body: JSON.stringify(peer.follow(aliceActor)) }),
-          /Digest does not match/,
+          'digest',
         ));
 
       it('a Date 10 minutes old', () =>
@@ -217,19 +227,19 @@ for (const store of STORES) {
             peer.send(inbox(), peer.follow(aliceActor), {
               headers: { date: new Date(Date.now() - 10 * 60_000).toUTCString() },
             }),
-          /too old/,
+          'date',
         ));
 
       it('a key that cannot be found', () =>
         refused(
           () => peer.send(inbox(), peer.follow(aliceActor), { keyId: `${peer.url}/users/nobody#main-key` }),
-          /could not be fetched/,
+          'key_unusable',
         ));
 
       it('a signer that is another actor of the same server', () =>
         refused(
           () => peer.send(inbox(), { ...peer.follow(aliceActor), actor: `${peer.url}/users/carol` }),
-          /not signed by the activity’s actor/,
+          'signer',
         ));
 
       it('a request signed for another server (Host), replayed here', () =>
@@ -259,7 +269,7 @@ for (const store of STORES) {
             request.on('error', reject);
             request.end(JSON.stringify(follow));
           });
-        }, /not addressed to/));
+        }, 'host'));
 
       it('a signer on another server than the actor', async () => {
         const other = await FedifyPeer.start();
@@ -267,7 +277,7 @@ for (const store of STORES) {
           // bob signs a Follow that claims to be by the other server's actor.
           await refused(
             () => peer.send(inbox(), { ...peer.follow(aliceActor), actor: other.actorId }),
-            /not on the actor’s server/,
+            'key_origin',
           );
         } finally {
           await other.close();

@@ -8,7 +8,13 @@ import { FixedClock, SequentialIds } from '../../../support/fixed-clock.js';
 import { ScriptedFederation } from '../../../support/use-case-kit.js';
 
 const BOB = 'https://peer.example/users/bob';
-const request = { method: 'POST', target: '/inbox', headers: {}, body: Buffer.from('{}') };
+const request = {
+  method: 'POST',
+  target: '/inbox',
+  headers: {},
+  body: Buffer.from('{}'),
+  clientAddress: '192.0.2.7',
+};
 
 async function setUp() {
   const store = openMemoryPersistence();
@@ -96,13 +102,13 @@ describe('ReceiveActivity (the inbox)', () => {
 
   it('checks the shape and the user before the signature, and answers the verifier’s reason', async () => {
     const { post, follow, verdict } = await setUp();
-    verdict.next = { ok: false, reason: 'Date is missing' };
+    verdict.next = { ok: false, kind: 'refused', refusal: 'date', reason: 'Date is missing' };
 
     expect(await post([follow])).to.deep.include({ ok: false });
     expect(await post(follow, 'nobody')).to.deep.equal({ ok: false, error: { type: 'not_found' } });
     expect(await post(follow)).to.deep.equal({
       ok: false,
-      error: { type: 'unauthenticated', message: 'Date is missing' },
+      error: { type: 'unauthenticated', refusal: 'date', message: 'Date is missing' },
     });
   });
 

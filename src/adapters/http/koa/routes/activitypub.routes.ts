@@ -17,7 +17,9 @@ import { AS_CONTEXT } from '../../../../domain/activity-streams.js';
 import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
+import { clientAddress } from '../client-address.js';
 import { inboxProblem } from '../error-status.js';
+import { ThrottledLog } from '../throttled-log.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson, userJson } from '../representations.js';
 import { respond } from '../respond.js';
@@ -63,12 +65,16 @@ const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {
     202: { description: 'Accepted (acted on or ignored)' },
     400: problem('invalid_request: not JSON, not an object, no type or actor; a follower without an inbox'),
     401: problem(
-      'unauthenticated: unsigned, bad signature or digest, stale Date, unknown key, signer is not the actor',
+      'unauthenticated: unsigned, bad signature or digest, stale Date, unknown key, signer is not the actor ' +
+        '(one fixed detail for every case; the reason is in the operator’s log)',
     ),
     ...notFound,
     413: problem('payload_too_large: over 256 KiB'),
     415: problem('unsupported_media_type'),
-    503: problem('unavailable: the follower’s server cannot be asked for its actor now; send again later'),
+    429: problem('rate_limited: this client named too many unknown keys; send again after Retry-After'),
+    503: problem(
+      'unavailable: the signer’s key or the follower’s actor cannot be fetched now; send again after Retry-After',
+    ),
   },
 });
 
@@ -242,7 +248,9 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
   );
 
   // Inboxes: signed activities from other servers (API.md §5). The body middleware has read the exact bytes.
+  const refusals = new ThrottledLog(deps.logger);
   const inbox = (owner: (ctx: Context) => string | null) => async (ctx: Context) => {
+    const client = clientAddress(ctx);
     const received = await useCases.receiveActivity.execute({
       inboxOwner: owner(ctx),
       body: ctx.request.body,
@@ -251,9 +259,26 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
         target: ctx.originalUrl,
         headers: receivedHeaders(ctx),
         body: ctx.request.rawBytes ?? Buffer.alloc(0),
+        clientAddress: client,
       },
     });
-    if (!received.ok) throw inboxProblem(received.error);
+    if (!received.ok) {
+      const { error } = received;
+      if (error.type === 'unauthenticated' || error.type === 'unavailable' || error.type === 'rate_limited') {
+        const reason = error.type === 'unauthenticated' ? error.refusal : error.type;
+        deps.metrics.inboxRefused(reason);
+        refusals.warn(
+          {
+            reqId: ctx.state.requestId,
+            client,
+            reason,
+            detail: 'message' in error ? error.message : undefined,
+          },
+          'inbox request refused',
+        );
+      }
+      throw inboxProblem(error);
+    }
     ctx.status = 202;
     ctx.body = '';
   };
