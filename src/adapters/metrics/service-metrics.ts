@@ -9,6 +9,11 @@ import {
   type JobObserver,
   type JobOutcome,
 } from '../../application/ports/job-observer.js';
+import {
+  FOLLOW_REFUSALS,
+  type FollowRefusal,
+  type InboxObserver,
+} from '../../application/ports/inbox-observer.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
 
 type Labels = Record<string, string>;
@@ -24,12 +29,13 @@ const VERIFY_OUTCOMES = [
 ];
 const LOGIN_OUTCOMES = ['ok', 'invalid_credentials', 'rate_limited', 'invalid_request', 'unavailable'];
 
-export class ServiceMetrics implements JobObserver {
+export class ServiceMetrics implements JobObserver, InboxObserver {
   /** What GET /metrics serves. Node's own metrics (event-loop lag, heap, GC, handles) are on it, prefixed l2_. */
   readonly registry = new Registry();
   private readonly verifications: Counter<'outcome'>;
   private readonly logins: Counter<'outcome'>;
   private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
+  private readonly followsRefused: Counter<'reason'>;
   /** Each counter's children by label values, so that a request hashes no label set. */
   private readonly children = new Map<Counter<string>, Map<string, { inc(): void }>>();
 
@@ -50,10 +56,16 @@ export class ServiceMetrics implements JobObserver {
       'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up) and destination class (proven: answering well; untried: new or failing; none).',
       ['kind', 'outcome', 'destination'],
     );
+    this.followsRefused = this.counter(
+      'l2_inbox_follows_refused_total',
+      'Follows the inbox answered 429, storing nothing, by reason: actor_budget (FOLLOWS_PER_ACTOR), origin_budget (FOLLOWS_PER_ORIGIN), lane_full (PENDING_ACCEPTS_PER_HOST Accepts already wait for the host).',
+      ['reason'],
+    );
     // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
     // first failure after a restart would go unseen.
     for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
     for (const outcome of LOGIN_OUTCOMES) this.logins.labels({ outcome }).inc(0);
+    for (const reason of FOLLOW_REFUSALS) this.followsRefused.labels({ reason }).inc(0);
     for (const kind of JOB_KINDS)
       for (const outcome of JOB_OUTCOMES)
         for (const destination of DESTINATION_CLASSES)
@@ -67,6 +79,10 @@ export class ServiceMetrics implements JobObserver {
 
   attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
     this.count(this.jobAttempts, { kind, outcome, destination });
+  }
+
+  followRefused(reason: FollowRefusal): void {
+    this.count(this.followsRefused, { reason });
   }
 
   /** A gauge whose values are read when Prometheus scrapes. */

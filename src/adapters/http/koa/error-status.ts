@@ -170,6 +170,10 @@ export function inboxProblem(error: InboxError): HttpProblem {
       });
     case 'unavailable':
       return new HttpProblem(503, error.type, error.message, { headers: { 'Retry-After': '60' } });
+    case 'rate_limited':
+      return new HttpProblem(429, error.type, error.message, {
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      });
     default:
       return assertNever(error);
   }

@@ -1,7 +1,9 @@
 // Rule: the inbox acts only on activities signed by their own actor. A Follow of a local user makes the actor a
 // follower and answers it with an Accept signed by that user; an Undo of the Follow ends it; a Delete of the actor
 // removes it everywhere; anything else is accepted and ignored. A disabled account's inbox still takes Undos and
-// Deletes (so its followers stay right for when it is enabled), but a Follow of it is ignored.
+// Deletes (so its followers stay right for when it is enabled), but a Follow of it is ignored. What one remote
+// server can make L2 store and send is bounded (issue 23): one Accept waits per (user, follower) — a repeated Follow
+// replaces it —, Follows are budgeted per actor and per origin, and Accepts waiting for one host are capped.
 import type { Urls } from '../../../domain/activity-streams.js';
 import {
   acceptDocument,
@@ -11,13 +13,15 @@ import {
   typeOf,
   type IncomingActivity,
 } from '../../../domain/federation.js';
-import { documentDeliveryJob } from '../../../domain/jobs.js';
+import { acceptJob, laneOf } from '../../../domain/jobs.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { isActive, normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FollowerRepository } from '../../ports/follower-repository.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
+import { IGNORE_INBOX, type InboxObserver } from '../../ports/inbox-observer.js';
+import type { RateLimit, ThrottleVerdict } from '../../ports/rate-limit.js';
 import type { SignatureVerifier, SignedRequest } from '../../ports/signature-verifier.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
@@ -30,7 +34,25 @@ export type InboxError =
   /** The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. */
   | { readonly type: 'unauthenticated'; readonly message: string }
   /** The follower's server could not be asked for its actor now: the peer should send the Follow again later. */
-  | { readonly type: 'unavailable'; readonly message: string };
+  | { readonly type: 'unavailable'; readonly message: string }
+  /** A Follow beyond a limit of its actor or its server: nothing was stored; the peer may send it again later. */
+  | { readonly type: 'rate_limited'; readonly message: string; readonly retryAfterSeconds: number };
+
+/** What one remote server may make the inbox store and queue. */
+export interface FollowLimits {
+  /** Follows one remote actor may send per window (counted once the actor is known and the followed user too). */
+  readonly perActor: RateLimit;
+  /** Follows one remote origin may send per window, all its actors together. */
+  readonly perOrigin: RateLimit;
+  /** Accepts that may wait, undelivered, for one host (lane); a Follow that would queue one more is refused. */
+  readonly pendingAcceptsPerHost: number;
+}
+
+/**
+ * What a peer whose host already has `pendingAcceptsPerHost` Accepts waiting is told to wait: the longest delay
+ * between two attempts of one delivery (DEFAULT_RETRY_POLICY), by which the host's back-off has been tried again.
+ */
+export const LANE_FULL_RETRY_AFTER_SECONDS = 600;
 
 /** What the activity did; every one of them answers 202. */
 export type InboxOutcome = 'followed' | 'unfollowed' | 'removed' | 'ignored';
@@ -45,6 +67,8 @@ export class ReceiveActivity {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly urls: Urls,
+    private readonly limits: FollowLimits,
+    private readonly observer: InboxObserver = IGNORE_INBOX,
   ) {}
 
   /**
@@ -91,6 +115,9 @@ export class ReceiveActivity {
     const followed = target === null ? null : this.urls.usernameOf(target);
     const user = followed === null ? null : await this.localUser(followed);
     if (!user) return ok('ignored');
+    // Spent before the actor is fetched: a Follow over budget costs no outbound request and stores nothing.
+    const budget = await this.spendFollowBudget(activity.actor);
+    if (!budget.ok) return budget;
     const lookup = await this.client.fetchActor(activity.actor);
     if (!lookup.ok) {
       const message = `The follower’s actor could not be read: ${lookup.reason}.`;
@@ -110,7 +137,7 @@ export class ReceiveActivity {
       actor,
       follow: { id: activity.id, actor: activity.actor, object: actor },
     });
-    await this.followers.add(
+    const outcome = await this.followers.add(
       {
         username: user,
         actor: activity.actor,
@@ -119,11 +146,38 @@ export class ReceiveActivity {
         followId: activity.id,
         followedAt: now,
       },
-      documentDeliveryJob({ signer: user, inbox: remote.inbox, document: accept }),
+      acceptJob({ signer: user, inbox: remote.inbox, document: accept }, activity.actor),
       now,
+      this.limits.pendingAcceptsPerHost,
     );
+    if (outcome === 'lane_full') {
+      this.observer.followRefused('lane_full');
+      return err({
+        type: 'rate_limited',
+        message: 'Too many Accepts wait undelivered for your server: send the Follow again later.',
+        retryAfterSeconds: LANE_FULL_RETRY_AFTER_SECONDS,
+      });
+    }
     this.signal.jobsQueued();
     return ok('followed');
+  }
+
+  /** Counts a Follow against the budgets of its actor and of its origin (both, so each sees every Follow). */
+  private async spendFollowBudget(actor: string): Promise<Result<void, InboxError>> {
+    const [byActor, byOrigin] = await Promise.all([
+      this.limits.perActor.consume(actor),
+      this.limits.perOrigin.consume(laneOf(actor)),
+    ]);
+    if (!byActor.limited && !byOrigin.limited) return ok(undefined);
+    this.observer.followRefused(byActor.limited ? 'actor_budget' : 'origin_budget');
+    const wait = (verdict: ThrottleVerdict) => (verdict.limited ? verdict.retryAfterSeconds : 0);
+    return err({
+      type: 'rate_limited',
+      message: byActor.limited
+        ? 'Too many Follows from this actor: send it again later.'
+        : 'Too many Follows from your server: send it again later.',
+      retryAfterSeconds: Math.max(wait(byActor), wait(byOrigin)),
+    });
   }
 
   /** Ends the Follow the Undo names: embedded (by its object, or its id) or by id alone. */

@@ -68,6 +68,10 @@ const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {
     ...notFound,
     413: problem('payload_too_large: over 256 KiB'),
     415: problem('unsupported_media_type'),
+    429: problem(
+      'rate_limited: a Follow beyond the budget of its actor or its server, or while too many Accepts wait for ' +
+        'its server; nothing was stored; send again after Retry-After',
+    ),
     503: problem('unavailable: the follower’s server cannot be asked for its actor now; send again later'),
   },
 });
