@@ -63,6 +63,11 @@ const EnvSchema = z.object({
   HTTP_HEADERS_TIMEOUT_SECONDS: int(1, 300, 10),
   HTTP_REQUEST_TIMEOUT_SECONDS: int(1, 3600, 60),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  // Issue 23: what one remote server can make the inbox store and send (docs/configuration.md says why these).
+  FOLLOWS_PER_ACTOR: int(1, 1_000_000, 100),
+  FOLLOWS_PER_ORIGIN: int(1, 10_000_000, 2000),
+  FOLLOW_WINDOW_SECONDS: int(1, 86_400, 3600),
+  PENDING_ACCEPTS_PER_HOST: int(1, 1_000_000, 1000),
 });
 
 export type StoreLocation =
@@ -95,6 +100,16 @@ export interface Config {
     readonly registrationWindowSeconds: number;
     readonly assetWritesPerUser: number;
     readonly assetWriteWindowSeconds: number;
+  };
+  /** What one remote server can make the inbox store and send. */
+  readonly inbox: {
+    /** Follows one remote actor may send per window. */
+    readonly followsPerActor: number;
+    /** Follows one remote origin may send per window, all its actors together. */
+    readonly followsPerOrigin: number;
+    readonly followWindowSeconds: number;
+    /** Accepts that may wait undelivered for one host; a Follow that would queue another is answered 429. */
+    readonly pendingAcceptsPerHost: number;
   };
   readonly revocationCleanupIntervalMs: number;
   readonly queuePollIntervalMs: number;
@@ -173,6 +188,12 @@ export function loadConfig(
       registrationWindowSeconds: e.REGISTRATION_WINDOW_SECONDS,
       assetWritesPerUser: e.ASSET_WRITES_PER_USER,
       assetWriteWindowSeconds: e.ASSET_WRITE_WINDOW_SECONDS,
+    },
+    inbox: {
+      followsPerActor: e.FOLLOWS_PER_ACTOR,
+      followsPerOrigin: e.FOLLOWS_PER_ORIGIN,
+      followWindowSeconds: e.FOLLOW_WINDOW_SECONDS,
+      pendingAcceptsPerHost: e.PENDING_ACCEPTS_PER_HOST,
     },
     revocationCleanupIntervalMs: e.REVOCATION_CLEANUP_INTERVAL_SECONDS * 1000,
     queuePollIntervalMs: e.QUEUE_POLL_INTERVAL_MS,

@@ -17,6 +17,7 @@ import { DEFAULT_RUNNER_LIMITS, JobRunner } from '../application/services/job-ru
 import { PasswordCheck } from '../application/services/password-check.js';
 import { RevocationWriter } from '../application/services/revocation-writer.js';
 import { TokenIssuer } from '../application/services/token-issuer.js';
+import type { FollowLimits } from '../application/use-cases/federation/receive-activity.js';
 import { PublishActivity } from '../application/use-cases/registry/publish-activity.js';
 import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
@@ -84,10 +85,16 @@ export async function buildContainer(
   value(TOKENS.AccountRemoval, persistence.accountRemoval);
   // Built on first use: a MongoDB store is connected only once the container is built.
   let counters: RateLimits | null = null;
-  const countersOf = () => (counters ??= rateLimits(store.counters, config.login, config.actions));
+  const countersOf = () =>
+    (counters ??= rateLimits(store.counters, config.login, config.actions, config.inbox));
   factory(TOKENS.LoginThrottle, () => countersOf().loginThrottle);
   factory(TOKENS.RegistrationLimit, () => countersOf().registrations);
   factory(TOKENS.AssetWriteLimit, () => countersOf().assetWrites);
+  factory(TOKENS.FollowLimits, (): FollowLimits => ({
+    perActor: countersOf().followsPerActor,
+    perOrigin: countersOf().followsPerOrigin,
+    pendingAcceptsPerHost: config.inbox.pendingAcceptsPerHost,
+  }));
   value(TOKENS.PurgeExpiredLimits, () => countersOf().purgeExpired(new Date()));
   value(TOKENS.Urls, new Urls(config.publicUrl));
 

@@ -32,6 +32,8 @@ export const TOKENS = {
   LoginThrottle: Symbol('LoginThrottle'),
   RegistrationLimit: Symbol('RegistrationLimit'),
   AssetWriteLimit: Symbol('AssetWriteLimit'),
+  /** The inbox's Follow budgets and its cap on Accepts waiting per host. */
+  FollowLimits: Symbol('FollowLimits'),
   Clock: Symbol('Clock'),
   IdGenerator: Symbol('IdGenerator'),
   WorkSignal: Symbol('WorkSignal'),

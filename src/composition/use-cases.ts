@@ -165,6 +165,7 @@ const USE_CASES: Factories = {
       c.resolve(TOKENS.Clock),
       c.resolve(TOKENS.IdGenerator),
       c.resolve(TOKENS.Urls),
+      c.resolve(TOKENS.FollowLimits),
     ),
 
   getStatistics: (c) =>

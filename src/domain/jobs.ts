@@ -42,6 +42,8 @@ export interface JobSpec<K extends JobKind = JobKind> {
   readonly kind: K;
   readonly payload: JobPayloads[K];
   readonly lane: string;
+  /** Jobs sharing it wait one at a time: queuing another replaces the one waiting (see JobQueue.enqueue). */
+  readonly replaceKey?: string;
 }
 
 /** The lane of a destination URL: its origin (scheme, host, port), the unit a host is backed off by. */
@@ -65,4 +67,14 @@ export const documentDeliveryJob = (delivery: DocumentDelivery): JobSpec<'docume
   kind: 'document_delivery',
   payload: delivery,
   lane: laneOf(delivery.inbox),
+});
+
+/**
+ * The Accept of a follow. At most one waits per (local user, follower): a repeated Follow replaces the waiting Accept
+ * with its own, so a peer that sends the same Follow a thousand times leaves one Accept queued, not a thousand.
+ */
+export const acceptJob = (delivery: DocumentDelivery, follower: string): JobSpec<'document_delivery'> => ({
+  ...documentDeliveryJob(delivery),
+  // Usernames and URLs hold no space, so the parts cannot run into each other.
+  replaceKey: `accept ${delivery.signer} ${follower}`,
 });

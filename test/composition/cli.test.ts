@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { MIGRATIONS } from '../../src/adapters/persistence/sqlite/migrations.js';
 import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { aRevocation, aUsername } from '../support/builders.js';
 import { TEST_SECRET } from '../support/test-server.js';
@@ -75,8 +76,9 @@ describe('the l2 command', () => {
   it('`store migrate` brings a new store to the latest schema, and does nothing more the second time', async () => {
     const cli = () => run(process.execPath, ['--import', 'tsx', CLI, 'store', 'migrate'], { env });
     const first = await cli();
-    expect(first.stdout).to.match(
-      /^SQLite schema at version (\d+) \(migrations 1, 2, 3, 4, 5, 6 applied\)\n$/,
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(first.stdout).to.equal(
+      `SQLite schema at version ${versions.at(-1)} (migrations ${versions.join(', ')} applied)\n`,
     );
     expect((await cli()).stdout).to.equal(first.stdout);
   });

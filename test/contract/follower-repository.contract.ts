@@ -53,7 +53,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       expect(await listed(bob)).to.deep.equal([b1]);
     });
 
-    it('keeps a repeated follow in its place with the new addresses and Follow id, and queues another Accept', async () => {
+    it('keeps a repeated follow in its place with the new addresses and Follow id, and replaces its waiting Accept', async () => {
       const [first, second] = [aFollower(), aFollower()];
       await follow(first);
       await follow(second);
@@ -68,7 +68,90 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
 
       expect(await store().followers.count({ username: alice })).to.equal(2);
       expect(await listed()).to.deep.equal([second, { ...again, followedAt: first.followedAt }]);
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 3, abandoned: 0 });
+      const accepts = await claimAll();
+      expect(accepts.map((j) => j.payload)).to.have.deep.members([
+        anAcceptJob(second).payload,
+        anAcceptJob(again).payload,
+      ]);
+    });
+
+    it('leaves one pending Accept, the last one, after 1,000 repeated follows of one user by one actor', async () => {
+      const follower = aFollower();
+      for (let n = 1; n <= 1000; n++)
+        await follow({ ...follower, followId: `${follower.actor}/follows/${n}` }, later(n));
+
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+      const [accept] = await claimAll();
+      expect(accept?.payload).to.deep.equal(
+        anAcceptJob({ ...follower, followId: `${follower.actor}/follows/1000` }).payload,
+      );
+      expect(accept?.queuedAt).to.deep.equal(later(1000));
+    });
+
+    it('keeps an Accept waiting for each user the actor follows', async () => {
+      const follower = aFollower();
+
+      await follow(follower);
+      await follow({ ...follower, username: bob });
+
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+    });
+
+    it('queues a new Accept for a follow repeated after the last one was delivered', async () => {
+      const follower = aFollower();
+      await follow(follower);
+      const [delivered] = await claimAll();
+      expect(await store().jobs.complete(delivered as Job)).to.equal(true);
+
+      await follow({ ...follower, followId: 'https://x/f/again' }, later(MINUTE));
+
+      const [again] = await claimAll();
+      expect(again?.payload).to.deep.equal(
+        anAcceptJob({ ...follower, followId: 'https://x/f/again' }).payload,
+      );
+    });
+
+    describe('with a cap on the Accepts waiting for one host', () => {
+      const onHost = (host: string, name: string) =>
+        aFollower({ actor: `https://${host}/users/${name}`, inbox: `https://${host}/users/${name}/inbox` });
+      const capped = (follower: Follower, at = T0) =>
+        store().followers.add(follower, anAcceptJob(follower), at, 2);
+
+      it('writes nothing — neither follower nor Accept — once that many wait, and takes follows again when one left', async () => {
+        const [a, b, c] = ['a', 'b', 'c'].map((name) => onHost('big.example', name)) as [
+          Follower,
+          Follower,
+          Follower,
+        ];
+        expect(await capped(a)).to.equal('added');
+        expect(await capped(b)).to.equal('added');
+
+        expect(await capped(c)).to.equal('lane_full');
+
+        expect(await listed()).to.deep.equal([b, a]);
+        expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+        expect(await capped(onHost('small.example', 'd')), 'another host has its own cap').to.equal('added');
+        const delivered = (await claimAll()).find((j) => j.lane === 'https://big.example');
+        expect(await store().jobs.complete(delivered as Job)).to.equal(true);
+        expect(await capped(c)).to.equal('added');
+      });
+
+      it('still lets a repeated follow replace its own Accept when the host is at the cap', async () => {
+        const [a, b] = ['a', 'b'].map((name) => onHost('big.example', name)) as [Follower, Follower];
+        await capped(a);
+        await capped(b);
+
+        expect(await capped({ ...a, followId: 'https://big.example/follows/again' }, later(MINUTE))).to.equal(
+          'updated',
+        );
+
+        // One job of a lane per claim: two claims take both.
+        const accepts = [...(await claimAll()), ...(await claimAll())];
+        expect(accepts.map((j) => j.payload)).to.have.deep.members([
+          anAcceptJob(b).payload,
+          anAcceptJob({ ...a, followId: 'https://big.example/follows/again' }).payload,
+        ]);
+      });
     });
 
     it('writes neither follower nor Accept when the Accept cannot be stored', async () => {

@@ -274,21 +274,144 @@ export function jobQueueContract(name: string, harness: PersistenceHarness): voi
         expect(numbers(await only(['https://a.example', 'https://b.example'], 'l3'))).to.deep.equal([1, 4]);
       });
 
-      it("postpones a lane's waiting jobs as a whole, without counting an attempt, and leaves leased ones alone", async () => {
+      describe('backing a lane off', () => {
         const a = 'https://a.example';
-        await store().jobs.enqueue([inLane(1, a), inLane(2, a), inLane(3, 'https://b.example')], T0);
-        const [leased] = await claim(T0, 'lease-1', 1);
-        await store().jobs.enqueue([inLane(4, a)], later(10 * MINUTE));
+        const b = 'https://b.example';
 
-        const moved = await store().jobs.postponeLane(a, later(5 * MINUTE), later(1));
+        it('claims none of its jobs before `until` — waiting or queued meanwhile — while other lanes go on', async () => {
+          await store().jobs.enqueue([inLane(1, a), inLane(2, a), inLane(3, b)], T0);
 
-        expect(moved, 'job 2 only: 1 is leased, 4 is due later anyway').to.equal(1);
-        expect(await store().jobs.complete(leased as Job)).to.equal(true);
-        expect(numbers(await claim(later(5 * MINUTE - 1), 'lease-2'))).to.deep.equal([3]);
-        const [postponed] = await claim(later(5 * MINUTE), 'lease-3');
-        expect(numbers([postponed as Job])).to.deep.equal([2]);
-        expect(postponed?.attempts).to.equal(0);
-        expect(await store().jobs.postponeLane('https://none.example', later(MINUTE), T0)).to.equal(0);
+          await store().jobs.postponeLane(a, later(5 * MINUTE), later(1));
+          await store().jobs.enqueue([inLane(4, a), inLane(5, b)], later(2 * MINUTE));
+
+          const [other] = await claim(later(2 * MINUTE), 'lease-1');
+          expect(numbers([other as Job])).to.deep.equal([3]);
+          await store().jobs.complete(other as Job);
+          expect(numbers(await claim(later(5 * MINUTE - 1), 'lease-2'))).to.deep.equal([5]);
+          const [first] = await claim(later(5 * MINUTE), 'lease-3');
+          expect(numbers([first as Job])).to.deep.equal([1]);
+          expect(first?.attempts, 'a back-off counts no attempt').to.equal(0);
+        });
+
+        it('holds against a claim naming the lane in onlyLanes', async () => {
+          await store().jobs.enqueue([inLane(1, a), inLane(2, b)], T0);
+          await store().jobs.postponeLane(a, later(MINUTE), T0);
+
+          const jobs = await store().jobs.claim({
+            now: T0,
+            leaseMs: LEASE,
+            limit: 10,
+            leaseId: 'lease-1',
+            onlyLanes: [a, b],
+          });
+
+          expect(numbers(jobs)).to.deep.equal([2]);
+        });
+
+        it('leaves a job leased before it with its worker, who can still complete it', async () => {
+          await store().jobs.enqueue([inLane(1, a), inLane(2, a)], T0);
+          const [leased] = await claim(T0, 'lease-1');
+
+          await store().jobs.postponeLane(a, later(5 * MINUTE), later(1));
+
+          expect(await store().jobs.complete(leased as Job)).to.equal(true);
+          expect(await claim(later(5 * MINUTE - 1), 'lease-2')).to.deep.equal([]);
+          expect(numbers(await claim(later(5 * MINUTE), 'lease-3'))).to.deep.equal([2]);
+        });
+
+        it('extends with a later `until` and is never shortened by an earlier one', async () => {
+          await store().jobs.enqueue([inLane(1, a)], T0);
+
+          await store().jobs.postponeLane(a, later(5 * MINUTE), T0);
+          await store().jobs.postponeLane(a, later(10 * MINUTE), later(1));
+          await store().jobs.postponeLane(a, later(2 * MINUTE), later(2));
+
+          expect(await claim(later(10 * MINUTE - 1), 'lease-1')).to.deep.equal([]);
+          expect(numbers(await claim(later(10 * MINUTE), 'lease-2'))).to.deep.equal([1]);
+        });
+
+        it('applies to a lane that had no job when it was backed off, and is over at `until`', async () => {
+          await store().jobs.postponeLane(a, later(MINUTE), T0);
+          await store().jobs.enqueue([inLane(1, a)], later(1));
+
+          expect(await claim(later(MINUTE - 1), 'lease-1')).to.deep.equal([]);
+          // A later back-off of another lane may forget this one, which is over: its job is claimed all the same.
+          await store().jobs.postponeLane(b, later(2 * MINUTE), later(MINUTE));
+          expect(numbers(await claim(later(MINUTE), 'lease-2'))).to.deep.equal([1]);
+        });
+
+        it("lists the lane's jobs as due at the end of the back-off", async () => {
+          await store().jobs.enqueue([inLane(1, a), inLane(2, b)], T0);
+          await store().jobs.postponeLane(a, later(5 * MINUTE), T0);
+
+          const listed = await store().jobs.list({ kind: null, limit: 10 }, T0);
+
+          expect(listed.map((j) => [j.lane, j.runAt])).to.deep.equal([
+            [a, later(5 * MINUTE)],
+            [b, T0],
+          ]);
+        });
+      });
+    });
+
+    describe('replace keys', () => {
+      const keyed = (n: number, replaceKey: string, lane = 'https://a.example'): NewJob => ({
+        ...aJob(n),
+        lane,
+        replaceKey,
+      });
+
+      it('keeps one pending job per key: queuing another replaces it, as if just queued', async () => {
+        await store().jobs.enqueue([keyed(1, 'k')], T0);
+        const [first] = await claim(T0, 'lease-1');
+        await store().jobs.reschedule(first as Job, later(MINUTE), 'answered 503');
+
+        await store().jobs.enqueue([keyed(2, 'k')], later(2 * MINUTE));
+
+        expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+        const [listed] = await store().jobs.list({ kind: null, limit: 10 }, later(2 * MINUTE));
+        expect([listed?.attempts, listed?.lastError, listed?.queuedAt]).to.deep.equal([
+          0,
+          null,
+          later(2 * MINUTE),
+        ]);
+        const [replaced] = await claim(later(2 * MINUTE), 'lease-2');
+        expect(numbers([replaced as Job])).to.deep.equal([2]);
+        expect(replaced?.id, 'the job keeps its place').to.equal(first?.id);
+      });
+
+      it('adds jobs of other keys, and jobs without one, beside it', async () => {
+        await store().jobs.enqueue([keyed(1, 'k'), keyed(2, 'other', 'https://b.example'), aJob(3)], T0);
+        await store().jobs.enqueue([keyed(4, 'k'), aJob(5)], T0);
+
+        expect(numbers(await claim(T0, 'lease-1'))).to.deep.equal([4, 2, 3, 5]);
+      });
+
+      it('takes a replaced job away from the worker running it: its lease can no longer touch it', async () => {
+        await store().jobs.enqueue([keyed(1, 'k')], T0);
+        const [running] = await claim(T0, 'lease-1');
+
+        await store().jobs.enqueue([keyed(2, 'k')], later(1));
+
+        expect(await store().jobs.complete(running as Job)).to.equal(false);
+        expect(await store().jobs.abandon(running as Job, 'late')).to.equal(false);
+        expect(numbers(await claim(later(1), 'lease-2'))).to.deep.equal([2]);
+      });
+
+      it('adds a job beside an abandoned one of its key, and retries only the newest of a key, none while one waits', async () => {
+        await store().jobs.enqueue([keyed(1, 'k')], T0);
+        const [one] = await claim(T0, 'lease-1');
+        await store().jobs.abandon(one as Job, 'answered 410');
+        await store().jobs.enqueue([keyed(2, 'k')], later(1));
+        expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 1 });
+
+        expect(await store().jobs.retryAbandoned(null, later(2)), 'job 2 holds the key').to.equal(0);
+
+        const [two] = await claim(later(2), 'lease-2');
+        await store().jobs.abandon(two as Job, 'answered 410');
+        expect(await store().jobs.retryAbandoned(null, later(3))).to.equal(1);
+        expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 1 });
+        expect(numbers(await claim(later(3), 'lease-3'))).to.deep.equal([2]);
       });
     });
 

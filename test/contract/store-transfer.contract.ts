@@ -7,7 +7,7 @@ import {
 import type { AssetName } from '../../src/domain/asset.js';
 import type { Username } from '../../src/domain/user.js';
 import { aUser } from '../support/builders.js';
-import { collect, streamOf, transferRecords } from '../support/transfer-records.js';
+import { ACCEPT_KEY, collect, streamOf, transferRecords } from '../support/transfer-records.js';
 import { useStore, type PersistenceHarness, rejection } from './harness.js';
 
 export function storeTransferContract(name: string, harness: PersistenceHarness): void {
@@ -45,10 +45,47 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
         ),
       ).to.equal(true);
       expect(await store().followers.count({ username: 'user_1' as Username })).to.equal(1);
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 45, abandoned: 5 });
+      expect(await store().jobs.stats()).to.deep.equal({ pending: 46, abandoned: 6 });
       expect(await store().instanceKeys.get()).to.deep.equal({
         publicKeyPem: 'instance public',
         privateKeyPem: 'instance private',
+      });
+    });
+
+    it('keeps the key of an imported Accept: a repeated Follow replaces it rather than adding one', async () => {
+      await store().transfer.import(streamOf(transferRecords({ users: 3, activities: 5 })));
+      const before = await store().jobs.stats();
+
+      await store().jobs.enqueue(
+        [
+          {
+            kind: 'document_delivery',
+            payload: { again: true },
+            lane: 'https://peer.example',
+            replaceKey: ACCEPT_KEY,
+          },
+        ],
+        new Date(),
+      );
+
+      expect(await store().jobs.stats()).to.deep.equal(before);
+    });
+
+    it('imports jobs of a file exported before jobs had keys, as jobs without one', async () => {
+      const old = transferRecords({ users: 3, activities: 5 }).map((r) => {
+        if (r.record !== 'job') return r;
+        const { replaceKey: _, ...rest } = r;
+        return rest;
+      });
+
+      await store().transfer.import(streamOf(old));
+
+      const exported = await collect(store().transfer.export());
+      expect(exported.filter((r) => r.record === 'job' && 'replaceKey' in r)).to.deep.equal([]);
+      const jobsIn = (state: string) => old.filter((r) => r.record === 'job' && r.state === state).length;
+      expect(await store().jobs.stats()).to.deep.equal({
+        pending: jobsIn('pending'),
+        abandoned: jobsIn('abandoned'),
       });
     });
 

@@ -1,5 +1,5 @@
 import type { Follower } from '../../src/domain/follower.js';
-import { documentDeliveryJob, type JobSpec } from '../../src/domain/jobs.js';
+import { acceptJob, type JobSpec } from '../../src/domain/jobs.js';
 import type { Activity, ActivityType } from '../../src/domain/activity.js';
 import { parseAssetName, type Asset, type AssetName } from '../../src/domain/asset.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../src/domain/l1-server.js';
@@ -156,11 +156,18 @@ export function aFollower(overrides: Partial<Follower> = {}): Follower {
   };
 }
 
-/** The Accept job a Follow queues, as the inbox would. */
+/** The Accept job a Follow queues, as the inbox would (one waits per user and follower: see acceptJob). */
 export function anAcceptJob(follower: Follower): JobSpec<'document_delivery'> {
-  return documentDeliveryJob({
-    signer: follower.username,
-    inbox: follower.inbox,
-    document: { type: 'Accept', actor: `${L2_SERVER}/users/${follower.username}`, object: follower.followId },
-  });
+  return acceptJob(
+    {
+      signer: follower.username,
+      inbox: follower.inbox,
+      document: {
+        type: 'Accept',
+        actor: `${L2_SERVER}/users/${follower.username}`,
+        object: follower.followId,
+      },
+    },
+    follower.actor,
+  );
 }

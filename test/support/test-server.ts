@@ -63,6 +63,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Tests register many users from one address and write many assets; the limits' own tests lower them.
     REGISTRATIONS_PER_ADDRESS: '100000',
     ASSET_WRITES_PER_USER: '100000',
+    // Peers on 127.0.0.1 are one origin whose one actor follows many times; the inbox limits' own tests lower these.
+    FOLLOWS_PER_ACTOR: '100000',
+    FOLLOWS_PER_ORIGIN: '100000',
     ...options.env,
   });
   applyServerLimits(server, config.http);

@@ -138,8 +138,29 @@ export function transferRecords({ users, activities }: TransferShape): TransferR
       runAt: at(i + 60),
       lastError: i % 4 ? 'answered 503' : null,
     });
+  // An Accept waiting, holding its key, beside an older one of the same key given up.
+  for (const state of ['abandoned', 'pending'] as const)
+    records.push({
+      record: 'job',
+      kind: 'document_delivery',
+      payload: {
+        signer: names[0],
+        inbox: 'https://peer.example/users/f1/inbox',
+        document: { type: 'Accept' },
+      },
+      lane: 'https://peer.example',
+      state,
+      attempts: 0,
+      queuedAt: at(0),
+      runAt: at(0),
+      lastError: state === 'abandoned' ? 'answered 410' : null,
+      replaceKey: ACCEPT_KEY,
+    });
   return records;
 }
+
+/** The key of the Accept jobs of transferRecords. */
+export const ACCEPT_KEY = 'accept user_0 https://peer.example/users/f1';
 
 export async function* streamOf<T>(items: Iterable<T>): AsyncGenerator<T> {
   for (const item of items) yield item;

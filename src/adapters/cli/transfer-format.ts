@@ -89,6 +89,8 @@ const Record = z.discriminatedUnion('record', [
     queuedAt: time,
     runAt: time,
     lastError: nullableText,
+    // Optional: files exported before jobs had keys still import.
+    replaceKey: nullableText.optional(),
   }),
 ]);
 

@@ -9,7 +9,7 @@ import {
   type JobObserver,
   type JobOutcome,
 } from '../../application/ports/job-observer.js';
-import { SIGNATURE_REFUSALS } from '../../application/ports/signature-verifier.js';
+import { INBOX_REFUSALS } from '../../application/use-cases/federation/receive-activity.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
 
 type Labels = Record<string, string>;
@@ -24,8 +24,6 @@ const VERIFY_OUTCOMES = [
   'unavailable',
 ];
 const LOGIN_OUTCOMES = ['ok', 'invalid_credentials', 'rate_limited', 'invalid_request', 'unavailable'];
-/** Why inbox requests were refused: a signature refusal, or a key that could not be fetched now or this client's budget. */
-const INBOX_REFUSALS = [...SIGNATURE_REFUSALS, 'unavailable', 'rate_limited'];
 
 export class ServiceMetrics implements JobObserver {
   /** What GET /metrics serves. Node's own metrics (event-loop lag, heap, GC, handles) are on it, prefixed l2_. */
@@ -56,7 +54,9 @@ export class ServiceMetrics implements JobObserver {
     );
     this.inboxRefusals = this.counter(
       'l2_inbox_refusals_total',
-      `Inbox requests refused, by reason: ${INBOX_REFUSALS.join(', ')}.`,
+      'Inbox requests refused, by reason: a signature refusal (401: unsigned, malformed, date, digest, host, ' +
+        'key_origin, key_unusable, signature, signer, replay), unavailable (503: a key or actor not fetched now), ' +
+        'or a limit (429: key_budget, actor_budget, origin_budget, lane_full).',
       ['reason'],
     );
     // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
@@ -80,6 +80,8 @@ export class ServiceMetrics implements JobObserver {
   attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
     this.count(this.jobAttempts, { kind, outcome, destination });
   }
+
+
 
   /** A gauge whose values are read when Prometheus scrapes. */
   gauge(

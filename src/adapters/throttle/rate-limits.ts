@@ -30,12 +30,23 @@ export interface ActionLimits {
   readonly assetWriteWindowSeconds: number;
 }
 
+/** The Follow budgets of the inbox (issue 23): per remote actor and per remote origin, over one window. */
+export interface FollowBudgets {
+  readonly followsPerActor: number;
+  readonly followsPerOrigin: number;
+  readonly followWindowSeconds: number;
+}
+
 export interface RateLimits {
   readonly loginThrottle: RateLimiterLoginThrottle;
   /** Registrations per client address: each costs a bcrypt hash and an RSA key generation. */
   readonly registrations: RateLimiterBudget;
   /** Asset writes per user: each appends a signed activity delivered to every follower. */
   readonly assetWrites: RateLimiterBudget;
+  /** Follows per remote actor: each costs a fetch of the actor and a write. */
+  readonly followsPerActor: RateLimiterBudget;
+  /** Follows per remote origin, all its actors together. */
+  readonly followsPerOrigin: RateLimiterBudget;
   /** Forgets counters whose window is over (stored counters only); run with the hourly clean-up. */
   purgeExpired(now: Date): Promise<void>;
 }
@@ -75,10 +86,15 @@ function limiter(
 
 /**
  * Every rate limit on the given store: the failed-login limits of API.md §1 (by username and by client address),
- * registrations per address and asset writes per user. They share one table (or collection), told apart by the
- * key prefix.
+ * registrations per address, asset writes per user and the inbox's Follows per remote actor and origin. They share
+ * one table (or collection), told apart by the key prefix.
  */
-export function rateLimits(store: CounterStore, login: LoginLimits, actions: ActionLimits): RateLimits {
+export function rateLimits(
+  store: CounterStore,
+  login: LoginLimits,
+  actions: ActionLimits,
+  follows: FollowBudgets,
+): RateLimits {
   return {
     loginThrottle: new RateLimiterLoginThrottle(
       limiter(store, 'login_user', login.maxFailuresPerUsername, login.windowSeconds),
@@ -89,6 +105,12 @@ export function rateLimits(store: CounterStore, login: LoginLimits, actions: Act
     ),
     assetWrites: new RateLimiterBudget(
       limiter(store, 'asset_write_user', actions.assetWritesPerUser, actions.assetWriteWindowSeconds),
+    ),
+    followsPerActor: new RateLimiterBudget(
+      limiter(store, 'follow_actor', follows.followsPerActor, follows.followWindowSeconds),
+    ),
+    followsPerOrigin: new RateLimiterBudget(
+      limiter(store, 'follow_origin', follows.followsPerOrigin, follows.followWindowSeconds),
     ),
     purgeExpired: async (now) => {
       if (store.kind === 'sqlite') purgeExpiredLoginFailures(store.db, now);

@@ -8,6 +8,12 @@ export interface FollowerFilter {
   readonly username: Username;
 }
 
+/** The cap of `add` when none is given: a number every store can bind (SQLite's LIMIT takes no Infinity). */
+export const NO_LANE_CAP = Number.MAX_SAFE_INTEGER;
+
+/** What `add` did: stored a new follower, updated one already there, or wrote nothing (the Accept's lane is full). */
+export type FollowOutcome = 'added' | 'updated' | 'lane_full';
+
 /** Which follow of an actor to end: the one of a user, or the one made by a given Follow activity. */
 export type FollowMatch = { readonly username: Username } | { readonly followId: string };
 
@@ -19,8 +25,11 @@ export interface FollowerRepository extends SeekableList<Follower, FollowerFilte
   /**
    * Stores `follower` and queues `accept`, in one transaction (the Accept leaves only if the follower is stored).
    * A follower already there keeps its place and gets the new inbox, shared inbox and Follow id: `'updated'`.
+   * `accept` is queued as JobQueue.enqueue queues it: with a `replaceKey` a pending job holds, it replaces that job.
+   * When it would be a new job and its lane already holds `maxPendingInLane` pending jobs of its kind (no cap when not
+   * given), nothing at all is written: `'lane_full'`.
    */
-  add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'>;
+  add(follower: Follower, accept: NewJob, now: Date, maxPendingInLane?: number): Promise<FollowOutcome>;
   /** Ends `actor`'s follow that `match` names; returns how many follows ended (0 when none matched: harmless). */
   remove(actor: string, match: FollowMatch): Promise<number>;
   /** Ends every follow of `actor` (it was deleted); returns how many. */

@@ -21,6 +21,13 @@ export interface NewJob {
   readonly payload: unknown;
   /** See {@link Job.lane}; none by default. */
   readonly lane?: string | null;
+  /**
+   * Jobs sharing a key wait one at a time: queuing a job whose key a pending job holds replaces that job (its kind,
+   * payload and lane) as if it had just been queued — due now, no attempts, no last error, its lease released (a
+   * worker still running it can no longer complete, reschedule or abandon it) — instead of adding one. None by
+   * default. An abandoned job keeps its key but holds nothing: a new one with that key is added beside it.
+   */
+  readonly replaceKey?: string | null;
 }
 
 export interface ClaimRequest {
@@ -41,12 +48,12 @@ export interface ClaimRequest {
  * mid-job loses its lease and the job is claimed again.
  */
 export interface JobQueue {
-  /** Queues jobs to run from `now`. */
+  /** Queues jobs to run from `now` (a job with a `replaceKey` a pending job holds replaces that one). */
   enqueue(jobs: readonly NewJob[], now: Date): Promise<void>;
   /**
    * Leases up to `limit` jobs that are due and not leased, oldest due first (queue order among equals), taking at
-   * most ONE job of any lane per call, none of `skipLanes` and, with `onlyLanes`, none of any other lane; jobs
-   * without a lane are not limited.
+   * most ONE job of any lane per call, none of `skipLanes`, none of a lane backed off past `now` (see postponeLane)
+   * and, with `onlyLanes`, none of any other lane; jobs without a lane are not limited.
    */
   claim(request: ClaimRequest): Promise<Job[]>;
   /**
@@ -59,10 +66,12 @@ export interface JobQueue {
   /** Gives a job up for good, keeping it for inspection. Returns false when the lease was lost. */
   abandon(job: Job, error: string): Promise<boolean>;
   /**
-   * Backs a whole lane off: every pending, unleased job of `lane` due before `until` becomes due at `until` (no
-   * attempt is counted). Returns how many jobs moved.
+   * Backs a whole lane off until `until`: no job of it is claimed before then — those waiting now and those queued
+   * meanwhile — while jobs already leased keep their lease. No job is rewritten and no attempt is counted: the lane
+   * holds one record, so the cost does not grow with its jobs. A later `until` extends the back-off, an earlier one
+   * never shortens it. Back-offs already over by `now` may be forgotten.
    */
-  postponeLane(lane: string, until: Date, now: Date): Promise<number>;
+  postponeLane(lane: string, until: Date, now: Date): Promise<void>;
   /** Counts jobs by state, for health and metrics. */
   stats(): Promise<{ pending: number; abandoned: number }>;
   /** The same by job kind (only kinds with any job), with when the oldest pending job of each was queued. */
@@ -71,7 +80,9 @@ export interface JobQueue {
   list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]>;
   /**
    * Puts abandoned jobs (of `kind`, when given) back in the queue, due now, as if just queued (their 24 hours start
-   * again, their attempts from 0); the last error is kept. Returns how many.
+   * again, their attempts from 0); the last error is kept. Of abandoned jobs sharing a `replaceKey`, only the newest
+   * goes back, and none while a pending job holds the key (it supersedes them): the others stay abandoned. Returns
+   * how many went back.
    */
   retryAbandoned(kind: string | null, now: Date): Promise<number>;
   /** Deletes abandoned jobs (of `kind`, when given); pending ones are never dropped. Returns how many. */
@@ -85,6 +96,7 @@ export interface ListedJob {
   readonly lane: string | null;
   readonly attempts: number;
   readonly queuedAt: Date;
+  /** When it is due: its own time, or the end of its lane's back-off if that is later. */
   readonly runAt: Date;
   /** Whether a worker holds it at `now` (its lease has not run out). */
   readonly leased: boolean;

@@ -87,6 +87,8 @@ export type TransferRecord =
       readonly queuedAt: string;
       readonly runAt: string;
       readonly lastError: string | null;
+      /** Absent when the job has none, and in files exported before keys existed. */
+      readonly replaceKey?: string | null;
     };
 
 export type TransferRecordKind = TransferRecord['record'];

@@ -37,7 +37,7 @@ interface Lane {
   proven: boolean;
   /** Failures in a row. */
   failures: number;
-  /** Epoch ms until which its jobs wait. */
+  /** Epoch ms until which its jobs wait: this process's copy of the store's back-off of the lane. */
   backedOffUntil: number;
 }
 
@@ -47,9 +47,10 @@ const MAX_LANES = 10_000;
 /**
  * Claims due jobs and runs each with the handler of its kind, keeping up to `concurrency` in flight without waiting
  * for a batch to finish: a slow job holds one slot, not the others. Each lane (destination) runs at most `perLane`
- * jobs at once — one while unproven — and after a failure the whole lane waits (its queued jobs are postponed in
- * the store, so other processes wait too), longer after each failure in a row. Unproven lanes hold at most half the
- * slots, so any number of hosts that never answer cannot take them all.
+ * jobs at once — one while unproven — and after a failure the whole lane waits, longer after each failure in a
+ * row: the back-off is recorded in the store as one record for the lane (JobQueue.postponeLane, whatever the lane's
+ * backlog), which every process's claims respect, and kept here too so that this process does not even ask. Unproven
+ * lanes hold at most half the slots, so any number of hosts that never answer cannot take them all.
  */
 export class JobRunner {
   private readonly running = new Set<Promise<void>>();
@@ -215,7 +216,8 @@ export class JobRunner {
           lane.proven = false;
           lane.failures++;
           const until = new Date(now.getTime() + retryDelayMs(this.policy, lane.failures, random));
-          lane.backedOffUntil = until.getTime();
+          // As the store's: a back-off only ever extends (two failures settling out of order, with jitter).
+          lane.backedOffUntil = Math.max(lane.backedOffUntil, until.getTime());
           await this.jobs.postponeLane(job.lane, until, now);
           if (runAt && runAt < until) runAt = until;
         }

@@ -24,7 +24,12 @@ import {
   indexRepairs,
   type IndexConflict,
 } from '../../../src/adapters/persistence/mongodb/mongo-indexes.js';
-import { CLAIM_ORDER, claimFilter } from '../../../src/adapters/persistence/mongodb/mongo-job-queue.js';
+import {
+  CLAIM_ORDER,
+  dueInLane,
+  laneHeadsPipeline,
+  LANE_INDEX,
+} from '../../../src/adapters/persistence/mongodb/mongo-job-queue.js';
 import {
   COLLECTION_NAMES,
   collectionsOf,
@@ -815,14 +820,26 @@ function serverSuites(url: string): void {
           /IXSCAN followers_by_user_seq/,
         ],
         [
-          'a claim, some lanes left out',
+          // The query each lane's $lookup of laneHeadsPipeline runs, as a find (explain does not show a lookup's plan).
+          "a claim: a lane's first due job",
           () =>
             collectionsOf(store.db)
-              .jobs.find(claimFilter(later(1), new Set(['https://busy.example', 'https://other.example'])))
+              .jobs.find(dueInLane('https://busy.example', later(1)))
               .sort(CLAIM_ORDER)
               .limit(1)
               .explain(),
-          /IXSCAN jobs_by_state_run_at/,
+          /IXSCAN jobs_by_lane_run_at/,
+        ],
+        [
+          'a claim: the due jobs without a lane',
+          () =>
+            collectionsOf(store.db)
+              .jobs.find(dueInLane(null, later(1)))
+              .sort(CLAIM_ORDER)
+              .hint(LANE_INDEX)
+              .limit(5)
+              .explain(),
+          /IXSCAN jobs_by_lane_run_at/,
         ],
       ];
       for (const [what, explain, expected] of plans) {
@@ -837,17 +854,28 @@ function serverSuites(url: string): void {
         });
       }
 
-      it('claims from proven lanes only through an index, either one (a few lanes may beat the run order)', async () => {
-        const stages = winningStages(
-          await collectionsOf(store.db)
-            .jobs.find(claimFilter(later(1), new Set(), ['https://busy.example']))
-            .sort(CLAIM_ORDER)
-            .limit(1)
-            .explain(),
-        );
+      it('finds the lanes of a claim by a distinct over jobs_by_lane_run_at, not a collection scan', async () => {
+        const explained = await store.db.command({
+          explain: {
+            distinct: COLLECTION_NAMES.jobs,
+            key: 'lane',
+            query: { state: 'pending', runAt: { $lte: later(1) } },
+          },
+        });
+        const stages = winningStages(explained);
 
-        expect(stages.join('\n')).to.match(/IXSCAN (jobs_by_state_run_at|jobs_by_lane)/);
+        expect(stages.join('\n')).to.match(/(DISTINCT_SCAN|IXSCAN) jobs_by_lane_run_at/);
         expect(stages.filter((s) => s.startsWith('COLLSCAN'))).to.deep.equal([]);
+      });
+
+      it("finds each lane's first due job in one aggregation", async () => {
+        const heads = await store.db
+          .aggregate<{ lane: string }>(
+            laneHeadsPipeline(['https://busy.example', 'https://none.example'], later(1)),
+          )
+          .toArray();
+
+        expect(heads.map((head) => head.lane)).to.deep.equal(['https://busy.example']);
       });
 
       it('finds assets by a name prefix without a collection scan', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { PENDING_IN_LANE_SQL } from '../../../src/adapters/persistence/sqlite/job-insert.js';
 import { appliedVersions, migrate, MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
 import {
   openSqlitePersistence,
@@ -417,6 +418,46 @@ describe('SQLite persistence', () => {
       expect(await store.assets.count({ owner: alice })).to.equal(10);
       expect(await store.activities.count({ actor: alice })).to.equal(10);
       expect(await store.activities.count({})).to.equal(20);
+    });
+  });
+
+  describe('a lane backed off (issue 23)', () => {
+    it('is one row: backing off a lane of 100,000 waiting jobs rewrites none of them, and claims respect it', async function () {
+      this.timeout(60_000);
+      const store = openSqlitePersistence(':memory:');
+      try {
+        const lane = 'https://down.example';
+        await store.jobs.enqueue(
+          Array.from({ length: 100_000 }, (_, n) => ({ kind: 'activity_delivery', payload: { n }, lane })),
+          T0,
+        );
+        const changes = () => store.db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
+        const before = changes();
+
+        await store.jobs.postponeLane(lane, later(MINUTE), T0);
+
+        expect(changes() - before, 'rows written').to.equal(1);
+        const claim = (now: Date) =>
+          store.jobs.claim({ now, leaseMs: MINUTE, limit: 10, leaseId: `l${+now}` });
+        expect(await claim(later(MINUTE - 1))).to.deep.equal([]);
+        expect(await claim(later(MINUTE))).to.have.length(1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('counts the Accepts waiting for a host through its index, reading at most the cap', async () => {
+      const store = openSqlitePersistence(':memory:');
+      try {
+        const plan = queryPlan(store.db, {
+          sql: PENDING_IN_LANE_SQL,
+          params: ['https://big.example', 'document_delivery', 1000],
+        });
+
+        expect(plan.join('\n')).to.match(/SEARCH jobs USING COVERING INDEX jobs_pending_by_lane_kind/);
+      } finally {
+        await store.close();
+      }
     });
   });
 

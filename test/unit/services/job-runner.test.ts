@@ -181,6 +181,37 @@ describe('JobRunner', () => {
     expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
+  it('backs a failing lane off for every worker on the store, not only the one that saw it fail', async () => {
+    const { runner, enqueue, clock, setAnswer, ran, store } = setUp();
+    const other = new JobRunner(
+      store.jobs,
+      {
+        revocation_notice: async () => ({ kind: 'delivered' }),
+        activity_delivery: async (d) => (ran.push(`other ${d.inbox}`), { kind: 'delivered' }),
+        document_delivery: async () => ({ kind: 'delivered' }),
+      },
+      clock,
+      new SequentialIds(),
+      DEFAULT_RETRY_POLICY,
+      new RecordedProblems(),
+    );
+    setAnswer(() => ({ kind: 'failed', reason: 'answered 503' }));
+    await enqueue([delivery('down.example', 0), delivery('down.example', 1)]);
+    await runner.runOnce();
+    await enqueue([delivery('down.example', 2), delivery('up.example', 3)]);
+
+    clock.advance(1_999);
+    expect(await other.runOnce(), 'the other worker takes only the lane that is up').to.equal(1);
+    clock.advance(1);
+    expect(await other.runOnce()).to.equal(1);
+
+    expect(ran).to.deep.equal([
+      'https://down.example/inbox',
+      'other https://up.example/inbox',
+      'other https://down.example/inbox',
+    ]);
+  });
+
   it('leaves half the slots to hosts that answer, however many hosts hang, and serves those first', async () => {
     const { runner, enqueue, setAnswer, ran } = setUp({ concurrency: 4 });
     const hanging = deferred();

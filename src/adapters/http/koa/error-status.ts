@@ -183,7 +183,7 @@ export function inboxProblem(error: InboxError): HttpProblem {
         headers: { 'Retry-After': String(error.retryAfterSeconds) },
       });
     case 'rate_limited':
-      return new HttpProblem(429, error.type, 'Too many activities naming unknown keys; send again later.', {
+      return new HttpProblem(429, error.type, error.message, {
         headers: { 'Retry-After': String(error.retryAfterSeconds) },
       });
     default:

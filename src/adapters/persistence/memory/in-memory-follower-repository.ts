@@ -1,7 +1,9 @@
-import type {
-  FollowerFilter,
-  FollowerRepository,
-  FollowMatch,
+import {
+  NO_LANE_CAP,
+  type FollowerFilter,
+  type FollowerRepository,
+  type FollowMatch,
+  type FollowOutcome,
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
@@ -26,10 +28,18 @@ const all = () => true;
 export class InMemoryFollowerRepository implements FollowerRepository {
   constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
 
-  async add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'> {
+  async add(
+    follower: Follower,
+    accept: NewJob,
+    now: Date,
+    maxPendingInLane = NO_LANE_CAP,
+  ): Promise<FollowOutcome> {
     this.db.assertOpen();
     // Checked before the first change, so a payload JSON cannot hold leaves nothing half-written.
     JSON.stringify(accept.payload);
+    const replaces = this.db.pendingHolding(accept.replaceKey ?? null) !== undefined;
+    if (!replaces && this.db.pendingInLane(accept.lane ?? null, accept.kind) >= maxPendingInLane)
+      return 'lane_full';
     const outcome = this.db.upsertFollower(follower);
     this.db.insertJob(accept, now);
     return outcome;

@@ -28,7 +28,10 @@ export class InMemoryJobQueue implements JobQueue {
           j.state === 'pending' &&
           j.runAt <= now &&
           (j.leaseUntil === null || j.leaseUntil <= now) &&
-          (j.lane === null || (!skipped.has(j.lane) && (only === null || only.has(j.lane)))),
+          (j.lane === null ||
+            (!skipped.has(j.lane) &&
+              (only === null || only.has(j.lane)) &&
+              (this.db.laneBackoffs.get(j.lane) ?? 0) <= now)),
       )
       .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
     const due: StoredJob[] = [];
@@ -75,17 +78,11 @@ export class InMemoryJobQueue implements JobQueue {
     return true;
   }
 
-  async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
+  async postponeLane(lane: string, until: Date, now: Date): Promise<void> {
     this.db.assertOpen();
-    let moved = 0;
-    for (const job of this.db.jobs.values()) {
-      const leased = job.leaseUntil !== null && job.leaseUntil > now.getTime();
-      if (job.lane === lane && job.state === 'pending' && job.runAt < until.getTime() && !leased) {
-        job.runAt = until.getTime();
-        moved++;
-      }
-    }
-    return moved;
+    const backoffs = this.db.laneBackoffs;
+    for (const [name, end] of backoffs) if (end <= now.getTime()) backoffs.delete(name);
+    backoffs.set(lane, Math.max(backoffs.get(lane) ?? 0, until.getTime()));
   }
 
   async list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]> {
@@ -101,7 +98,9 @@ export class InMemoryJobQueue implements JobQueue {
         lane: job.lane,
         attempts: job.attempts,
         queuedAt: new Date(job.queuedAt),
-        runAt: new Date(job.runAt),
+        runAt: new Date(
+          Math.max(job.runAt, job.lane === null ? 0 : (this.db.laneBackoffs.get(job.lane) ?? 0)),
+        ),
         leased: job.state === 'pending' && job.leaseUntil !== null && job.leaseUntil > now.getTime(),
         lastError: job.lastError,
       }));
@@ -110,8 +109,10 @@ export class InMemoryJobQueue implements JobQueue {
   async retryAbandoned(kind: string | null, now: Date): Promise<number> {
     this.db.assertOpen();
     let retried = 0;
-    for (const job of this.db.jobs.values()) {
+    // Newest first, so that of abandoned jobs sharing a key the newest goes back and holds it.
+    for (const job of [...this.db.jobs.values()].sort((a, b) => b.id - a.id)) {
       if (job.state !== 'abandoned' || (kind !== null && job.kind !== kind)) continue;
+      if (this.db.pendingHolding(job.replaceKey)) continue;
       this.db.jobs.set(job.id, {
         ...job,
         state: 'pending',

@@ -76,6 +76,7 @@ export class InMemoryStoreTransfer implements StoreTransfer {
         queuedAt: iso(job.queuedAt),
         runAt: iso(job.runAt),
         lastError: job.lastError,
+        ...(job.replaceKey === null ? {} : { replaceKey: job.replaceKey }),
       };
   }
 
@@ -180,6 +181,7 @@ export class InMemoryStoreTransfer implements StoreTransfer {
           queuedAt: millis(r.queuedAt),
           runAt: millis(r.runAt),
           lastError: r.lastError,
+          replaceKey: r.replaceKey ?? null,
         });
         return;
     }

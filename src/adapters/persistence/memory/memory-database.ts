@@ -22,6 +22,8 @@ export interface StoredJob {
   leaseId: string | null;
   leaseUntil: number | null;
   lastError: string | null;
+  /** See NewJob.replaceKey: at most one pending job holds each. */
+  readonly replaceKey: string | null;
 }
 
 /** A user with its registration position, 1, 2, 3, … like SQLite's AUTOINCREMENT; `user` is replaced on change. */
@@ -73,6 +75,8 @@ export class MemoryDatabase {
   /** Keyed by username, then L1 server; values are epoch milliseconds. */
   readonly attachments = new Map<string, Map<string, number>>();
   readonly jobs = new Map<number, StoredJob>();
+  /** Lanes backed off: until when (epoch milliseconds), as SQLite's `lane_backoffs`. */
+  readonly laneBackoffs = new Map<string, number>();
   /** Keyed by name, deleted assets included. */
   readonly assets = new Map<string, StoredAsset>();
   /** The same assets in registration order. */
@@ -187,8 +191,13 @@ export class MemoryDatabase {
     this.followers.set(username, list);
   }
 
+  /**
+   * Queues `job`, or replaces the pending job holding its `replaceKey` (keeping that job's id, so its place among
+   * equals): the one way a job enters the queue, as SQLite's prepareJobInsert.
+   */
   insertJob(job: NewJob, now: Date): void {
-    const id = ++this.lastJobId;
+    const replaced = this.pendingHolding(job.replaceKey ?? null);
+    const id = replaced?.id ?? ++this.lastJobId;
     this.jobs.set(id, {
       id,
       kind: job.kind,
@@ -201,6 +210,23 @@ export class MemoryDatabase {
       leaseId: null,
       leaseUntil: null,
       lastError: null,
+      replaceKey: job.replaceKey ?? null,
     });
+  }
+
+  /** The pending job holding `replaceKey`, if any (a scan: this store is for tests and demos). */
+  pendingHolding(replaceKey: string | null): StoredJob | undefined {
+    if (replaceKey === null) return undefined;
+    for (const job of this.jobs.values())
+      if (job.state === 'pending' && job.replaceKey === replaceKey) return job;
+    return undefined;
+  }
+
+  /** How many pending jobs of `kind` wait in `lane`. */
+  pendingInLane(lane: string | null, kind: string): number {
+    let n = 0;
+    for (const job of this.jobs.values())
+      if (job.state === 'pending' && job.lane === lane && job.kind === kind) n++;
+    return n;
   }
 }

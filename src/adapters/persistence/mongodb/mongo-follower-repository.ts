@@ -1,15 +1,17 @@
 import type { Filter, MongoClient } from 'mongodb';
-import type {
-  FollowerFilter,
-  FollowerRepository,
-  FollowMatch,
+import {
+  NO_LANE_CAP,
+  type FollowerFilter,
+  type FollowerRepository,
+  type FollowMatch,
+  type FollowOutcome,
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
 import { storeCall } from './mongo-errors.js';
-import { jobDocument } from './mongo-job-document.js';
+import { jobDocument, replacePending } from './mongo-job-document.js';
 import type { FollowerDocument, MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, transaction } from './mongo-transactions.js';
@@ -37,13 +39,30 @@ export class MongoFollowerRepository implements FollowerRepository {
     private readonly collections: MongoCollections,
   ) {}
 
-  async add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'> {
+  async add(
+    follower: Follower,
+    accept: NewJob,
+    now: Date,
+    maxPendingInLane = NO_LANE_CAP,
+  ): Promise<FollowOutcome> {
     const { followers, counters, jobs, userCounts } = this.collections;
     // Made (and its payload serialised) before the transaction: a payload JSON cannot hold fails with nothing
     // started. The same document on every run of the transaction is harmless, as an aborted run wrote nothing.
     const acceptDocument = jobDocument(accept, now);
     return storeCall(() =>
-      transaction(this.client, async (session) => {
+      transaction<FollowOutcome>(this.client, async (session, refuse) => {
+        // The Accept first: a lane that is full ends the transaction before anything else is written. Two Follows of
+        // one (user, actor) both write the follower below, so they conflict and one runs again, seeing the other's
+        // Accept to replace; two of different pairs may both take the last place in a lane (the count is no write),
+        // which overshoots the cap by the number of Follows racing, never more.
+        if (!(await replacePending(jobs, acceptDocument, session))) {
+          const waiting = await jobs.countDocuments(
+            { lane: acceptDocument.lane ?? null, kind: acceptDocument.kind, state: 'pending' },
+            { session, limit: maxPendingInLane },
+          );
+          if (waiting >= maxPendingInLane) refuse('lane_full');
+          await jobs.insertOne(acceptDocument, { session });
+        }
         const key = { username: follower.username, actor: follower.actor };
         const addresses = {
           inbox: follower.inbox,
@@ -59,7 +78,6 @@ export class MongoFollowerRepository implements FollowerRepository {
           );
           await addToUserCount(userCounts, follower.username, 'followers', 1, session);
         }
-        await jobs.insertOne(acceptDocument, { session });
         return updated.matchedCount === 0 ? 'added' : 'updated';
       }),
     );

@@ -1,4 +1,4 @@
-import { ObjectId, type Filter, type UpdateFilter } from 'mongodb';
+import { ObjectId, type Db, type Document, type Filter, type UpdateFilter } from 'mongodb';
 import type {
   ClaimRequest,
   Job,
@@ -7,9 +7,14 @@ import type {
   ListedJob,
   NewJob,
 } from '../../../application/ports/job-queue.js';
-import { storeCall } from './mongo-errors.js';
-import { jobDocument } from './mongo-job-document.js';
-import type { JobDocument, MongoCollections } from './mongo-schema.js';
+import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import { jobDocument, queueJob } from './mongo-job-document.js';
+import {
+  COLLECTION_NAMES,
+  JOBS_BY_LANE_RUN_AT,
+  type JobDocument,
+  type MongoCollections,
+} from './mongo-schema.js';
 
 const toJob = (doc: JobDocument, leaseId: string): Job => ({
   id: doc._id.toHexString(),
@@ -21,7 +26,7 @@ const toJob = (doc: JobDocument, leaseId: string): Job => ({
   leaseId,
 });
 
-/** Pending jobs due at `now` whose lease, if any, has run out; claimed in `CLAIM_ORDER` (index `jobs_by_state_run_at`). */
+/** Pending jobs due at `now` whose lease, if any, has run out. */
 export const dueJobs = (now: Date): Filter<JobDocument> => ({
   state: 'pending',
   runAt: { $lte: now },
@@ -32,20 +37,50 @@ export const dueJobs = (now: Date): Filter<JobDocument> => ({
 export const CLAIM_ORDER = { runAt: 1, _id: 1 } as const;
 
 /**
- * What one findOneAndUpdate of a claim matches: a due job without a lane, or of a lane not `excluded` (and, with
- * `onlyLanes`, of one of those). Served by `jobs_by_state_run_at` in CLAIM_ORDER; the lane rule is checked on each
- * due job the scan meets, so a claim reads past the due jobs of excluded lanes that come first (see ADR 6).
+ * Every per-lane query of a claim goes through `jobs_by_lane_run_at`: equality on lane and state, then CLAIM_ORDER —
+ * no sort. Hinted by its keys (findOneAndUpdate's hint is typed as a key pattern).
  */
-export function claimFilter(
-  now: Date,
-  excluded: ReadonlySet<string>,
-  onlyLanes?: readonly string[],
-): Filter<JobDocument> {
-  const laneRule: Filter<JobDocument> = onlyLanes
-    ? { lane: { $in: onlyLanes.filter((lane) => !excluded.has(lane)) } }
-    : { lane: { $nin: [...excluded] } };
-  return { $and: [dueJobs(now), { $or: [{ lane: null }, laneRule] }] };
+export const LANE_INDEX = JOBS_BY_LANE_RUN_AT;
+
+/** The due jobs of `lane` (null: jobs without a lane, or queued before lanes existed), taken in CLAIM_ORDER. */
+export const dueInLane = (lane: string | null, now: Date): Filter<JobDocument> => ({ lane, ...dueJobs(now) });
+
+/**
+ * The first due job of each of `lanes`, as `{ _id, runAt, lane }`: one aggregation, whose $lookup seeks each lane
+ * in LANE_INDEX (the lane from localField, then the state, a runAt range and CLAIM_ORDER, which is the index's
+ * order), reading one key per lane plus the leased jobs at its head — never the lane's backlog.
+ */
+export function laneHeadsPipeline(lanes: readonly string[], now: Date): Document[] {
+  return [
+    { $documents: lanes.map((lane) => ({ lane })) },
+    {
+      $lookup: {
+        from: COLLECTION_NAMES.jobs,
+        localField: 'lane',
+        foreignField: 'lane',
+        pipeline: [
+          { $match: dueJobs(now) },
+          { $sort: CLAIM_ORDER },
+          { $limit: 1 },
+          { $project: { _id: 1, runAt: 1 } },
+        ],
+        as: 'head',
+      },
+    },
+    { $unwind: '$head' },
+    { $project: { _id: '$head._id', runAt: '$head.runAt', lane: 1 } },
+  ];
 }
+
+/** A job a claim means to lease: the first due job of a lane, or a due job without one. */
+interface Candidate {
+  readonly _id: ObjectId;
+  readonly runAt: Date;
+  readonly lane: string | null;
+}
+
+const inClaimOrder = (a: Pick<Candidate, '_id' | 'runAt'>, b: Pick<Candidate, '_id' | 'runAt'>): number =>
+  a.runAt.getTime() - b.runAt.getTime() || a._id.toHexString().localeCompare(b._id.toHexString());
 
 /** The document id of a job this queue handed out, or null for an id it never could have. */
 function idOf(job: Job): ObjectId | null {
@@ -53,46 +88,99 @@ function idOf(job: Job): ObjectId | null {
 }
 
 /**
- * The durable queue shared by every process on the database. A claim leases jobs one at a time with
- * `findOneAndUpdate`, which is atomic per document: of two processes reaching for one job, one sets its lease and
- * the other's filter no longer matches it, so it takes the next. Completing, rescheduling and abandoning match the
- * job's lease id, so a worker whose lease was taken over can no longer touch the job.
+ * The durable queue shared by every process on the database. A claim works lane by lane, as SQLite's does: the
+ * distinct lanes with due jobs (a distinct over LANE_INDEX), less the skipped ones and those backed off (one
+ * `lane_backoffs` document each), then the first due job of each (laneHeadsPipeline), so it costs the number of
+ * lanes, not the backlog of a host that is down or being drained. The oldest `limit` of those heads and of the due
+ * jobs without a lane are leased one at a time with `findOneAndUpdate`, atomic per document: of two processes
+ * reaching for one job, one sets its lease and the other's filter no longer matches, so it takes the next due job
+ * of that lane (or without a lane) instead. Completing, rescheduling and abandoning match the job's lease id, so a
+ * worker whose lease was taken over can no longer touch the job.
  */
 export class MongoJobQueue implements JobQueue {
-  constructor(private readonly collections: MongoCollections) {}
+  constructor(
+    private readonly collections: MongoCollections,
+    /** For laneHeadsPipeline, which starts from `$documents`: an aggregation of the database, not a collection. */
+    private readonly db: Db,
+  ) {}
 
   async enqueue(jobs: readonly NewJob[], now: Date): Promise<void> {
     if (jobs.length === 0) return;
     const docs = jobs.map((job) => jobDocument(job, now));
-    await storeCall(() => this.collections.jobs.insertMany(docs, { ordered: true }));
+    await storeCall(async () => {
+      if (docs.every((doc) => doc.replaceKey === undefined)) {
+        await this.collections.jobs.insertMany(docs, { ordered: true });
+        return;
+      }
+      // Jobs with a key may replace one another's: one at a time, in order.
+      for (const doc of docs) await queueJob(this.collections.jobs, doc);
+    });
   }
 
   async claim({ now, leaseMs, limit, leaseId, skipLanes = [], onlyLanes }: ClaimRequest): Promise<Job[]> {
     if (limit <= 0) return [];
-    // One job per lane per claim: each lane claimed joins the lanes left out of the next findOneAndUpdate.
-    const excluded = new Set(skipLanes);
+    const { jobs } = this.collections;
     const lease: UpdateFilter<JobDocument> = {
       $set: { leaseId, leaseUntil: new Date(now.getTime() + leaseMs) },
     };
-    const claimed: Job[] = [];
-    await storeCall(async () => {
-      while (claimed.length < limit) {
-        // Driver 6 resolves to the document itself, or null when nothing is due (includeResultMetadata: false).
-        const doc = await this.collections.jobs.findOneAndUpdate(
-          claimFilter(now, excluded, onlyLanes),
-          lease,
-          {
-            sort: CLAIM_ORDER,
-            returnDocument: 'after',
-            includeResultMetadata: false,
-          },
-        );
-        if (doc === null) return;
-        if (doc.lane) excluded.add(doc.lane);
-        claimed.push(toJob(doc, leaseId));
+    // Driver 6 resolves to the document itself, or null when nothing matches (includeResultMetadata: false).
+    const take = (filter: Filter<JobDocument>, byLane: boolean) =>
+      jobs.findOneAndUpdate(filter, lease, {
+        sort: CLAIM_ORDER,
+        returnDocument: 'after',
+        includeResultMetadata: false,
+        ...(byLane ? { hint: LANE_INDEX } : {}),
+      });
+    return storeCall(async () => {
+      const lanes = await this.openLanes(now, skipLanes, onlyLanes);
+      const heads =
+        lanes.length === 0 ? [] : await this.db.aggregate<Candidate>(laneHeadsPipeline(lanes, now)).toArray();
+      const laneless = await jobs
+        .find(dueInLane(null, now), {
+          sort: CLAIM_ORDER,
+          limit,
+          projection: { _id: 1, runAt: 1 },
+          hint: LANE_INDEX,
+        })
+        .toArray();
+      // The oldest `limit` of both: which lanes get their job, and how many jobs without a lane are taken.
+      const chosen = [...heads, ...laneless.map((doc) => ({ _id: doc._id, runAt: doc.runAt, lane: null }))]
+        .sort(inClaimOrder)
+        .slice(0, limit);
+      const claimed: JobDocument[] = [];
+      for (const candidate of chosen) {
+        const doc =
+          candidate.lane === null
+            ? await take(dueInLane(null, now), true)
+            : ((await take({ _id: candidate._id, ...dueJobs(now) }, false)) ??
+              (await take(dueInLane(candidate.lane, now), true)));
+        if (doc !== null) claimed.push(doc);
       }
+      return claimed.sort(inClaimOrder).map((doc) => toJob(doc, leaseId));
     });
-    return claimed;
+  }
+
+  /**
+   * The lanes a claim may take from: `onlyLanes`, or every lane with a due job, less `skipLanes` and the lanes
+   * backed off past `now`.
+   */
+  private async openLanes(
+    now: Date,
+    skipLanes: readonly string[],
+    onlyLanes?: readonly string[],
+  ): Promise<string[]> {
+    const { jobs, laneBackoffs } = this.collections;
+    const skipped = new Set(skipLanes);
+    const named: unknown[] = onlyLanes
+      ? [...new Set(onlyLanes)]
+      : await jobs.distinct('lane', { state: 'pending', runAt: { $lte: now } });
+    const lanes = named.filter((lane): lane is string => typeof lane === 'string' && !skipped.has(lane));
+    if (lanes.length === 0) return [];
+    const backedOff = await laneBackoffs
+      .find({ _id: { $in: lanes }, until: { $gt: now } }, { projection: { _id: 1 } })
+      .toArray();
+    const off = new Set(backedOff.map((doc) => doc._id));
+    return lanes.filter((lane) => !off.has(lane));
   }
 
   async complete(job: Job): Promise<boolean> {
@@ -115,19 +203,15 @@ export class MongoJobQueue implements JobQueue {
     });
   }
 
-  async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
-    const result = await storeCall(() =>
-      this.collections.jobs.updateMany(
-        {
-          lane,
-          state: 'pending',
-          runAt: { $lt: until },
-          $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
-        },
-        { $set: { runAt: until } },
-      ),
-    );
-    return result.modifiedCount;
+  async postponeLane(lane: string, until: Date, now: Date): Promise<void> {
+    const { laneBackoffs } = this.collections;
+    await storeCall(async () => {
+      // Back-offs already over change no claim: forgetting them keeps the collection to the lanes failing now.
+      await laneBackoffs.deleteMany({ until: { $lte: now } });
+      // One document per lane, whatever its backlog; $max: a later back-off extends it, an earlier one never
+      // shortens it. Two upserts of one _id at once: the server retries the one that lost on the duplicate key.
+      await laneBackoffs.updateOne({ _id: lane }, { $max: { until } }, { upsert: true });
+    });
   }
 
   /** For health and metrics, not for requests: two counts of ranges of `jobs_by_state_run_at`. */
@@ -137,6 +221,14 @@ export class MongoJobQueue implements JobQueue {
         .find(filter.kind === null ? {} : { kind: filter.kind }, { sort: { _id: 1 }, limit: filter.limit })
         .toArray(),
     );
+    const lanes = [...new Set(docs.map((doc) => doc.lane).filter((lane): lane is string => Boolean(lane)))];
+    const backoffs = new Map(
+      lanes.length === 0
+        ? []
+        : (await storeCall(() => this.collections.laneBackoffs.find({ _id: { $in: lanes } }).toArray())).map(
+            (b) => [b._id, b.until.getTime()],
+          ),
+    );
     return docs.map((doc) => ({
       id: doc._id.toHexString(),
       kind: doc.kind,
@@ -144,22 +236,45 @@ export class MongoJobQueue implements JobQueue {
       lane: doc.lane ?? null,
       attempts: doc.attempts,
       queuedAt: doc.queuedAt,
-      runAt: doc.runAt,
+      runAt: new Date(Math.max(doc.runAt.getTime(), backoffs.get(doc.lane ?? '') ?? 0)),
       leased: doc.state === 'pending' && doc.leaseUntil !== null && doc.leaseUntil > now,
       lastError: doc.lastError,
     }));
   }
 
+  /**
+   * Jobs without a key go back at once. Of those sharing a key, the newest is tried, and the unique index refuses it
+   * while a pending job holds the key (another process may queue one at any moment, so the index decides, not a
+   * read before): refused, it stays abandoned, as do the older ones.
+   */
   async retryAbandoned(kind: string | null, now: Date): Promise<number> {
-    const result = await storeCall(() =>
-      this.collections.jobs.updateMany(
-        { state: 'abandoned', ...(kind === null ? {} : { kind }) },
-        {
-          $set: { state: 'pending', attempts: 0, queuedAt: now, runAt: now, leaseId: null, leaseUntil: null },
-        },
-      ),
-    );
-    return result.modifiedCount;
+    const { jobs } = this.collections;
+    const ofKind = kind === null ? {} : { kind };
+    const back: UpdateFilter<JobDocument> = {
+      $set: { state: 'pending', attempts: 0, queuedAt: now, runAt: now, leaseId: null, leaseUntil: null },
+    };
+    return storeCall(async () => {
+      const unkeyed = await jobs.updateMany(
+        { state: 'abandoned', replaceKey: { $exists: false }, ...ofKind },
+        back,
+      );
+      let retried = unkeyed.modifiedCount;
+      const keyed = jobs.find(
+        { state: 'abandoned', replaceKey: { $exists: true }, ...ofKind },
+        { sort: { _id: -1 }, projection: { _id: 1, replaceKey: 1 } },
+      );
+      const seen = new Set<string>();
+      for await (const doc of keyed) {
+        if (doc.replaceKey === undefined || seen.has(doc.replaceKey)) continue;
+        seen.add(doc.replaceKey);
+        try {
+          retried += (await jobs.updateOne({ _id: doc._id, state: 'abandoned' }, back)).modifiedCount;
+        } catch (error) {
+          if (!isDuplicateKey(error)) throw error;
+        }
+      }
+      return retried;
+    });
   }
 
   async dropAbandoned(kind: string | null): Promise<number> {

@@ -56,6 +56,14 @@ export interface JobDocument {
   leaseId: string | null;
   leaseUntil: Date | null;
   lastError: string | null;
+  /** See NewJob.replaceKey; absent when the job has none (the unique index covers pending jobs that have one). */
+  replaceKey?: string;
+}
+
+/** A lane backed off (JobQueue.postponeLane), keyed by the lane: no job of it is claimed before `until`. */
+export interface LaneBackoffDocument {
+  _id: string;
+  until: Date;
 }
 
 /** An asset, keyed by its case-sensitive name; `seq` is its registration position from the `asset_seq` counter. */
@@ -159,6 +167,7 @@ export interface MongoCollections {
   readonly revocations: Collection<RevocationDocument>;
   readonly attachments: Collection<AttachmentDocument>;
   readonly jobs: Collection<JobDocument>;
+  readonly laneBackoffs: Collection<LaneBackoffDocument>;
   readonly assets: Collection<AssetDocument>;
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
@@ -174,6 +183,7 @@ export const COLLECTION_NAMES = {
   revocations: 'revocations',
   attachments: 'renderer_attachments',
   jobs: 'jobs',
+  laneBackoffs: 'lane_backoffs',
   assets: 'assets',
   activities: 'activities',
   followers: 'followers',
@@ -190,6 +200,7 @@ export function collectionsOf(db: Db): MongoCollections {
     revocations: db.collection<RevocationDocument>(COLLECTION_NAMES.revocations),
     attachments: db.collection<AttachmentDocument>(COLLECTION_NAMES.attachments),
     jobs: db.collection<JobDocument>(COLLECTION_NAMES.jobs),
+    laneBackoffs: db.collection<LaneBackoffDocument>(COLLECTION_NAMES.laneBackoffs),
     assets: db.collection<AssetDocument>(COLLECTION_NAMES.assets),
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
@@ -207,6 +218,9 @@ export function collectionsOf(db: Db): MongoCollections {
  * on L2's clock) removes them at expiry anyway; the TTL index is only the backstop.
  */
 export const REVOCATION_TTL_MARGIN_SECONDS = 3600;
+
+/** The keys of `jobs_by_lane_run_at`, which a claim's per-lane queries name as their hint. */
+export const JOBS_BY_LANE_RUN_AT = { lane: 1, state: 1, runAt: 1, _id: 1 } as const;
 
 /**
  * Every secondary index, by collection. `_id` is the unique key of users (username), issued tokens and revocations
@@ -234,8 +248,27 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   attachments: [{ key: { username: 1, l1Server: 1 }, name: 'attachments_by_user_server', unique: true }],
   jobs: [
     { key: { state: 1, runAt: 1, _id: 1 }, name: 'jobs_by_state_run_at' },
-    { key: { lane: 1, state: 1, runAt: 1 }, name: 'jobs_by_lane' },
+    // A claim's distinct lanes and each lane's first due job, in claim order (runAt, then _id). It replaces
+    // `jobs_by_lane` (lane, state, runAt), of which it is an extension: a database made before keeps that one
+    // until an operator drops it (db.jobs.dropIndex("jobs_by_lane")); nothing needs it any more.
+    { key: JOBS_BY_LANE_RUN_AT, name: 'jobs_by_lane_run_at' },
+    // At most one pending job per key (a repeated Follow replaces its Accept). Only documents with the field are
+    // in it: jobs without a key never have one.
+    {
+      key: { replaceKey: 1 },
+      name: 'jobs_pending_by_replace_key',
+      unique: true,
+      partialFilterExpression: { state: 'pending', replaceKey: { $exists: true } },
+    },
+    // Pending jobs of one kind in one lane, counted up to a cap (Accepts waiting per host).
+    {
+      key: { lane: 1, kind: 1 },
+      name: 'jobs_pending_by_lane_kind',
+      partialFilterExpression: { state: 'pending' },
+    },
   ],
+  // Back-offs over are deleted by the next postponeLane, found through this.
+  laneBackoffs: [{ key: { until: 1 }, name: 'lane_backoffs_by_until' }],
   assets: [
     { key: { seq: 1 }, name: 'assets_by_seq', unique: true },
     // Lists show live assets (deletedAt of type null) in seq order: one value of deletedAt, then a range on seq.

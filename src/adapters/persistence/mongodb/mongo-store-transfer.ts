@@ -126,6 +126,7 @@ export class MongoStoreTransfer implements StoreTransfer {
         queuedAt: isoOf(j.queuedAt),
         runAt: isoOf(j.runAt),
         lastError: j.lastError,
+        ...(j.replaceKey === undefined ? {} : { replaceKey: j.replaceKey }),
       };
   }
 
@@ -261,6 +262,8 @@ export class MongoStoreTransfer implements StoreTransfer {
           leaseId: null,
           leaseUntil: null,
           lastError: r.lastError,
+          // Left out when there is none, as jobDocument does: the partial unique index holds only jobs with one.
+          ...(r.replaceKey ? { replaceKey: r.replaceKey } : {}),
         };
     }
   }

@@ -87,7 +87,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     issuedTokens: new MongoIssuedTokenRegistry(collections),
     revocations: new MongoRevocationStore(client, collections),
     attachments: new MongoRendererAttachments(client, collections),
-    jobs: new MongoJobQueue(collections),
+    jobs: new MongoJobQueue(collections, db),
     assets: new MongoAssetRepository(collections),
     activities,
     followers: new MongoFollowerRepository(client, collections),

@@ -203,6 +203,25 @@ export const MIGRATIONS: readonly Migration[] = [
     // A disabled account (`l2 users disable`) keeps its place in every list and count; null while enabled.
     sql: `ALTER TABLE users ADD COLUMN disabled_at INTEGER;`,
   },
+  {
+    version: 7,
+    // Issue 23: bounded Accepts. A job may carry a key that at most one pending job holds (a repeated Follow replaces
+    // the Accept waiting, see NewJob.replaceKey); pending jobs are counted by lane and kind through an index (a cap on
+    // Accepts waiting per host); and a lane's back-off is one row that claims respect, instead of a rewrite of every
+    // job of the lane.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN replace_key TEXT;
+      CREATE UNIQUE INDEX jobs_pending_by_replace_key ON jobs (replace_key)
+        WHERE state = 'pending' AND replace_key IS NOT NULL;
+      CREATE INDEX jobs_pending_by_lane_kind ON jobs (lane, kind) WHERE state = 'pending';
+
+      CREATE TABLE lane_backoffs (
+        lane TEXT PRIMARY KEY,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX lane_backoffs_by_until ON lane_backoffs (until);
+    `,
+  },
 ];
 
 /**

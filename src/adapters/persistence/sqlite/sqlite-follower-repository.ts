@@ -1,14 +1,16 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type {
-  FollowerFilter,
-  FollowerRepository,
-  FollowMatch,
+import {
+  NO_LANE_CAP,
+  type FollowerFilter,
+  type FollowerRepository,
+  type FollowMatch,
+  type FollowOutcome,
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
-import { prepareJobInsert } from './job-insert.js';
+import { prepareJobInsert, prepareLaneFullCheck } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
 import { NO_POSITION_BOUND } from './sqlite-seeks.js';
 
@@ -38,7 +40,7 @@ const positioned = (row: FollowerRow): Positioned<Follower> => ({
 
 export class SqliteFollowerRepository implements FollowerRepository {
   private readonly addFollower: Transaction<
-    (follower: Follower, accept: NewJob, now: Date) => 'added' | 'updated'
+    (follower: Follower, accept: NewJob, now: Date, maxPendingInLane: number) => FollowOutcome
   >;
   private readonly older: Statement<[string, number, number], FollowerRow>;
   private readonly newer: Statement<[string, number, number], FollowerRow>;
@@ -56,19 +58,24 @@ export class SqliteFollowerRepository implements FollowerRepository {
       ON CONFLICT (username, actor) DO UPDATE SET
         inbox = excluded.inbox, shared_inbox = excluded.shared_inbox, follow_id = excluded.follow_id`);
     const insertJob = prepareJobInsert(db);
-    this.addFollower = db.transaction((follower: Follower, accept: NewJob, now: Date) => {
-      const existed = exists.get(follower.username, follower.actor) !== undefined;
-      upsert.run({
-        username: follower.username,
-        actor: follower.actor,
-        inbox: follower.inbox,
-        shared_inbox: follower.sharedInbox,
-        follow_id: follower.followId,
-        followed_at: follower.followedAt.getTime(),
-      });
-      insertJob(accept, now);
-      return existed ? 'updated' : 'added';
-    });
+    const laneFull = prepareLaneFullCheck(db);
+    this.addFollower = db.transaction(
+      (follower: Follower, accept: NewJob, now: Date, maxPendingInLane: number) => {
+        // Checked under the write lock, with the writes: two Follows cannot both take the last place in the lane.
+        if (laneFull(accept, maxPendingInLane)) return 'lane_full';
+        const existed = exists.get(follower.username, follower.actor) !== undefined;
+        upsert.run({
+          username: follower.username,
+          actor: follower.actor,
+          inbox: follower.inbox,
+          shared_inbox: follower.sharedInbox,
+          follow_id: follower.followId,
+          followed_at: follower.followedAt.getTime(),
+        });
+        insertJob(accept, now);
+        return existed ? 'updated' : 'added';
+      },
+    );
     this.older = db.prepare(
       `SELECT ${COLUMNS} FROM followers WHERE username = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
     );
@@ -82,8 +89,13 @@ export class SqliteFollowerRepository implements FollowerRepository {
     this.removeAll = db.prepare('DELETE FROM followers WHERE actor = ?');
   }
 
-  async add(follower: Follower, accept: NewJob, now: Date): Promise<'added' | 'updated'> {
-    return storeCall(() => this.addFollower.immediate(follower, accept, now));
+  async add(
+    follower: Follower,
+    accept: NewJob,
+    now: Date,
+    maxPendingInLane = NO_LANE_CAP,
+  ): Promise<FollowOutcome> {
+    return storeCall(() => this.addFollower.immediate(follower, accept, now, maxPendingInLane));
   }
 
   async remove(actor: string, match: FollowMatch): Promise<number> {

@@ -41,7 +41,9 @@ interface JobRow {
 export class SqliteJobQueue implements JobQueue {
   private readonly enqueueAll: Transaction<(jobs: readonly NewJob[], now: Date) => void>;
   private readonly claimDue: Transaction<(input: ClaimRequest) => Job[]>;
-  private readonly postpone: Statement<{ lane: string; until: number; now: number }>;
+  private readonly postpone: Statement<{ lane: string; until: number }>;
+  private readonly forgetBackoffs: Statement<[number]>;
+  private readonly retryAll: Transaction<(kind: string | null, at: number) => number>;
   private readonly deleteLeased: Statement<{ id: number; lease_id: string }>;
   private readonly retryLeased: Statement<{ id: number; lease_id: string; run_at: number; error: string }>;
   private readonly abandonLeased: Statement<{ id: number; lease_id: string; error: string }>;
@@ -58,8 +60,12 @@ export class SqliteJobQueue implements JobQueue {
     const insert = prepareJobInsert(db);
     // A claim takes the first due job of each lane (a loose index scan over the distinct pending lanes, then one
     // seek per lane) and the due jobs without a lane, so it costs the number of lanes, not the number of jobs: a
-    // backlog of thousands for one host, or hundreds of backed-off hosts, does not slow it down.
+    // backlog of thousands for one host, or hundreds of backed-off hosts, does not slow it down. A lane backed off
+    // is one row of lane_backoffs, looked up by its key.
     const due = '(lease_until IS NULL OR lease_until <= @now) AND run_at <= @now';
+    const open = (lane: string) =>
+      `${lane} NOT IN (SELECT value FROM json_each(@skip))
+       AND NOT EXISTS (SELECT 1 FROM lane_backoffs WHERE lane_backoffs.lane = ${lane} AND until > @now)`;
     const selectFirstPerLane = db.prepare<{ now: number; skip: string }, Candidate>(`
       WITH RECURSIVE lanes(lane) AS (
         SELECT MIN(lane) FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane IS NOT NULL
@@ -71,13 +77,13 @@ export class SqliteJobQueue implements JobQueue {
       SELECT first.id, first.run_at FROM lanes JOIN jobs AS first ON first.id = (
         SELECT id FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane = lanes.lane AND ${due}
         ORDER BY run_at, id LIMIT 1)
-      WHERE lanes.lane IS NOT NULL AND lanes.lane NOT IN (SELECT value FROM json_each(@skip))`);
+      WHERE lanes.lane IS NOT NULL AND ${open('lanes.lane')}`);
     // With `onlyLanes`, those lanes are sought directly instead of scanning every pending lane.
     const selectFirstOfLanes = db.prepare<{ now: number; only: string; skip: string }, Candidate>(`
       SELECT first.id, first.run_at FROM json_each(@only) AS lanes JOIN jobs AS first ON first.id = (
         SELECT id FROM jobs INDEXED BY jobs_pending_by_lane WHERE state = 'pending' AND lane = lanes.value AND ${due}
         ORDER BY run_at, id LIMIT 1)
-      WHERE lanes.value NOT IN (SELECT value FROM json_each(@skip))`);
+      WHERE ${open('lanes.value')}`);
     const selectWithoutLane = db.prepare<{ now: number; limit: number }, Candidate>(`
       SELECT id, run_at FROM jobs INDEXED BY jobs_pending_without_lane
       WHERE state = 'pending' AND lane IS NULL AND ${due} ORDER BY run_at, id LIMIT @limit`);
@@ -96,10 +102,12 @@ export class SqliteJobQueue implements JobQueue {
     this.abandonLeased = db.prepare(`
       UPDATE jobs SET state = 'abandoned', lease_id = NULL, lease_until = NULL, last_error = @error
       WHERE ${leasedBy}`);
+    // One row per lane, whatever its backlog; MAX: a later back-off extends it, an earlier one never shortens it.
     this.postpone = db.prepare(`
-      UPDATE jobs SET run_at = @until
-      WHERE lane = @lane AND state = 'pending' AND run_at < @until
-        AND (lease_until IS NULL OR lease_until <= @now)`);
+      INSERT INTO lane_backoffs (lane, until) VALUES (@lane, @until)
+      ON CONFLICT (lane) DO UPDATE SET until = MAX(until, excluded.until)`);
+    this.forgetBackoffs = db.prepare('DELETE FROM lane_backoffs WHERE until <= ?');
+    this.retryAll = this.prepareRetry();
     this.countByKind = db.prepare(`
       SELECT kind, SUM(state = 'pending') AS pending, SUM(state = 'abandoned') AS abandoned,
         MIN(CASE WHEN state = 'pending' THEN queued_at END) AS oldest
@@ -160,15 +168,21 @@ export class SqliteJobQueue implements JobQueue {
     return this.changedOne(() => this.abandonLeased.run({ ...leaseOf(job), error }));
   }
 
-  async postponeLane(lane: string, until: Date, now: Date): Promise<number> {
-    return storeCall(() => this.postpone.run({ lane, until: until.getTime(), now: now.getTime() })).changes;
+  async postponeLane(lane: string, until: Date, now: Date): Promise<void> {
+    await this.outcomes.run(() => {
+      // Back-offs already over change no claim: forgetting them keeps the table to the lanes failing now.
+      this.forgetBackoffs.run(now.getTime());
+      return this.postpone.run({ lane, until: until.getTime() }).changes;
+    });
   }
 
   async list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]> {
     const rows = storeCall(() =>
       this.db
         .prepare<{ kind: string | null; limit: number }, JobListRow>(
-          `SELECT id, kind, state, lane, attempts, queued_at, run_at, lease_until, last_error FROM jobs
+          `SELECT id, kind, state, jobs.lane, attempts, queued_at, MAX(run_at, COALESCE(b.until, 0)) AS run_at,
+             lease_until, last_error
+           FROM jobs LEFT JOIN lane_backoffs AS b ON b.lane = jobs.lane
            WHERE @kind IS NULL OR kind = @kind ORDER BY id LIMIT @limit`,
         )
         .all(filter),
@@ -187,17 +201,36 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async retryAbandoned(kind: string | null, now: Date): Promise<number> {
-    const at = now.getTime();
-    return storeCall(
-      () =>
-        this.db
-          .prepare(
-            `UPDATE jobs SET state = 'pending', attempts = 0, queued_at = @at, run_at = @at, lease_id = NULL,
-               lease_until = NULL
-             WHERE state = 'abandoned' AND (@kind IS NULL OR kind = @kind)`,
-          )
-          .run({ kind, at }).changes,
+    return storeCall(() => this.retryAll.immediate(kind, now.getTime()));
+  }
+
+  /**
+   * Abandoned jobs back to pending in one transaction: those without a key at once; of those sharing a key, the
+   * newest only, and only while no pending job holds the key (the unique index would refuse a second).
+   */
+  private prepareRetry(): Transaction<(kind: string | null, at: number) => number> {
+    const back = `state = 'pending', attempts = 0, queued_at = @at, run_at = @at, lease_id = NULL, lease_until = NULL`;
+    const unkeyed = this.db.prepare<{ kind: string | null; at: number }>(`
+      UPDATE jobs SET ${back}
+      WHERE state = 'abandoned' AND (@kind IS NULL OR kind = @kind) AND replace_key IS NULL`);
+    const keyed = this.db.prepare<{ kind: string | null }, { id: number; replace_key: string }>(`
+      SELECT id, replace_key FROM jobs
+      WHERE state = 'abandoned' AND (@kind IS NULL OR kind = @kind) AND replace_key IS NOT NULL ORDER BY id DESC`);
+    const held = this.db.prepare<[string]>(
+      "SELECT 1 FROM jobs WHERE replace_key = ? AND state = 'pending' AND replace_key IS NOT NULL",
     );
+    const one = this.db.prepare<{ id: number; at: number }>(`UPDATE jobs SET ${back} WHERE id = @id`);
+    return this.db.transaction((kind: string | null, at: number) => {
+      let retried = unkeyed.run({ kind, at }).changes;
+      const seen = new Set<string>();
+      for (const row of keyed.all({ kind })) {
+        if (seen.has(row.replace_key)) continue;
+        seen.add(row.replace_key);
+        if (held.get(row.replace_key) !== undefined) continue;
+        retried += one.run({ id: row.id, at }).changes;
+      }
+      return retried;
+    });
   }
 
   async dropAbandoned(kind: string | null): Promise<number> {

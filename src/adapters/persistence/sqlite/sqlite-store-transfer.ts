@@ -15,6 +15,8 @@ const BATCH = 2_000;
 type Row = Record<string, unknown>;
 const text = (row: Row, column: string) => row[column] as string;
 const textOrNull = (row: Row, column: string) => row[column] as string | null;
+/** A job's key in a record: absent when it has none, as in files exported before keys existed. */
+const optionalKey = (key: string | null) => (key === null ? {} : { replaceKey: key });
 const number = (row: Row, column: string) => row[column] as number;
 
 /** Each table as records, in the order the rows were written. */
@@ -134,6 +136,7 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
       queuedAt: iso(number(r, 'queued_at')),
       runAt: iso(number(r, 'run_at')),
       lastError: textOrNull(r, 'last_error'),
+      ...optionalKey(textOrNull(r, 'replace_key')),
     }),
   },
 ];
@@ -174,7 +177,7 @@ function prepareInserts(db: Database): {
     'INSERT INTO followers (username, actor, inbox, shared_inbox, follow_id, followed_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const job = run(
-    'INSERT INTO jobs (kind, payload, lane, state, attempts, queued_at, run_at, last_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO jobs (kind, payload, lane, state, attempts, queued_at, run_at, last_error, replace_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   return {
     user: (r) =>
@@ -227,6 +230,7 @@ function prepareInserts(db: Database): {
         millis(r.queuedAt),
         millis(r.runAt),
         r.lastError,
+        r.replaceKey ?? null,
       ),
   };
 }

@@ -1,7 +1,9 @@
 // Rule: the inbox acts only on activities signed by their own actor. A Follow of a local user makes the actor a
 // follower and answers it with an Accept signed by that user; an Undo of the Follow ends it; a Delete of the actor
 // removes it everywhere; anything else is accepted and ignored. A disabled account's inbox still takes Undos and
-// Deletes (so its followers stay right for when it is enabled), but a Follow of it is ignored.
+// Deletes (so its followers stay right for when it is enabled), but a Follow of it is ignored. What one remote
+// server can make L2 store and send is bounded (issue 23): one Accept waits per (user, follower) — a repeated Follow
+// replaces it —, Follows are budgeted per actor and per origin, and Accepts waiting for one host are capped.
 import type { Urls } from '../../../domain/activity-streams.js';
 import {
   acceptDocument,
@@ -11,19 +13,21 @@ import {
   typeOf,
   type IncomingActivity,
 } from '../../../domain/federation.js';
-import { documentDeliveryJob } from '../../../domain/jobs.js';
+import { acceptJob, laneOf } from '../../../domain/jobs.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { isActive, normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FollowerRepository } from '../../ports/follower-repository.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
-import type {
-  SignatureRefused,
-  SignatureRetryLater,
-  SignatureRefusal,
-  SignatureVerifier,
-  SignedRequest,
+import type { RateLimit, ThrottleVerdict } from '../../ports/rate-limit.js';
+import {
+  SIGNATURE_REFUSALS,
+  type SignatureRefused,
+  type SignatureRetryLater,
+  type SignatureRefusal,
+  type SignatureVerifier,
+  type SignedRequest,
 } from '../../ports/signature-verifier.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
@@ -43,11 +47,57 @@ export type InboxError =
    * peer should send the activity again later.
    */
   | { readonly type: 'unavailable'; readonly message: string; readonly retryAfterSeconds: number }
-  /** This client asked for too many unknown keys: nothing was fetched. */
-  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
+  /**
+   * Beyond a limit (`reason`): this client named too many unknown keys (nothing was fetched), or a Follow exceeds a
+   * budget of its actor or its server, or too many Accepts wait for its server (nothing was stored). The peer may
+   * send it again after `retryAfterSeconds`.
+   */
+  | {
+      readonly type: 'rate_limited';
+      readonly reason: InboxLimit;
+      readonly message: string;
+      readonly retryAfterSeconds: number;
+    };
+
+/** The limits an inbox request can run into (see InboxError's `rate_limited`). */
+export const INBOX_LIMITS = ['key_budget', 'actor_budget', 'origin_budget', 'lane_full'] as const;
+export type InboxLimit = (typeof INBOX_LIMITS)[number];
+
+/** Every reason an inbox request is refused for, as operators count them: one word each. */
+export const INBOX_REFUSALS = [...SIGNATURE_REFUSALS, 'unavailable', ...INBOX_LIMITS] as const;
+
+/** The word operators count an inbox refusal under (null for refusals that are no concern of theirs: 400, 404, 410). */
+export function refusalReason(error: InboxError): (typeof INBOX_REFUSALS)[number] | null {
+  switch (error.type) {
+    case 'unauthenticated':
+      return error.refusal;
+    case 'unavailable':
+      return 'unavailable';
+    case 'rate_limited':
+      return error.reason;
+    default:
+      return null;
+  }
+}
 
 /** What a peer is told to wait when the follower's actor could not be fetched now. */
 const ACTOR_RETRY_AFTER_SECONDS = 60;
+
+/** What one remote server may make the inbox store and queue. */
+export interface FollowLimits {
+  /** Follows one remote actor may send per window (counted once the actor is known and the followed user too). */
+  readonly perActor: RateLimit;
+  /** Follows one remote origin may send per window, all its actors together. */
+  readonly perOrigin: RateLimit;
+  /** Accepts that may wait, undelivered, for one host (lane); a Follow that would queue one more is refused. */
+  readonly pendingAcceptsPerHost: number;
+}
+
+/**
+ * What a peer whose host already has `pendingAcceptsPerHost` Accepts waiting is told to wait: the longest delay
+ * between two attempts of one delivery (DEFAULT_RETRY_POLICY), by which the host's back-off has been tried again.
+ */
+export const LANE_FULL_RETRY_AFTER_SECONDS = 600;
 
 /** What the activity did; every one of them answers 202. */
 export type InboxOutcome = 'followed' | 'unfollowed' | 'removed' | 'ignored';
@@ -62,6 +112,7 @@ export class ReceiveActivity {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly urls: Urls,
+    private readonly limits: FollowLimits,
   ) {}
 
   /**
@@ -112,6 +163,9 @@ export class ReceiveActivity {
     const followed = target === null ? null : this.urls.usernameOf(target);
     const user = followed === null ? null : await this.localUser(followed);
     if (!user) return ok('ignored');
+    // Spent before the actor is fetched: a Follow over budget costs no outbound request and stores nothing.
+    const budget = await this.spendFollowBudget(activity.actor);
+    if (!budget.ok) return budget;
     const lookup = await this.client.fetchActor(activity.actor);
     if (!lookup.ok) {
       const message = `The follower’s actor could not be read: ${lookup.reason}.`;
@@ -135,7 +189,7 @@ export class ReceiveActivity {
       actor,
       follow: { id: activity.id, actor: activity.actor, object: actor },
     });
-    await this.followers.add(
+    const outcome = await this.followers.add(
       {
         username: user,
         actor: activity.actor,
@@ -144,11 +198,38 @@ export class ReceiveActivity {
         followId: activity.id,
         followedAt: now,
       },
-      documentDeliveryJob({ signer: user, inbox: remote.inbox, document: accept }),
+      acceptJob({ signer: user, inbox: remote.inbox, document: accept }, activity.actor),
       now,
+      this.limits.pendingAcceptsPerHost,
     );
+    if (outcome === 'lane_full') {
+      return err({
+        type: 'rate_limited',
+        reason: 'lane_full',
+        message: 'Too many Accepts wait undelivered for your server: send the Follow again later.',
+        retryAfterSeconds: LANE_FULL_RETRY_AFTER_SECONDS,
+      });
+    }
     this.signal.jobsQueued();
     return ok('followed');
+  }
+
+  /** Counts a Follow against the budgets of its actor and of its origin (both, so each sees every Follow). */
+  private async spendFollowBudget(actor: string): Promise<Result<void, InboxError>> {
+    const [byActor, byOrigin] = await Promise.all([
+      this.limits.perActor.consume(actor),
+      this.limits.perOrigin.consume(laneOf(actor)),
+    ]);
+    if (!byActor.limited && !byOrigin.limited) return ok(undefined);
+    const wait = (verdict: ThrottleVerdict) => (verdict.limited ? verdict.retryAfterSeconds : 0);
+    return err({
+      type: 'rate_limited',
+      reason: byActor.limited ? 'actor_budget' : 'origin_budget',
+      message: byActor.limited
+        ? 'Too many Follows from this actor: send it again later.'
+        : 'Too many Follows from your server: send it again later.',
+      retryAfterSeconds: Math.max(wait(byActor), wait(byOrigin)),
+    });
   }
 
   /** Ends the Follow the Undo names: embedded (by its object, or its id) or by id alone. */
@@ -191,6 +272,11 @@ function refusalOf(verdict: SignatureRefused | SignatureRetryLater): InboxError 
     case 'unavailable':
       return { type: 'unavailable', message: verdict.reason, retryAfterSeconds: verdict.retryAfterSeconds };
     case 'rate_limited':
-      return { type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
+      return {
+        type: 'rate_limited',
+        reason: 'key_budget',
+        message: verdict.reason,
+        retryAfterSeconds: verdict.retryAfterSeconds,
+      };
   }
 }

@@ -6,8 +6,17 @@ import { Urls } from '../../../../src/domain/activity-streams.js';
 import { aUser, aUsername, MINUTE } from '../../../support/builders.js';
 import { FixedClock, SequentialIds } from '../../../support/fixed-clock.js';
 import { ScriptedFederation } from '../../../support/use-case-kit.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterBudget } from '../../../../src/adapters/throttle/rate-limiter-budget.js';
 
 const BOB = 'https://peer.example/users/bob';
+const FOLLOWS_PER_ACTOR = 5;
+const FOLLOWS_PER_ORIGIN = 8;
+const PENDING_ACCEPTS_PER_HOST = 3;
+
+/** A budget of `points` per hour, counted in memory (the kit's budgets are the same limiter on another store). */
+const budget = (points: number) =>
+  new RateLimiterBudget(new RateLimiterMemory({ keyPrefix: 'follows', points, duration: 3600 }));
 const request = {
   method: 'POST',
   target: '/inbox',
@@ -16,7 +25,8 @@ const request = {
   clientAddress: '192.0.2.7',
 };
 
-async function setUp() {
+/** The inbox on a memory store, with small limits unless a test names its own. */
+async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcceptsPerHost?: number } = {}) {
   const store = openMemoryPersistence();
   await store.users.create(aUser({ username: aUsername('alice') }));
   const federation = new ScriptedFederation();
@@ -34,6 +44,11 @@ async function setUp() {
     new FixedClock(new Date('2026-11-22T10:00:00.000Z')),
     new SequentialIds(),
     urls,
+    {
+      perActor: budget(limits.perActor ?? FOLLOWS_PER_ACTOR),
+      perOrigin: budget(limits.perOrigin ?? FOLLOWS_PER_ORIGIN),
+      pendingAcceptsPerHost: limits.pendingAcceptsPerHost ?? PENDING_ACCEPTS_PER_HOST,
+    },
   );
   const post = (body: unknown, inboxOwner: string | null = null) =>
     receive.execute({ inboxOwner, body, request });
@@ -63,6 +78,115 @@ describe('ReceiveActivity (the inbox)', () => {
     expect(job?.kind).to.equal('document_delivery');
     expect(job?.payload).to.deep.include({ signer: 'alice', inbox: `${BOB}/inbox` });
     expect(signal.count).to.equal(1);
+  });
+
+  it('leaves one pending Accept, of the last Follow, after 1,000 repeated Follows of one user by one actor', async () => {
+    const { post, follow, followers, store } = await setUp({ perActor: 1000, perOrigin: 1000 });
+
+    for (let n = 1; n <= 1000; n++)
+      expect(await post({ ...follow, id: `${BOB}/follows/${n}` })).to.deep.equal({
+        ok: true,
+        value: 'followed',
+      });
+
+    expect(await followers()).to.equal(1);
+    const waiting = await store.jobs.claim({
+      now: new Date('2026-11-23'),
+      leaseMs: MINUTE,
+      limit: 5,
+      leaseId: 'l',
+    });
+    expect(waiting).to.have.length(1);
+    expect(await store.jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+    const accept = (waiting[0]?.payload as { document: { object: { id: string } } }).document;
+    expect(accept.object.id).to.equal(`${BOB}/follows/1000`);
+  });
+
+  describe('limits', () => {
+    const CAROL = 'https://peer.example/users/carol';
+    const followOf = (actor: string, n: number, user = 'alice') => ({
+      id: `${actor}/follows/${n}`,
+      type: 'Follow',
+      actor,
+      object: `https://l2.example/users/${user}`,
+    });
+    /** The inbox where the signature of each Follow verifies as its own actor's. */
+    async function signedInbox(limits: Parameters<typeof setUp>[0]) {
+      const kit = await setUp(limits);
+      kit.federation.actors.set(CAROL, { id: CAROL, inbox: `${CAROL}/inbox`, sharedInbox: null });
+      const post = (follow: ReturnType<typeof followOf>) => {
+        kit.verdict.next = { ok: true, keyId: `${follow.actor}#main-key`, owner: follow.actor };
+        return kit.post(follow);
+      };
+      return { ...kit, post };
+    }
+
+    it('refuses Follows beyond the budget of their actor, storing nothing and asking its server nothing', async () => {
+      const { post, store, federation } = await signedInbox({ perActor: 2 });
+      let fetches = 0;
+      const fetchActor = federation.fetchActor.bind(federation);
+      federation.fetchActor = (id) => (fetches++, fetchActor(id));
+      await store.users.create(aUser({ username: aUsername('dave') }));
+      await post(followOf(BOB, 1));
+      await post(followOf(BOB, 2));
+
+      const refused = await post(followOf(BOB, 3, 'dave'));
+
+      expect(refused.ok).to.equal(false);
+      expect(!refused.ok && refused.error).to.deep.include({ type: 'rate_limited', reason: 'actor_budget' });
+      expect(
+        !refused.ok && refused.error.type === 'rate_limited' && refused.error.retryAfterSeconds,
+      ).to.be.within(1, 3600);
+      expect(await store.followers.count({ username: aUsername('dave') })).to.equal(0);
+      expect(fetches).to.equal(2);
+    });
+
+    it('refuses Follows beyond the budget of their origin, whichever of its actors sends them', async () => {
+      const { post, store } = await signedInbox({ perActor: 10, perOrigin: 3 });
+      await post(followOf(BOB, 1));
+      await post(followOf(BOB, 2));
+      await post(followOf(CAROL, 1));
+
+      const refused = await post(followOf(CAROL, 2));
+
+      expect(!refused.ok && refused.error).to.deep.include({ type: 'rate_limited', reason: 'origin_budget' });
+      expect(await store.followers.count({ username: aUsername('alice') })).to.equal(2);
+    });
+
+    it('refuses a new follower, storing nothing, while its host has the cap of Accepts waiting', async () => {
+      const { post, store } = await signedInbox({ pendingAcceptsPerHost: 1 });
+      await post(followOf(BOB, 1));
+
+      const refused = await post(followOf(CAROL, 1));
+
+      expect(refused).to.deep.equal({
+        ok: false,
+        error: {
+          type: 'rate_limited',
+          reason: 'lane_full',
+          message: 'Too many Accepts wait undelivered for your server: send the Follow again later.',
+          retryAfterSeconds: 600,
+        },
+      });
+      expect(await store.followers.count({ username: aUsername('alice') })).to.equal(1);
+      expect(await post(followOf(BOB, 2)), 'a repeated Follow replaces its own Accept').to.deep.equal({
+        ok: true,
+        value: 'followed',
+      });
+    });
+
+    it('spends no budget on a Follow of somebody who is not a local user', async () => {
+      const { post } = await signedInbox({ perActor: 1 });
+
+      for (let n = 0; n < 3; n++)
+        expect(
+          await post({ ...followOf(BOB, n), object: 'https://elsewhere.example/users/x' }),
+        ).to.deep.equal({
+          ok: true,
+          value: 'ignored',
+        });
+      expect(await post(followOf(BOB, 9))).to.deep.equal({ ok: true, value: 'followed' });
+    });
   });
 
   it('answers unavailable (the peer sends again) when the follower’s server cannot be asked now, invalid when it has no actor', async () => {

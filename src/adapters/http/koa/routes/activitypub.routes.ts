@@ -17,6 +17,7 @@ import { AS_CONTEXT } from '../../../../domain/activity-streams.js';
 import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
+import { refusalReason } from '../../../../application/use-cases/federation/receive-activity.js';
 import { clientAddress } from '../client-address.js';
 import { inboxProblem } from '../error-status.js';
 import { ThrottledLog } from '../throttled-log.js';
@@ -71,7 +72,10 @@ const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {
     ...notFound,
     413: problem('payload_too_large: over 256 KiB'),
     415: problem('unsupported_media_type'),
-    429: problem('rate_limited: this client named too many unknown keys; send again after Retry-After'),
+    429: problem(
+      'rate_limited: this client named too many unknown keys, or a Follow beyond the budget of its actor or its ' +
+        'server, or while too many Accepts wait for its server; nothing was stored; send again after Retry-After',
+    ),
     503: problem(
       'unavailable: the signer’s key or the follower’s actor cannot be fetched now; send again after Retry-After',
     ),
@@ -264,16 +268,11 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
     });
     if (!received.ok) {
       const { error } = received;
-      if (error.type === 'unauthenticated' || error.type === 'unavailable' || error.type === 'rate_limited') {
-        const reason = error.type === 'unauthenticated' ? error.refusal : error.type;
+      const reason = refusalReason(error);
+      if (reason !== null) {
         deps.metrics.inboxRefused(reason);
         refusals.warn(
-          {
-            reqId: ctx.state.requestId,
-            client,
-            reason,
-            detail: 'message' in error ? error.message : undefined,
-          },
+          { reqId: ctx.state.requestId, client, reason, detail: 'message' in error ? error.message : undefined },
           'inbox request refused',
         );
       }
