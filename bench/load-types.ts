@@ -7,12 +7,17 @@ export interface LoadSpec {
   readonly body?: string;
   readonly connections: number;
   readonly seconds: number;
+  /**
+   * The answer a request should get, when it is not a 2xx (a refusal under measurement): the rates, `ok` and the
+   * latencies count this status instead.
+   */
+  readonly expectedStatus?: number;
   /** Each request registers a new user (a fresh username) with this password. */
   readonly uniqueRegistration?: boolean;
   readonly password?: string;
 }
 
-/** What bench/load.ts reports: every rate counts 2xx answers only. */
+/** What bench/load.ts reports: every rate counts 2xx answers only (or the spec's `expectedStatus`). */
 export interface LoadResult {
   readonly connections: number;
   readonly seconds: number;

@@ -30,17 +30,22 @@ const instance = autocannon({
     },
   ],
 });
+const expected = (status: number) =>
+  spec.expectedStatus === undefined ? status >= 200 && status < 300 : status === spec.expectedStatus;
 instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-  if (statusCode >= 200 && statusCode < 300) latencies.record(responseTime);
+  if (expected(statusCode)) latencies.record(responseTime);
 });
 const result = await instance;
 
-const ok = result['2xx'];
+const ok =
+  spec.expectedStatus === undefined
+    ? result['2xx']
+    : (result.statusCodeStats[String(spec.expectedStatus)]?.count ?? 0);
 const summary: LoadResult = {
   connections: spec.connections,
   seconds: result.duration,
   ok,
-  non2xx: result.non2xx,
+  non2xx: spec.expectedStatus === undefined ? result.non2xx : result['2xx'] + result.non2xx - ok,
   errors: result.errors,
   timeouts: result.timeouts,
   statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),

@@ -81,8 +81,6 @@ export class ServiceMetrics implements JobObserver {
     this.count(this.jobAttempts, { kind, outcome, destination });
   }
 
-
-
   /** A gauge whose values are read when Prometheus scrapes. */
   gauge(
     name: string,

@@ -272,7 +272,12 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       if (reason !== null) {
         deps.metrics.inboxRefused(reason);
         refusals.warn(
-          { reqId: ctx.state.requestId, client, reason, detail: 'message' in error ? error.message : undefined },
+          {
+            reqId: ctx.state.requestId,
+            client,
+            reason,
+            detail: 'message' in error ? error.message : undefined,
+          },
           'inbox request refused',
         );
       }
