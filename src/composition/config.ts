@@ -42,6 +42,9 @@ const EnvSchema = z.object({
   TRUST_PROXY: booleanFlag,
   LOGIN_MAX_FAILURES_PER_USERNAME: int(1, 1_000_000, 10),
   LOGIN_MAX_FAILURES_PER_ADDRESS: int(1, 1_000_000, 50),
+  // One home (/56: 256 /64s) and one site (/48: 65,536 /64s) each get a budget beside each /64's.
+  LOGIN_MAX_FAILURES_PER_56: int(1, 1_000_000, 100),
+  LOGIN_MAX_FAILURES_PER_48: int(1, 1_000_000, 200),
   LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400 * 30, 900),
   REGISTRATIONS_PER_ADDRESS: int(1, 1_000_000, 10),
   REGISTRATION_WINDOW_SECONDS: int(1, 86_400 * 30, 3600),
@@ -80,7 +83,11 @@ export interface Config {
   readonly metricsToken: string | null;
   readonly login: {
     readonly maxFailuresPerUsername: number;
+    /** Per IPv4 address or IPv6 /64. */
     readonly maxFailuresPerAddress: number;
+    /** Per IPv6 /56 (one home) and /48 (one site). */
+    readonly maxFailuresPer56: number;
+    readonly maxFailuresPer48: number;
     readonly windowSeconds: number;
   };
   readonly actions: {
@@ -157,6 +164,8 @@ export function loadConfig(
     login: {
       maxFailuresPerUsername: e.LOGIN_MAX_FAILURES_PER_USERNAME,
       maxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxFailuresPer56: e.LOGIN_MAX_FAILURES_PER_56,
+      maxFailuresPer48: e.LOGIN_MAX_FAILURES_PER_48,
       windowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
     },
     actions: {

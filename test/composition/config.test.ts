@@ -29,6 +29,8 @@ describe('configuration and the JWT secret', () => {
     expect(config.login).to.deep.equal({
       maxFailuresPerUsername: 10,
       maxFailuresPerAddress: 50,
+      maxFailuresPer56: 100,
+      maxFailuresPer48: 200,
       windowSeconds: 900,
     });
     expect(config.revocationCleanupIntervalMs).to.equal(3_600_000);
@@ -81,6 +83,8 @@ describe('configuration and the JWT secret', () => {
       [{ L1_ALLOW_PRIVATE: 'yes' }, /^L1_ALLOW_PRIVATE: /],
       [{ DELIVERY_PER_HOST: '3' }, /^DELIVERY_PER_HOST: /],
       [{ REGISTRATIONS_PER_ADDRESS: '0' }, /^REGISTRATIONS_PER_ADDRESS: /],
+      [{ LOGIN_MAX_FAILURES_PER_56: '0' }, /^LOGIN_MAX_FAILURES_PER_56: /],
+      [{ LOGIN_MAX_FAILURES_PER_48: 'many' }, /^LOGIN_MAX_FAILURES_PER_48: /],
     ] as const) {
       let message = '';
       try {

@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher.js';
-import { RateLimiterLoginThrottle } from '../../../src/adapters/throttle/rate-limiter-login-throttle.js';
 import type { LoginThrottle, ThrottleVerdict } from '../../../src/application/ports/login-throttle.js';
 import type { PasswordHasher } from '../../../src/application/ports/password-hasher.js';
 import { PasswordCheck } from '../../../src/application/services/password-check.js';
 import type { Username } from '../../../src/domain/user.js';
-import { KIT_ADDRESS, useCaseKit } from '../../support/use-case-kit.js';
+import { KIT_ADDRESS, memoryLoginThrottle, useCaseKit } from '../../support/use-case-kit.js';
 
 /** The real bcrypt hasher, recording each comparison (and the hash it was against) in a shared event list. */
 class CountingHasher implements PasswordHasher {
@@ -133,13 +131,7 @@ describe('PasswordCheck', () => {
   });
 
   it("clears the username's count on a right password, so later wrong guesses start from a fresh allowance", async () => {
-    const { events, check } = await setUp(
-      () =>
-        new RateLimiterLoginThrottle(
-          new RateLimiterMemory({ keyPrefix: 'u', points: 3, duration: 900 }),
-          new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
-        ),
-    );
+    const { events, check } = await setUp(() => memoryLoginThrottle({ perUsername: 3, perAddress: 100 }));
     const attempt = (password: string) => check.check({ username: 'alice', password, clientAddress: 'a' });
     expect(await attempt('wrong one')).to.deep.equal(INVALID);
     expect(await attempt('wrong two')).to.deep.equal(INVALID);
