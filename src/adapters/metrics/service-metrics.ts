@@ -30,6 +30,7 @@ export class ServiceMetrics implements JobObserver {
   private readonly verifications: Counter<'outcome'>;
   private readonly logins: Counter<'outcome'>;
   private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
+  private readonly bcryptRefusals: Counter;
   /** Each counter's children by label values, so that a request hashes no label set. */
   private readonly children = new Map<Counter<string>, Map<string, { inc(): void }>>();
 
@@ -50,6 +51,11 @@ export class ServiceMetrics implements JobObserver {
       'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up) and destination class (proven: answering well; untried: new or failing; none).',
       ['kind', 'outcome', 'destination'],
     );
+    this.bcryptRefusals = this.counter(
+      'l2_bcrypt_refused_total',
+      'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited.',
+      [],
+    );
     // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
     // first failure after a restart would go unseen.
     for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
@@ -64,6 +70,8 @@ export class ServiceMetrics implements JobObserver {
   readonly verified = (outcome: string): void => this.count(this.verifications, { outcome });
 
   readonly loggedIn = (outcome: string): void => this.count(this.logins, { outcome });
+
+  readonly bcryptRefused = (): void => this.bcryptRefusals.inc();
 
   attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
     this.count(this.jobAttempts, { kind, outcome, destination });

@@ -64,6 +64,10 @@ export class RateLimiterLoginThrottle implements LoginThrottle {
     );
   }
 
+  async notChecked(username: string): Promise<void> {
+    await storeCall(() => this.byUsername.reward(username, 1));
+  }
+
   /** Every address budget an attempt from `clientAddress` counts against, with its key. */
   private addressKeys(clientAddress: string): [RateLimiterAbstract, string][] {
     const wider = widerIpv6Networks(clientAddress);

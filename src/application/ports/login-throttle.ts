@@ -16,4 +16,10 @@ export interface LoginThrottle {
   attempt(username: string, clientAddress: string): Promise<ThrottleVerdict>;
   /** After a successful login: forgets the username's count and gives each address key its attempt back. */
   succeeded(username: string, clientAddress: string): Promise<void>;
+  /**
+   * After an attempt refused before its password was checked (the service was too busy): the username gets its
+   * attempt back, so a person retrying through a storm does not lock their own account. The address keys keep
+   * theirs, so a flood that retries at once still spends its budget.
+   */
+  notChecked(username: string): Promise<void>;
 }

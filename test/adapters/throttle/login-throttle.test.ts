@@ -79,5 +79,19 @@ for (const [name, open] of stores) {
       expect(await limitedFrom('2001:db8:9:3::/64')).to.equal(false);
       expect(await limitedFrom('2001:db8:9:4::/64')).to.equal(true);
     });
+
+    it('gives an attempt refused unchecked back to the username only: the address keeps paying', async () => {
+      throttle = await throttleOn(open(), {
+        ...limits,
+        maxFailuresPerUsername: 1,
+        maxFailuresPer56: 100,
+        maxFailuresPer48: 100,
+      });
+      expect(await limitedFrom('192.0.2.7', 'alice')).to.equal(false);
+      await throttle.notChecked('alice');
+      expect(await limitedFrom('192.0.2.7', 'alice')).to.equal(false);
+      // The username has its one attempt again only because none was checked; the address has spent both of its.
+      expect(await limitedFrom('192.0.2.7', 'bob')).to.equal(true);
+    });
   });
 }
