@@ -19,7 +19,6 @@ import { RevocationWriter } from '../application/services/revocation-writer.js';
 import { TokenIssuer } from '../application/services/token-issuer.js';
 import type { FollowLimits } from '../application/use-cases/federation/receive-activity.js';
 import { PublishActivity } from '../application/use-cases/registry/publish-activity.js';
-import { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
@@ -38,6 +37,7 @@ import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
 import { Urls } from '../domain/activity-streams.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/delivery-policy.js';
 import type { Config } from './config.js';
+import { passwordHasher } from './password-hashing.js';
 import { openStore } from './persistence.js';
 import { TOKENS } from './tokens.js';
 import { registerUseCases } from './use-cases.js';
@@ -101,19 +101,10 @@ export async function buildContainer(
   // Crypto and time
   factory(TOKENS.Clock, () => new SystemClock());
   factory(TOKENS.IdGenerator, () => new CryptoIdGenerator());
-  const hasher = new BcryptPasswordHasher(config.bcryptCost, availableParallelism());
-  value(TOKENS.PasswordHasher, hasher);
   const metrics = new ServiceMetrics();
   value(TOKENS.ServiceMetrics, metrics);
-  metrics.gauge(
-    'l2_bcrypt_jobs',
-    'Password hashes and checks running now (at most one per core) and waiting their turn.',
-    ['state'],
-    () => [
-      [{ state: 'running' }, hasher.running],
-      [{ state: 'waiting' }, hasher.waiting],
-    ],
-  );
+  const hasher = passwordHasher(config, metrics, () => c.resolve<Logger>(TOKENS.Logger));
+  value(TOKENS.PasswordHasher, hasher);
   // The dummy hash of unknown-user logins, computed before the first login needs it.
   value(TOKENS.WarmUp, () => hasher.dummy());
   factory(TOKENS.TokenCodec, () => new JwtTokenCodec(config.jwtSecret, config.jwtPreviousSecret));

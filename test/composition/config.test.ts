@@ -26,9 +26,12 @@ describe('configuration and the JWT secret', () => {
     expect(config.publicUrl).to.equal('http://localhost:8200');
     expect(config.store).to.deep.equal({ kind: 'sqlite', path: './data/l2.sqlite' });
     expect(config.bcryptCost).to.equal(12);
+    expect(config.bcryptQueueSeconds).to.equal(5);
     expect(config.login).to.deep.equal({
       maxFailuresPerUsername: 10,
       maxFailuresPerAddress: 50,
+      maxFailuresPer56: 100,
+      maxFailuresPer48: 200,
       windowSeconds: 900,
     });
     expect(config.revocationCleanupIntervalMs).to.equal(3_600_000);
@@ -82,6 +85,9 @@ describe('configuration and the JWT secret', () => {
       [{ L1_ALLOW_PRIVATE: 'yes' }, /^L1_ALLOW_PRIVATE: /],
       [{ DELIVERY_PER_HOST: '3' }, /^DELIVERY_PER_HOST: /],
       [{ REGISTRATIONS_PER_ADDRESS: '0' }, /^REGISTRATIONS_PER_ADDRESS: /],
+      [{ BCRYPT_QUEUE_SECONDS: '0' }, /^BCRYPT_QUEUE_SECONDS: /],
+      [{ LOGIN_MAX_FAILURES_PER_56: '0' }, /^LOGIN_MAX_FAILURES_PER_56: /],
+      [{ LOGIN_MAX_FAILURES_PER_48: 'many' }, /^LOGIN_MAX_FAILURES_PER_48: /],
     ] as const) {
       let message = '';
       try {

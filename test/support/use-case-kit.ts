@@ -48,6 +48,21 @@ export const KIT_ADDRESS = '192.0.2.1';
 /** Registrations per address and window in the kit. */
 export const KIT_REGISTRATIONS_PER_ADDRESS = 5;
 
+/** The login throttle on memory counters: attempts per username and per address, and per IPv6 /56 and /48. */
+export function memoryLoginThrottle(points: {
+  perUsername: number;
+  perAddress: number;
+  per56?: number;
+  per48?: number;
+}): RateLimiterLoginThrottle {
+  const limiter = (keyPrefix: string, allowed: number) =>
+    new RateLimiterMemory({ keyPrefix, points: allowed, duration: 900 });
+  return new RateLimiterLoginThrottle(limiter('u', points.perUsername), limiter('a', points.perAddress), {
+    slash56: limiter('n56', points.per56 ?? points.perAddress),
+    slash48: limiter('n48', points.per48 ?? points.perAddress),
+  });
+}
+
 /** An L1 notifier whose answers the test scripts; it records every notice it was asked to send. */
 export class ScriptedNotifier implements L1Notifier {
   readonly sent: RevocationNotice[] = [];
@@ -115,10 +130,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const issuer = new TokenIssuer(codec, store.issuedTokens, clock, ids, KIT_L2);
   const authenticate = new AuthenticateToken(codec, store.revocations, clock, KIT_L2);
   const writer = new RevocationWriter(store.revocations, signals, clock, KIT_L2);
-  const throttle = new RateLimiterLoginThrottle(
-    new RateLimiterMemory({ keyPrefix: 'u', points: 3, duration: 900 }),
-    new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
-  );
+  const throttle = memoryLoginThrottle({ perUsername: 3, perAddress: 100 });
   const passwords = new PasswordCheck(store.users, hasher, throttle);
   // The kit's users have fake keys: activities are "signed" by passing the document through unchanged.
   const signer: ActivitySigner = { sign: async (document) => document };

@@ -32,6 +32,7 @@ export class ServiceMetrics implements JobObserver {
   private readonly logins: Counter<'outcome'>;
   private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
   private readonly inboxRefusals: Counter<'reason'>;
+  private readonly bcryptRefusals: Counter;
   /** Each counter's children by label values, so that a request hashes no label set. */
   private readonly children = new Map<Counter<string>, Map<string, { inc(): void }>>();
 
@@ -59,6 +60,11 @@ export class ServiceMetrics implements JobObserver {
         'or a limit (429: key_budget, actor_budget, origin_budget, lane_full).',
       ['reason'],
     );
+    this.bcryptRefusals = this.counter(
+      'l2_bcrypt_refused_total',
+      'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited.',
+      [],
+    );
     // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
     // first failure after a restart would go unseen.
     for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
@@ -76,6 +82,7 @@ export class ServiceMetrics implements JobObserver {
   readonly loggedIn = (outcome: string): void => this.count(this.logins, { outcome });
 
   readonly inboxRefused = (reason: string): void => this.count(this.inboxRefusals, { reason });
+  readonly bcryptRefused = (): void => this.bcryptRefusals.inc();
 
   attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
     this.count(this.jobAttempts, { kind, outcome, destination });

@@ -18,7 +18,11 @@ export type CounterStore =
 
 export interface LoginLimits {
   readonly maxFailuresPerUsername: number;
+  /** Per IPv4 address or IPv6 /64. */
   readonly maxFailuresPerAddress: number;
+  /** Per IPv6 /56 (one home) and /48 (one site). */
+  readonly maxFailuresPer56: number;
+  readonly maxFailuresPer48: number;
   readonly windowSeconds: number;
 }
 
@@ -85,9 +89,9 @@ function limiter(
 }
 
 /**
- * Every rate limit on the given store: the failed-login limits of API.md §1 (by username and by client address),
- * registrations per address, asset writes per user and the inbox's Follows per remote actor and origin. They share
- * one table (or collection), told apart by the key prefix.
+ * Every rate limit on the given store: the failed-login limits of API.md §1 (by username, and by client address
+ * with the IPv6 /56 and /48 around it), registrations per address, asset writes per user and the inbox's Follows
+ * per remote actor and origin. They share one table (or collection), told apart by the key prefix.
  */
 export function rateLimits(
   store: CounterStore,
@@ -99,6 +103,10 @@ export function rateLimits(
     loginThrottle: new RateLimiterLoginThrottle(
       limiter(store, 'login_user', login.maxFailuresPerUsername, login.windowSeconds),
       limiter(store, 'login_addr', login.maxFailuresPerAddress, login.windowSeconds),
+      {
+        slash56: limiter(store, 'login_net56', login.maxFailuresPer56, login.windowSeconds),
+        slash48: limiter(store, 'login_net48', login.maxFailuresPer48, login.windowSeconds),
+      },
     ),
     registrations: new RateLimiterBudget(
       limiter(store, 'register_addr', actions.registrationsPerAddress, actions.registrationWindowSeconds),

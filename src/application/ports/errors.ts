@@ -10,11 +10,15 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * Thrown by adapters that refuse work when too much of it is already waiting (key generations). The HTTP layer
- * answers it with `503 unavailable` and a Retry-After, as for a store that cannot answer.
+ * Thrown by adapters that refuse work when too much of it is already waiting (key generations, password hashes and
+ * checks), instead of queueing without end. The HTTP layer answers it with `503 unavailable` and a Retry-After.
  */
 export class OverloadedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** About when the waiting work will have drained: what Retry-After tells the client. */
+    readonly retryAfterSeconds = 5,
+  ) {
     super(message);
     this.name = 'OverloadedError';
   }

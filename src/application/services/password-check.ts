@@ -1,17 +1,33 @@
 // Rule: a password is checked the one way, wherever it is asked for (login, a password change, deleting the
 // account): the attempt counts towards the login limits before bcrypt runs, an unknown, deleted or disabled user
-// costs the same bcrypt work as a wrong password (and gets the same answer), and a right password clears the
-// username's count.
+// costs the same bcrypt work as a wrong password — one compare, never more — and gets the same answer, and a right
+// password clears the username's count. When too much hashing already waits, the attempt is refused at once
+// (unavailable, with when to come back) instead of waiting its turn for minutes.
 import { hasNulCharacter, passwordBytesForHashing } from '../../domain/password.js';
 import { err, ok, type Result } from '../../domain/result.js';
 import { isActive, normaliseUsername, type User } from '../../domain/user.js';
+import { OverloadedError } from '../ports/errors.js';
 import type { LoginThrottle } from '../ports/login-throttle.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { UserRepository } from '../ports/user-repository.js';
 
+/** Too much hashing waits already: nothing was checked; try again after `retryAfterSeconds`. */
+export interface Unavailable {
+  readonly type: 'unavailable';
+  readonly retryAfterSeconds: number;
+}
+
 export type PasswordCheckError =
   | { readonly type: 'invalid_credentials' }
-  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
+  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number }
+  | Unavailable;
+
+/** The refusal of a hasher that is too busy, as an outcome; any other failure is thrown on. */
+export function unavailableWhenOverloaded(error: unknown): Unavailable {
+  if (error instanceof OverloadedError)
+    return { type: 'unavailable', retryAfterSeconds: error.retryAfterSeconds };
+  throw error;
+}
 
 export class PasswordCheck {
   constructor(
@@ -37,10 +53,14 @@ export class PasswordCheck {
     const username = normaliseUsername(input.username);
     const found = username.ok ? await this.users.findByUsername(username.value) : null;
     const user = found && isActive(found) ? found : null;
-    const matches = await this.hasher.verify(
-      passwordBytesForHashing(input.password),
-      user?.passwordHash ?? null,
-    );
+    let matches: boolean;
+    try {
+      matches = await this.hasher.verify(passwordBytesForHashing(input.password), user?.passwordHash ?? null);
+    } catch (error) {
+      const refused = unavailableWhenOverloaded(error);
+      await this.throttle.notChecked(throttleKey);
+      return err(refused);
+    }
     if (!user || !matches) return err({ type: 'invalid_credentials' });
     await this.throttle.succeeded(throttleKey, input.clientAddress);
     return ok(await this.atCurrentCost(user, input.password));
@@ -52,7 +72,14 @@ export class PasswordCheck {
    */
   private async atCurrentCost(user: User, password: string): Promise<User> {
     if (!this.hasher.needsRehash(user.passwordHash)) return user;
-    const passwordHash = await this.hasher.hash(passwordBytesForHashing(password));
+    let passwordHash: string;
+    try {
+      passwordHash = await this.hasher.hash(passwordBytesForHashing(password));
+    } catch (error) {
+      // Too busy to hash again now: the password was right, so the login stands; a later one rehashes.
+      unavailableWhenOverloaded(error);
+      return user;
+    }
     const replaced = await this.users.rehashPassword(user.username, user.passwordHash, passwordHash);
     return replaced ? { ...user, passwordHash } : user;
   }

@@ -326,6 +326,45 @@ for (const store of STORES) {
       });
     });
 
+    describe('rate limiting per IPv6 home (/56) and site (/48) behind a proxy', () => {
+      beforeEach(async () => {
+        server = await startServer(store, {
+          env: {
+            LOGIN_MAX_FAILURES_PER_USERNAME: '1000',
+            LOGIN_MAX_FAILURES_PER_ADDRESS: '2',
+            LOGIN_MAX_FAILURES_PER_56: '3',
+            LOGIN_MAX_FAILURES_PER_48: '5',
+            TRUST_PROXY: 'true',
+          },
+        });
+        api = client(server.url);
+        await register('alice', PASSWORD);
+      });
+
+      const from = (forwardedFor: string, username = 'nobody', password = 'wrong password') =>
+        login(username, password, { 'x-forwarded-for': forwardedFor });
+
+      it('counts every /64 of a /56 against the home, and every /56 of a /48 against the site', async () => {
+        for (const address of ['2001:db8:5:1::1', '2001:db8:5:2::1', '2001:db8:5:3::1'])
+          expectProblem(await from(address), 401, 'invalid_credentials');
+        const home = await from('2001:db8:5:4::1');
+        expectProblem(home, 429, 'rate_limited');
+        expect(Number(home.headers.get('retry-after'))).to.be.within(1, 900);
+        expectProblem(await from('2001:db8:5:100::1'), 401, 'invalid_credentials');
+        expectProblem(await from('2001:db8:5:200::1', 'alice', PASSWORD), 429, 'rate_limited');
+        // Another site, and IPv4 clients, have budgets of their own.
+        expect((await from('2001:db8:6::1', 'alice', PASSWORD)).status).to.equal(200);
+        expectProblem(await from('192.0.2.9'), 401, 'invalid_credentials');
+      });
+
+      it('gives a successful login its attempt back on the home and the site too', async () => {
+        expectProblem(await from('2001:db8:9:1::1'), 401, 'invalid_credentials');
+        for (let i = 0; i < 5; i++)
+          expect((await from(`2001:db8:9:${i + 2}::1`, 'alice', PASSWORD)).status).to.equal(200);
+        expectProblem(await from('2001:db8:9:10::1'), 401, 'invalid_credentials');
+      });
+    });
+
     describe('rate limiting per client address', () => {
       let hasher: CountingHasher;
 

@@ -105,6 +105,7 @@ describe('GET /metrics: outcomes an operator alerts on', () => {
     ).to.equal(1);
     expect(sample(text, 'l2_bcrypt_jobs{state="running"}')).to.equal(0);
     expect(sample(text, 'l2_bcrypt_jobs{state="waiting"}')).to.equal(0);
+    expect(sample(text, 'l2_bcrypt_refused_total')).to.equal(0);
     expect(text).to.match(/^l2_nodejs_eventloop_lag_seconds \d/m);
     expect(text).to.match(/^l2_nodejs_eventloop_lag_p99_seconds \d/m);
   });

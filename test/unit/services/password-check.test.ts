@@ -1,15 +1,18 @@
 import { expect } from 'chai';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher.js';
-import { RateLimiterLoginThrottle } from '../../../src/adapters/throttle/rate-limiter-login-throttle.js';
+import { OverloadedError } from '../../../src/application/ports/errors.js';
 import type { LoginThrottle, ThrottleVerdict } from '../../../src/application/ports/login-throttle.js';
 import type { PasswordHasher } from '../../../src/application/ports/password-hasher.js';
 import { PasswordCheck } from '../../../src/application/services/password-check.js';
 import type { Username } from '../../../src/domain/user.js';
-import { KIT_ADDRESS, useCaseKit } from '../../support/use-case-kit.js';
+import { KIT_ADDRESS, memoryLoginThrottle, useCaseKit } from '../../support/use-case-kit.js';
 
-/** The real bcrypt hasher, recording each comparison (and the hash it was against) in a shared event list. */
+/**
+ * The real bcrypt hasher, recording each comparison (and the hash it was against) in a shared event list; with
+ * `refuse` set it refuses every job as a full line does.
+ */
 class CountingHasher implements PasswordHasher {
+  refuse: 'verify' | 'hash' | null = null;
   private readonly bcrypt: BcryptPasswordHasher;
   constructor(
     private readonly events: string[],
@@ -21,12 +24,18 @@ class CountingHasher implements PasswordHasher {
     return this.bcrypt.needsRehash(hash);
   }
   hash(bytes: Uint8Array): Promise<string> {
+    if (this.refuse === 'hash') return this.refused();
     this.events.push('hash');
     return this.bcrypt.hash(bytes);
   }
   verify(bytes: Uint8Array, hash: string | null): Promise<boolean> {
+    if (this.refuse === 'verify') return this.refused();
     this.events.push(hash === null ? 'compare:dummy' : 'compare:user');
     return this.bcrypt.verify(bytes, hash);
+  }
+  private refused(): Promise<never> {
+    this.events.push('refused');
+    return Promise.reject(new OverloadedError('the line is full', 7));
   }
 }
 
@@ -40,6 +49,9 @@ class ScriptedThrottle implements LoginThrottle {
   }
   async succeeded(username: string): Promise<void> {
     this.events.push(`succeeded:${username}`);
+  }
+  async notChecked(username: string): Promise<void> {
+    this.events.push(`notChecked:${username}`);
   }
 }
 
@@ -55,12 +67,9 @@ async function setUp(throttle?: (events: string[]) => LoginThrottle, cost = 4) {
   if (!registered.ok) throw new Error('registration failed');
   const events: string[] = [];
   const scripted = new ScriptedThrottle(events);
-  const check = new PasswordCheck(
-    kit.store.users,
-    new CountingHasher(events, cost),
-    throttle?.(events) ?? scripted,
-  );
-  return { kit, events, throttle: scripted, check };
+  const hasher = new CountingHasher(events, cost);
+  const check = new PasswordCheck(kit.store.users, hasher, throttle?.(events) ?? scripted);
+  return { kit, events, throttle: scripted, check, hasher };
 }
 
 describe('PasswordCheck', () => {
@@ -123,6 +132,36 @@ describe('PasswordCheck', () => {
     expect(events).to.deep.equal(['attempt:alice']);
   });
 
+  it("answers unavailable with the hasher's Retry-After when its line is full, and gives the username its attempt back", async () => {
+    const { events, check, hasher } = await setUp();
+    hasher.refuse = 'verify';
+    const result = await check.check({ username: 'alice', password: 'correct horse', clientAddress: 'a' });
+    expect(result).to.deep.equal({ ok: false, error: { type: 'unavailable', retryAfterSeconds: 7 } });
+    expect(events).to.deep.equal(['attempt:alice', 'refused', 'notChecked:alice']);
+  });
+
+  it("lets a person retry through a full line without using up their username's attempts", async () => {
+    const { check, hasher } = await setUp(() => memoryLoginThrottle({ perUsername: 3, perAddress: 100 }));
+    hasher.refuse = 'verify';
+    for (let i = 0; i < 5; i++) {
+      const refused = await check.check({ username: 'alice', password: 'correct horse', clientAddress: 'a' });
+      expect(!refused.ok && refused.error.type).to.equal('unavailable');
+    }
+    hasher.refuse = null;
+    expect(
+      (await check.check({ username: 'alice', password: 'correct horse', clientAddress: 'b' })).ok,
+    ).to.equal(true);
+  });
+
+  it("keeps a right password's login when the line is too full to make its hash again at the current cost", async () => {
+    const { kit, events, check, hasher } = await setUp(undefined, 5);
+    hasher.refuse = 'hash';
+    const result = await check.check({ username: 'alice', password: 'correct horse', clientAddress: 'a' });
+    expect(result.ok && result.value.passwordHash).to.match(/^\$2b\$04\$/);
+    expect(events).to.deep.equal(['attempt:alice', 'compare:user', 'succeeded:alice', 'refused']);
+    expect((await kit.store.users.findByUsername('alice' as Username))?.passwordHash).to.match(/^\$2b\$04\$/);
+  });
+
   it('answers invalid_credentials for a password with a NUL character, counted but never hashed', async () => {
     const { events, check } = await setUp();
     for (const password of ['correct horse\0', 'correct\0horse', '\0']) {
@@ -133,13 +172,7 @@ describe('PasswordCheck', () => {
   });
 
   it("clears the username's count on a right password, so later wrong guesses start from a fresh allowance", async () => {
-    const { events, check } = await setUp(
-      () =>
-        new RateLimiterLoginThrottle(
-          new RateLimiterMemory({ keyPrefix: 'u', points: 3, duration: 900 }),
-          new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
-        ),
-    );
+    const { events, check } = await setUp(() => memoryLoginThrottle({ perUsername: 3, perAddress: 100 }));
     const attempt = (password: string) => check.check({ username: 'alice', password, clientAddress: 'a' });
     expect(await attempt('wrong one')).to.deep.equal(INVALID);
     expect(await attempt('wrong two')).to.deep.equal(INVALID);

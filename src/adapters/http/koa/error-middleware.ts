@@ -26,7 +26,7 @@ function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
   if (error instanceof OverloadedError) {
     logger.warn({ reqId: ctx.state.requestId, path: ctx.path, reason: error.message }, 'overloaded');
     return new HttpProblem(503, 'unavailable', 'The service is busy. Try again shortly.', {
-      headers: { 'Retry-After': '5' },
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
     });
   }
   const status = (error as { status?: unknown }).status;

@@ -77,11 +77,30 @@ export function loginProblem(error: IssueTokenError): HttpProblem {
 
 /** A password asked for again (to change it, or to delete the account): counted as a login attempt. */
 function passwordProblem(error: PasswordCheckError, wrong = 'The password is wrong.'): HttpProblem {
-  // Two cases: a third error type would not narrow to what rateLimited takes, so this stays exhaustive.
-  return error.type === 'invalid_credentials'
-    ? new InputProblem(401, error.type, wrong)
-    : rateLimited('Too many failed logins. Try again later.', error);
+  switch (error.type) {
+    case 'invalid_credentials':
+      return new InputProblem(401, error.type, wrong);
+    case 'rate_limited':
+      return rateLimited('Too many failed logins. Try again later.', error);
+    case 'unavailable':
+      return tooBusyToCheck(error);
+    default:
+      return assertNever(error);
+  }
 }
+
+/**
+ * 503 with Retry-After: so many passwords wait to be checked that this one was refused rather than queued. An
+ * InputProblem although the person did nothing wrong, so that the form they filled in shows again with the message.
+ */
+const tooBusyToCheck = (error: { readonly retryAfterSeconds: number }): HttpProblem =>
+  new InputProblem(
+    503,
+    'unavailable',
+    `Too many passwords are being checked right now. Try again in ${error.retryAfterSeconds} second` +
+      `${error.retryAfterSeconds === 1 ? '' : 's'}.`,
+    { headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+  );
 
 export function changePasswordProblem(error: ChangePasswordError): HttpProblem {
   switch (error.type) {

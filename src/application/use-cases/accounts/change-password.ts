@@ -10,7 +10,11 @@ import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
 import type { AuthenticatedToken } from '../../services/authenticate-token.js';
-import type { PasswordCheck, PasswordCheckError } from '../../services/password-check.js';
+import {
+  unavailableWhenOverloaded,
+  type PasswordCheck,
+  type PasswordCheckError,
+} from '../../services/password-check.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 
 export type ChangePasswordError =
@@ -48,7 +52,13 @@ export class ChangePassword {
     });
     if (!checked.ok) return checked;
 
-    const hash = await this.hasher.hash(passwordBytesForHashing(fresh.value));
+    let hash: string;
+    try {
+      hash = await this.hasher.hash(passwordBytesForHashing(fresh.value));
+    } catch (error) {
+      // Nothing changed: the person tries again when the hashing line has room.
+      return err(unavailableWhenOverloaded(error));
+    }
     const username = checked.value.username;
     const others = async () =>
       (await this.issuedTokens.listActiveByUser(username, this.clock.now())).filter(

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { BcryptPasswordHasher } from '../../../../src/adapters/crypto/bcrypt-password-hasher.js';
+import { OverloadedError } from '../../../../src/application/ports/errors.js';
+import { ChangePassword } from '../../../../src/application/use-cases/accounts/change-password.js';
 import { useCaseKit } from '../../../support/use-case-kit.js';
 import {
   attached,
@@ -155,5 +158,39 @@ describe('ChangePassword', () => {
     expect(!limited.ok && limited.error.type).to.equal('rate_limited');
     const login = await kit.login.execute({ username: 'alice', password: PASSWORD, clientAddress: 'b' });
     expect(!login.ok && login.error.type).to.equal('rate_limited');
+  });
+
+  it('answers unavailable, changing nothing, when the hashing line is too full to hash the new password', async () => {
+    const kit = useCaseKit();
+    const { asking, other, scopedOfOther } = await twoUsers(kit);
+    const before = await kit.store.users.findByUsername(asking.claims.username);
+    /** Checks passwords, but its line is full by the time the new one is to be hashed. */
+    class FullWhenHashing extends BcryptPasswordHasher {
+      override hash(): Promise<string> {
+        return Promise.reject(new OverloadedError('the line is full', 6));
+      }
+    }
+    const changePassword = new ChangePassword(
+      kit.passwords,
+      new FullWhenHashing(4),
+      kit.store.users,
+      kit.store.issuedTokens,
+      kit.writer,
+      kit.signals,
+      kit.clock,
+    );
+
+    const result = await changePassword.execute({
+      session: asking,
+      currentPassword: PASSWORD,
+      newPassword: NEW_PASSWORD,
+      clientAddress: 'a',
+    });
+    expect(result).to.deep.equal({ ok: false, error: { type: 'unavailable', retryAfterSeconds: 6 } });
+    expect((await kit.store.users.findByUsername(asking.claims.username))?.passwordHash).to.equal(
+      before?.passwordHash,
+    );
+    for (const token of [asking, other, scopedOfOther]) expect(await isValid(kit, token)).to.equal(true);
+    await expectNothingQueued(kit);
   });
 });

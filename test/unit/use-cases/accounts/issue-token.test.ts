@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { PasswordHasher } from '../../../../src/application/ports/password-hasher.js';
 import { PasswordCheck } from '../../../../src/application/services/password-check.js';
 import { IssueToken } from '../../../../src/application/use-cases/accounts/issue-token.js';
-import { RateLimiterLoginThrottle } from '../../../../src/adapters/throttle/rate-limiter-login-throttle.js';
-import { KIT_ADDRESS, useCaseKit } from '../../../support/use-case-kit.js';
+import { KIT_ADDRESS, memoryLoginThrottle, useCaseKit } from '../../../support/use-case-kit.js';
 
 /** A hasher that records which hashes it compared against. */
 class RecordingHasher implements PasswordHasher {
@@ -26,10 +24,7 @@ describe('IssueToken (login)', () => {
     const kit = useCaseKit();
     await kit.register.execute({ username: 'alice', password: 'correct horse', clientAddress: KIT_ADDRESS });
     const hasher = new RecordingHasher();
-    const throttle = new RateLimiterLoginThrottle(
-      new RateLimiterMemory({ keyPrefix: 'u', points: 2, duration: 900 }),
-      new RateLimiterMemory({ keyPrefix: 'a', points: 100, duration: 900 }),
-    );
+    const throttle = memoryLoginThrottle({ perUsername: 2, perAddress: 100 });
     const login = new IssueToken(
       new PasswordCheck(kit.store.users, hasher, throttle),
       kit.issuer,

@@ -33,6 +33,7 @@ const sessionJson = (session: SessionView) => ({
 const passwordRefusals = {
   401: problem('invalid_credentials: the password is wrong (counts towards the login limits)'),
   429: problem('rate_limited, with Retry-After'),
+  503: problem('unavailable: too many passwords being checked now, nothing changed (with Retry-After)'),
 };
 
 export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void {

@@ -91,7 +91,8 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
           'rate_limited: too many registrations from this address (Retry-After says when to try again)',
         ),
         503: problem(
-          'unavailable: too many key pairs are being generated now (Retry-After says when to try again)',
+          'unavailable: too many key pairs being generated or passwords being hashed now (Retry-After says when ' +
+            'to try again)',
         ),
       },
     },
@@ -127,6 +128,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       refusals: {
         401: problem('invalid_credentials (same answer for an unknown user and a wrong password)'),
         429: problem('rate_limited, with Retry-After'),
+        503: problem('unavailable: too many passwords being checked now, nothing checked (with Retry-After)'),
       },
     },
     (ctx) => counted(deps.metrics.loggedIn, 'ok', () => login(ctx)),

@@ -1,0 +1,45 @@
+/** How much each new timing moves the estimate: enough to follow a change of load within a few dozen jobs. */
+const WEIGHT_OF_NEWEST = 0.2;
+
+/**
+ * The line of password hashes and checks waiting for a core, measured in seconds of work rather than in jobs: the
+ * same bound then holds at any BCRYPT_COST and on any machine, and follows the machine when other work slows it.
+ * What a job takes is learnt from the jobs themselves (a moving average of their running time).
+ */
+export class HashingLine {
+  private secondsPerJob: number;
+  private measured = false;
+
+  constructor(
+    private readonly atOnce: number,
+    firstEstimateSeconds: number,
+  ) {
+    this.secondsPerJob = firstEstimateSeconds;
+  }
+
+  /** One job's running time (not its wait): the first replaces the guess, later ones move the average. */
+  timed(seconds: number): void {
+    this.secondsPerJob = this.measured
+      ? this.secondsPerJob * (1 - WEIGHT_OF_NEWEST) + seconds * WEIGHT_OF_NEWEST
+      : seconds;
+    this.measured = true;
+  }
+
+  /**
+   * Null when one more job may join `waiting` others; otherwise how long until the line has drained, for
+   * Retry-After. One job per core may always wait, so a cost slower than the bound still lets work through.
+   */
+  refusal(
+    waiting: number,
+    maxWaitSeconds: number | undefined,
+  ): { readonly retryAfterSeconds: number } | null {
+    if (maxWaitSeconds === undefined || !Number.isFinite(this.atOnce) || waiting < this.atOnce) return null;
+    if (this.secondsOfWork(waiting + 1) <= maxWaitSeconds) return null;
+    return { retryAfterSeconds: Math.max(1, Math.ceil(this.secondsOfWork(waiting))) };
+  }
+
+  /** How long the cores need for `jobs` jobs. */
+  private secondsOfWork(jobs: number): number {
+    return (jobs * this.secondsPerJob) / this.atOnce;
+  }
+}
