@@ -62,7 +62,12 @@ const answering =
  */
 class PublicExampleOnLoopback extends IpDestinationPolicy {
   constructor(resolve: ResolveAll = dnsOf({})) {
-    super(false, resolve);
+    // public.example's address, as the fetch budgets (which count per address) look it up.
+    super(false, (hostname) =>
+      hostname === 'public.example'
+        ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
+        : resolve(hostname),
+    );
   }
   override get lookup() {
     const guarded = super.lookup as unknown as Lookup;
