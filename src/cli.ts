@@ -2,7 +2,6 @@
 // reads them) without starting the server. Each command has --help; errors are one line on stderr and a non-zero
 // exit: 2 for a mistake in the command line, 1 for anything that failed.
 import { parseArgs } from 'node:util';
-import type { DependencyContainer } from 'tsyringe';
 import { describeCounts, exportStore, importStore } from './adapters/cli/store-commands.js';
 import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
@@ -11,9 +10,8 @@ import { accountState } from './domain/user.js';
 import type { AccountStateChangeError } from './application/use-cases/operations/disable-user.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ConfigError, loadConfig, type Config } from './composition/config.js';
-import { buildContainer, persistenceOf } from './composition/container.js';
+import { buildL2, type L2Parts } from './composition/compose.js';
 import { runMaintenance } from './composition/maintenance.js';
-import { useCasesOf } from './composition/use-cases.js';
 import { rotationSteps } from './composition/secret-rotation.js';
 import { keyIdOf } from './adapters/crypto/jwt-token-codec.js';
 
@@ -21,7 +19,7 @@ type Options = Record<string, string | boolean | undefined>;
 
 type Command = CommandLine &
   (
-    | { run(container: DependencyContainer, operands: string[], options: Options): Promise<string> }
+    | { run(l2: L2Parts, operands: string[], options: Options): Promise<string> }
     /** A command that needs the configuration only: no store is opened for it. */
     | { fromConfig(config: Config): string }
   );
@@ -45,8 +43,8 @@ const COMMANDS: readonly Command[] = [
     usage: 'l2 revocations cleanup',
     help: 'Removes revocation and issued-token records whose token has expired, and expired failed-login counters (the server also does this hourly).',
     operands: 0,
-    async run(container) {
-      const removed = await runMaintenance(container);
+    async run(l2) {
+      const removed = await runMaintenance(l2);
       return `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records`;
     },
   },
@@ -55,8 +53,8 @@ const COMMANDS: readonly Command[] = [
     usage: 'l2 users list',
     help: 'Lists the accounts, newest first: username, registration time and state (active or disabled; deleted accounts are in no list).',
     operands: 0,
-    async run(container) {
-      const { listUsers } = useCasesOf(container);
+    async run(l2) {
+      const { listUsers } = l2.useCases;
       const lines: string[] = [];
       for (let before: number | undefined; ;) {
         const page = await listUsers.execute({ limit: 100, ...(before === undefined ? {} : { before }) });
@@ -74,8 +72,8 @@ const COMMANDS: readonly Command[] = [
     help: 'Shows what the service holds about one account (never its password hash or private key): its state, when it registered and was disabled or deleted, its activities, live assets, followers, unexpired tokens and attached L1 servers.',
     operands: 1,
     required: 1,
-    async run(container, [name]) {
-      const found = await useCasesOf(container).describeUser.execute(name!);
+    async run(l2, [name]) {
+      const found = await l2.useCases.describeUser.execute(name!);
       if (!found) throw new CommandError(`there is no user ${name}`);
       const { profile } = found;
       return [
@@ -98,8 +96,8 @@ const COMMANDS: readonly Command[] = [
     help: 'Disables an account at once: every token of it is revoked (each L1 server is sent a revocation notice, as at logout), signing in fails with 401 as for a wrong password, and its actor, profile, outbox, followers and webfinger answer 410 — until `l2 users enable`. Its name, assets, activities and followers are kept. Disabling a disabled account revokes any token left.',
     operands: 1,
     required: 1,
-    async run(container, [name]) {
-      const done = await useCasesOf(container).disableUser.execute(name!);
+    async run(l2, [name]) {
+      const done = await l2.useCases.disableUser.execute(name!);
       if (!done.ok) throw stateChangeRefused(done.error, name!);
       const { revoked, already } = done.value;
       const username = name!.toLowerCase();
@@ -112,8 +110,8 @@ const COMMANDS: readonly Command[] = [
     help: 'Enables a disabled account again: its actor and webfinger answer again and its owner can sign in. Its tokens stay revoked.',
     operands: 1,
     required: 1,
-    async run(container, [name]) {
-      const done = await useCasesOf(container).enableUser.execute(name!);
+    async run(l2, [name]) {
+      const done = await l2.useCases.enableUser.execute(name!);
       if (!done.ok) throw stateChangeRefused(done.error, name!);
       const username = name!.toLowerCase();
       return done.value.wasDisabled ? `enabled ${username}` : `${username} was not disabled`;
@@ -125,10 +123,10 @@ const COMMANDS: readonly Command[] = [
     help: 'Signs a user out everywhere: revokes every unexpired session token and, with them, the tokens scoped to L1 servers they created (a scoped token never outlives its session); each L1 server is sent a revocation notice, as at logout. The account stays usable: the person signs in again. (--everywhere, from earlier versions, is accepted and changes nothing.)',
     operands: 0,
     options: { user: { type: 'string' }, everywhere: { type: 'boolean' } },
-    async run(container, _operands, options) {
+    async run(l2, _operands, options) {
       const username = options.user;
       if (typeof username !== 'string') throw new CommandError('give the user: --user USER');
-      const revoked = await useCasesOf(container).revokeUserTokens.execute({ username });
+      const revoked = await l2.useCases.revokeUserTokens.execute({ username });
       if (revoked === null) throw new CommandError(`there is no user ${username}`);
       return `revoked ${revoked} tokens of ${username.toLowerCase()} (L1 servers are told from the queue)`;
     },
@@ -139,11 +137,11 @@ const COMMANDS: readonly Command[] = [
     help: 'Lists outbound jobs (revocation_notice, activity_delivery, document_delivery) in queue order, 100 by default: id, kind, state (pending, leased: being tried now, abandoned), attempts, when it runs next, its destination and the last error.',
     operands: 0,
     options: { kind: { type: 'string' }, limit: { type: 'string' } },
-    async run(container, _operands, options) {
+    async run(l2, _operands, options) {
       const limit = Number(options.limit ?? 100);
       if (!Number.isInteger(limit) || limit < 1)
         throw new CommandError('--limit: give a whole number of at least 1');
-      const jobs = await persistenceOf(container).jobs.list({ kind: kindOf(options), limit }, new Date());
+      const jobs = await l2.store.jobs.list({ kind: kindOf(options), limit }, new Date());
       return (
         jobs
           .map((j) =>
@@ -167,8 +165,8 @@ const COMMANDS: readonly Command[] = [
     help: 'Puts abandoned jobs (of one kind, with --kind) back in the queue, due now, with 24 hours of retries again — after a destination that refused for good was fixed. The running service sends them within its poll interval.',
     operands: 0,
     options: { kind: { type: 'string' } },
-    async run(container, _operands, options) {
-      const retried = await persistenceOf(container).jobs.retryAbandoned(kindOf(options), new Date());
+    async run(l2, _operands, options) {
+      const retried = await l2.store.jobs.retryAbandoned(kindOf(options), new Date());
       return `put ${retried} abandoned jobs back in the queue`;
     },
   },
@@ -178,8 +176,8 @@ const COMMANDS: readonly Command[] = [
     help: 'Deletes abandoned jobs (of one kind, with --kind). Jobs still pending are never dropped.',
     operands: 0,
     options: { kind: { type: 'string' } },
-    async run(container, _operands, options) {
-      return `dropped ${await persistenceOf(container).jobs.dropAbandoned(kindOf(options))} abandoned jobs`;
+    async run(l2, _operands, options) {
+      return `dropped ${await l2.store.jobs.dropAbandoned(kindOf(options))} abandoned jobs`;
     },
   },
   {
@@ -199,8 +197,8 @@ const COMMANDS: readonly Command[] = [
     usage: 'l2 store migrate',
     help: "Brings the store's schema up to date — SQLite migrations, MongoDB collections, indexes and counters — and says where it stands. Idempotent; the server does the same at every start.",
     operands: 0,
-    async run(container) {
-      return persistenceOf(container).describeSchema();
+    async run(l2) {
+      return l2.store.describeSchema();
     },
   },
   {
@@ -212,8 +210,8 @@ const COMMANDS: readonly Command[] = [
       'mode 0600; it must not exist) or to standard output. Guard the file like the store: it holds secrets. The ' +
       'service may keep running: the export is one consistent snapshot.',
     operands: 1,
-    async run(container, [file]) {
-      const records = await exportStore(persistenceOf(container).transfer, file, new Date());
+    async run(l2, [file]) {
+      const records = await exportStore(l2.store.transfer, file, new Date());
       // An empty export is most often a mistyped STORE (SQLite creates a new file where it is pointed).
       if (records === 0) console.error('l2: warning: the store holds no records; is STORE the right one?');
       return file && file !== '-' ? `exported ${records} records to ${file}` : '';
@@ -227,8 +225,8 @@ const COMMANDS: readonly Command[] = [
       'the service first. On SQLite the import is all or nothing; on MongoDB a failed import leaves a partial ' +
       'database: drop it and import again.',
     operands: 1,
-    async run(container, [file]) {
-      return `imported ${describeCounts(await importStore(persistenceOf(container).transfer, file))}`;
+    async run(l2, [file]) {
+      return `imported ${describeCounts(await importStore(l2.store.transfer, file))}`;
     },
   },
 ];
@@ -309,14 +307,14 @@ async function run(args: string[]): Promise<number> {
     throw new CommandError(
       'STORE=memory: lives inside the server process; point STORE at its sqlite: or mongodb:// store',
     );
-  const container = await buildContainer(config);
+  const l2 = await buildL2(config);
   try {
-    await persistenceOf(container).ready();
-    const said = await command.run(container, operands, options);
+    await l2.store.ready();
+    const said = await command.run(l2, operands, options);
     if (said) process.stdout.write(`${said}\n`);
     return 0;
   } finally {
-    await persistenceOf(container).close();
+    await l2.store.close();
   }
 }
 

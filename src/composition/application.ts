@@ -1,19 +1,13 @@
-import type { DependencyContainer } from 'tsyringe';
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
-import type { OutboundHttp } from '../adapters/outbound/outbound-request.js';
+import { ActorAnswers } from '../adapters/http/hot-paths/answers.js';
 import { createHttpFrontEnd } from '../adapters/http/request-listener.js';
-import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
-import type { Config } from './config.js';
-import { isHttps, persistenceOf } from './container.js';
+import { isHttps, type L2Parts } from './compose.js';
 import { runMaintenance } from './maintenance.js';
 import { loadStaticFiles } from '../adapters/views/static-files.js';
 import { VERSION } from './version.js';
-import { TOKENS } from './tokens.js';
-import { useCasesOf } from './use-cases.js';
 
 /** The running pieces of one L2 process: the HTTP app and its background work. */
 export interface L2Application {
@@ -29,13 +23,11 @@ export interface L2Application {
   close(): Promise<void>;
 }
 
-export function buildApplication(c: DependencyContainer): L2Application {
-  const config = c.resolve<Config>(TOKENS.Config);
-  const logger = c.resolve<Logger>(TOKENS.Logger);
-  const worker = c.resolve<QueueWorker>(TOKENS.QueueWorker);
+export function buildApplication(l2: L2Parts): L2Application {
+  const { config, logger, queueWorker: worker } = l2;
   const cleanup = new IntervalTask(
     'revocation cleanup',
-    () => runMaintenance(c),
+    () => runMaintenance(l2),
     config.revocationCleanupIntervalMs,
     logger,
   );
@@ -53,16 +45,18 @@ export function buildApplication(c: DependencyContainer): L2Application {
       trustProxy: config.trustProxy,
       metricsToken: config.metricsToken,
     },
-    urls: c.resolve(TOKENS.Urls),
+    urls: l2.urls,
     logger,
-    views: c.resolve(TOKENS.Views),
+    views: l2.views,
     readmeHtml: () => (readme ??= import('../adapters/views/readme-renderer.js').then((m) => m.loadReadme())),
     staticFiles: loadStaticFiles(),
-    csrf: c.resolve(TOKENS.CsrfGuard),
-    health: c.resolve(TOKENS.StoreHealth),
-    instanceActorKeys: c.resolve(InstanceActorKeys),
-    useCases: useCasesOf(c),
-    metrics: c.resolve(TOKENS.ServiceMetrics),
+    csrf: l2.csrf,
+    health: l2.store.health,
+    instanceActorKeys: l2.services.instanceActorKeys,
+    actorAnswers: new ActorAnswers(l2.urls),
+    authentication: l2.services.authenticateToken,
+    useCases: l2.useCases,
+    metrics: l2.metrics,
   });
 
   let closed = false;
@@ -72,7 +66,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     hotPathAnswers,
     logger,
     async startBackground() {
-      await c.resolve<() => Promise<unknown>>(TOKENS.WarmUp)();
+      await l2.warmUp();
       worker.start();
       cleanup.start();
     },
@@ -81,8 +75,8 @@ export function buildApplication(c: DependencyContainer): L2Application {
       closed = true;
       cleanup.stop();
       await worker.stop();
-      c.resolve<OutboundHttp>(TOKENS.OutboundHttp).close();
-      await persistenceOf(c).close();
+      l2.outboundHttp.close();
+      await l2.store.close();
     },
   };
 }

@@ -2,10 +2,12 @@ import type { UseCases } from '../../../application/use-cases.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { StoreHealth } from '../../../application/ports/store-health.js';
+import type { AuthenticateToken } from '../../../application/services/authenticate-token.js';
 import type { InstanceActorKeys } from '../../../application/services/instance-actor-keys.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import type { StaticFile } from '../../views/static-files.js';
+import type { ActorAnswers } from '../hot-paths/answers.js';
 import type { CsrfGuard } from './csrf.js';
 import type { CookiePolicy } from './session-cookies.js';
 
@@ -37,6 +39,10 @@ export interface HttpDependencies {
   readonly health: StoreHealth;
   /** The service actor's key pair (its public key is served at /actor). */
   readonly instanceActorKeys: InstanceActorKeys;
+  /** The actor documents both front ends send (hot-paths/answers.ts), serialised once per user. */
+  readonly actorAnswers: ActorAnswers;
+  /** What every signed-in request authenticates through: a service, not a use-case. */
+  readonly authentication: AuthenticateToken;
   readonly useCases: UseCases;
   /** Counters of outcomes the routes see, and the registry GET /metrics serves. */
   readonly metrics: OutcomeMetrics;

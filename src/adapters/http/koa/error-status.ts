@@ -6,6 +6,7 @@ import type { ChangePasswordError } from '../../../application/use-cases/account
 import type { DeleteAccountError } from '../../../application/use-cases/accounts/delete-account.js';
 import type { IssueTokenError } from '../../../application/use-cases/accounts/issue-token.js';
 import type { RegisterUserError } from '../../../application/use-cases/accounts/register-user.js';
+import type { PublicActorError } from '../../../application/use-cases/accounts/get-public-actor.js';
 import type { InboxError } from '../../../application/use-cases/federation/receive-activity.js';
 import type { AssetError } from '../../../application/use-cases/registry/asset-checks.js';
 import { assertNever } from '../../../domain/result.js';
@@ -181,6 +182,20 @@ export const SIGNATURE_REFUSED_DETAIL =
   'The HTTP signature could not be verified. Sign with the actor’s own key, over (request-target), host, date ' +
   'and digest (or RFC 9421 with content-digest), dated within 5 minutes.';
 export const INBOX_RETRY_DETAIL = 'This activity could not be checked now; send it again later.';
+
+/** A public actor that cannot be shown: unknown (404), or deleted or disabled (410). */
+export function publicActorProblem(error: PublicActorError): HttpProblem {
+  switch (error.type) {
+    case 'not_found':
+      return new HttpProblem(404, error.type, 'There is no such user.');
+    case 'gone':
+      return new HttpProblem(410, 'gone', 'This account has been deleted.');
+    case 'disabled':
+      return new HttpProblem(410, 'gone', 'This account is disabled.');
+    default:
+      return assertNever(error);
+  }
+}
 
 /** An inbox refusal as an HTTP answer: 401 carries the signature challenge peers read. */
 export function inboxProblem(error: InboxError): HttpProblem {

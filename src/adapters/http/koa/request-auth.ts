@@ -33,7 +33,7 @@ export function presentedToken(ctx: Context): PresentedToken | null {
 export function guardCookieRequest(ctx: Context, deps: HttpDependencies, presented: PresentedToken): void {
   if (presented.source !== 'cookie' || !UNSAFE_METHODS.has(ctx.method)) return;
   // The form was rendered for this session (or for a signed-out viewer, when the cookie no longer holds one).
-  const session = deps.useCases.authenticateToken.decodeUnexpired(presented.token);
+  const session = deps.authentication.decodeUnexpired(presented.token);
   deps.csrf.check(ctx, session.ok ? session.value.claims.jti : null);
 }
 
@@ -42,7 +42,7 @@ export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise
   const presented = presentedToken(ctx);
   if (!presented) throw unauthenticated();
   guardCookieRequest(ctx, deps, presented);
-  const result = await deps.useCases.authenticateToken.authenticate(presented.token);
+  const result = await deps.authentication.authenticate(presented.token);
   if (!result.ok) throw tokenProblem(result.error, { headers: bearerChallenge });
   return result.value;
 }
@@ -64,7 +64,7 @@ export async function viewer(ctx: Context, deps: HttpDependencies): Promise<Auth
   try {
     const presented = presentedToken(ctx);
     if (presented) {
-      const result = await deps.useCases.authenticateToken.authenticate(presented.token);
+      const result = await deps.authentication.authenticate(presented.token);
       found = result.ok ? result.value : null;
     }
   } catch (error) {

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { negotiate, type Representation } from './negotiate.js';
 import { HttpProblem } from './problem.js';
-
-export const AP_CONTENT_TYPE = 'application/activity+json; charset=utf-8';
+import { AP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
+import type { Answer } from '../hot-paths/answers.js';
 
 type Handlers = Partial<Record<Representation, () => unknown>>;
 
@@ -25,7 +25,14 @@ export async function respond(ctx: Context, handlers: Handlers): Promise<void> {
   const body = await handlers[chosen]!();
   if (chosen === 'html') return;
   ctx.body = body;
-  ctx.type = chosen === 'ap' ? AP_CONTENT_TYPE : 'application/json; charset=utf-8';
+  ctx.type = chosen === 'ap' ? AP_CONTENT_TYPE : JSON_CONTENT_TYPE;
+}
+
+/** Sends an answer both front ends share (hot-paths/answers.ts): its headers, content type and body. */
+export function sendAnswer(ctx: Context, answer: Answer): void {
+  for (const [name, value] of answer.headers) ctx.set(name, value);
+  ctx.type = answer.contentType;
+  ctx.body = answer.body;
 }
 
 const describe = (r: Representation) =>

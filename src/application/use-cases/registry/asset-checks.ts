@@ -13,9 +13,10 @@ import {
 } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { isScoped, type TokenClaims } from '../../../domain/token.js';
-import type { Username } from '../../../domain/user.js';
+import { isActive, type User, type Username } from '../../../domain/user.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
+import type { UserRepository } from '../../ports/user-repository.js';
 
 /** The expected ways an asset operation fails; `type` is the API.md code. */
 export type AssetError =
@@ -41,12 +42,23 @@ export function writerOf(token: TokenClaims): Result<Username, AssetError> {
   return isScoped(token) ? err({ type: 'forbidden', reason: 'scoped_token' }) : ok(token.username);
 }
 
-/** Counts one write against the user's budget: every write appends a signed activity sent to every follower. */
-export async function spendWrite(writes: RateLimit, writer: Username): Promise<Result<void, AssetError>> {
-  const verdict = await writes.consume(writer);
+/**
+ * The second half of every asset write's preamble, once the request itself has been judged: the writer's account,
+ * which must be active — a deleted or disabled account writes nothing, even through a request signed in before —
+ * and one write of its budget (every write appends a signed activity sent to every follower). Writes refused for
+ * their input never get here, so they count nothing.
+ */
+export async function activeWriterSpending(
+  users: UserRepository,
+  writes: RateLimit,
+  writer: Username,
+): Promise<Result<User, AssetError>> {
+  const owner = await users.findByUsername(writer);
+  if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
+  const verdict = await writes.consume(owner.username);
   return verdict.limited
     ? err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds })
-    : ok(undefined);
+    : ok(owner);
 }
 
 /** The domain's field rules, applied whatever the edge already checked. */

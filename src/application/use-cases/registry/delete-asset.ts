@@ -7,8 +7,7 @@ import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
-import { ownedLiveAsset, spendWrite, writerOf, type AssetError } from './asset-checks.js';
-import { isActive } from '../../../domain/user.js';
+import { activeWriterSpending, ownedLiveAsset, writerOf, type AssetError } from './asset-checks.js';
 
 export class DeleteAsset {
   constructor(
@@ -28,13 +27,10 @@ export class DeleteAsset {
     const found = await ownedLiveAsset(this.assets, input.name, writer.value);
     if (!found.ok) return found;
     const asset = found.value;
-    const owner = await this.users.findByUsername(writer.value);
-    // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-    if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
-    const spent = await spendWrite(this.writes, owner.username);
-    if (!spent.ok) return spent;
+    const owner = await activeWriterSpending(this.users, this.writes, writer.value);
+    if (!owner.ok) return owner;
     const published = await this.publish.execute({
-      publisher: owner,
+      publisher: owner.value,
       edit: { kind: 'delete', current: asset },
     });
     return published.ok ? ok({ activity: published.value.activity }) : err({ type: 'gone' });

@@ -8,8 +8,7 @@ import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
-import { checkFields, spendWrite, writerOf, type AssetError } from './asset-checks.js';
-import { isActive } from '../../../domain/user.js';
+import { activeWriterSpending, checkFields, writerOf, type AssetError } from './asset-checks.js';
 
 export class RegisterAsset {
   constructor(
@@ -32,15 +31,12 @@ export class RegisterAsset {
     const fields = checkFields(input.fields);
     if (!fields.ok) return fields;
     if (await this.assets.findByName(name.value)) return err({ type: 'asset_exists', name: name.value });
-    const owner = await this.users.findByUsername(writer.value);
-    // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-    if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
-    const spent = await spendWrite(this.writes, owner.username);
-    if (!spent.ok) return spent;
+    const owner = await activeWriterSpending(this.users, this.writes, writer.value);
+    if (!owner.ok) return owner;
 
     const published = await this.publish.execute({
-      publisher: owner,
-      edit: { kind: 'create', name: name.value, owner: owner.username, fields: fields.value },
+      publisher: owner.value,
+      edit: { kind: 'create', name: name.value, owner: owner.value.username, fields: fields.value },
     });
     return published.ok ? published : err({ type: 'asset_exists', name: name.value });
   }

@@ -13,8 +13,14 @@ import type { PublishActivity } from './publish-activity.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
-import { checkFields, ownedLiveAsset, spendWrite, writerOf, type AssetError } from './asset-checks.js';
-import { isActive } from '../../../domain/user.js';
+import {
+  activeWriterSpending,
+  checkFields,
+  ownedLiveAsset,
+  writerOf,
+  type AssetError,
+} from './asset-checks.js';
+import type { User } from '../../../domain/user.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
 
@@ -54,7 +60,7 @@ export class UpdateAsset {
         message: 'Give at least one of description, tags, url, media_type.',
       });
     }
-    let spent = false;
+    let owner: User | null = null;
     // Another writer (another process) may change the asset between our read and our write: the store then
     // refuses the stale change, and the edit is applied again on top of the fresh asset.
     for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
@@ -63,14 +69,11 @@ export class UpdateAsset {
       const current = found.value;
       const fields = checkFields({ ...current, ...input.changes });
       if (!fields.ok) return fields;
-      const owner = await this.users.findByUsername(writer.value);
-      // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-      if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
-      if (!spent) {
+      if (owner === null) {
         // One edit is one write, however often it is applied again on a fresher read.
-        const budget = await spendWrite(this.writes, owner.username);
-        if (!budget.ok) return budget;
-        spent = true;
+        const spent = await activeWriterSpending(this.users, this.writes, writer.value);
+        if (!spent.ok) return spent;
+        owner = spent.value;
       }
 
       const published = await this.publish.execute({

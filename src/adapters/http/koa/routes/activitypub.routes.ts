@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { accountState, type UserProfile } from '../../../../domain/user.js';
-import { actorDocument } from '../activitypub/actor-document.js';
+import type { UserProfile } from '../../../../domain/user.js';
 import {
   countedCollection,
   followersPage,
@@ -8,7 +7,9 @@ import {
   outboxPage,
 } from '../activitypub/collections.js';
 import { instanceActorDocument } from '../activitypub/instance-actor-document.js';
-import { hostMetaXml, JRD_CONTENT_TYPE, userJrd, usernameFromResource } from '../activitypub/webfinger.js';
+import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
+import { JRD_CONTENT_TYPE } from '../../content-types.js';
+import { webfingerAnswer } from '../../hot-paths/answers.js';
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
 import { apJson, json, listDoc, negotiated, problem, userParam } from '../openapi-docs.js';
@@ -19,11 +20,11 @@ import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
 import { refusalReason } from '../../../../application/use-cases/federation/receive-activity.js';
 import { clientAddress } from '../client-address.js';
-import { inboxProblem } from '../error-status.js';
+import { inboxProblem, publicActorProblem } from '../error-status.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson, userJson } from '../representations.js';
-import { respond } from '../respond.js';
+import { respond, sendAnswer } from '../respond.js';
 
 const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
 
@@ -82,29 +83,17 @@ const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {
   },
 });
 
-const accountGone = (user: UserProfile) =>
-  new HttpProblem(
-    410,
-    'gone',
-    accountState(user) === 'disabled' ? 'This account is disabled.' : 'This account has been deleted.',
-  );
-
 export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
   // The service actor is @<host>@<domain>, as Mastodon names its own.
   const instanceHost = new URL(settings.publicUrl).hostname;
   const instanceAcct = `acct:${instanceHost}@${settings.webfingerDomain}`.toLowerCase();
 
-  /** The account the path names: 404 when there is none, 410 while it is deleted or disabled. */
-  const profileOf = async (ctx: Context): Promise<UserProfile> => {
-    const user = await useCases.getUser.execute(String(ctx.params.username));
-    if (!user) throw new HttpProblem(404, 'not_found', 'There is no such user.');
-    return user;
-  };
+  /** The live account the path names: 404 when there is none, 410 while it is deleted or disabled. */
   const userOr404 = async (ctx: Context): Promise<UserProfile> => {
-    const user = await profileOf(ctx);
-    if (accountState(user) !== 'active') throw accountGone(user);
-    return user;
+    const found = await useCases.getPublicActor.execute(String(ctx.params.username));
+    if (!found.ok) throw publicActorProblem(found.error);
+    return found.value;
   };
 
   // Usernames are case-insensitive, but an actor's id must equal the URL it is fetched from: send other spellings
@@ -144,13 +133,13 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       },
     },
     async (ctx) => {
-      const user = await profileOf(ctx);
-      const state = accountState(user);
-      if (state !== 'active') {
+      const found = await useCases.getPublicActor.execute(String(ctx.params.username));
+      if (!found.ok) {
+        const gone = found.error;
+        if (gone.type === 'not_found') throw publicActorProblem(gone);
         // What a deleted account's URL shows: a page, a Tombstone (as Mastodon serves one), or the problem. A
         // disabled account gets no Tombstone: it may come back, and peers should not forget it for good.
-        const deletedAt = user.deletedAt;
-        const disabled = state === 'disabled';
+        const disabled = gone.type === 'disabled';
         return respond(ctx, {
           html: () =>
             renderPage(
@@ -158,33 +147,34 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
               deps,
               'user-gone',
               {
-                title: `${user.username} ${disabled ? 'is disabled' : 'left'}`,
-                username: user.username,
+                title: `${gone.username} ${disabled ? 'is disabled' : 'left'}`,
+                username: gone.username,
                 disabled,
               },
               410,
             ),
           ap: () => {
-            if (deletedAt === null) throw accountGone(user);
+            if (gone.type !== 'gone') throw publicActorProblem(gone);
             ctx.status = 410;
             return {
               '@context': AS_CONTEXT,
-              id: urls.actor(user.username),
+              id: urls.actor(gone.username),
               type: 'Tombstone',
-              deleted: deletedAt.toISOString(),
+              deleted: gone.deletedAt.toISOString(),
             };
           },
           json: () => {
-            throw accountGone(user);
+            throw publicActorProblem(gone);
           },
         });
       }
+      const user = found.value;
       await respond(ctx, {
         html: async () => {
           const [assets, activities, followers] = await Promise.all([
             useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
             useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
-            useCases.listFollowers.count(user.username),
+            useCases.countFollowers.execute(user.username),
           ]);
           await renderPage(ctx, deps, 'user', {
             title: user.username,
@@ -201,7 +191,11 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
           });
         },
         // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.
-        ap: () => actorDocument(user, urls),
+        ap: () => {
+          const answer = deps.actorAnswers.of(user);
+          for (const [name, value] of answer.headers) ctx.set(name, value);
+          return answer.body;
+        },
         json: () => userJson(user, urls),
       });
     },
@@ -242,7 +236,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       const id = urls.followers(user.username);
       const body = async () =>
         ctx.query.page === undefined
-          ? orderedCollection(id, await useCases.listFollowers.count(user.username))
+          ? orderedCollection(id, await useCases.countFollowers.execute(user.username))
           : followersPage({
               ...pageOf(ctx, id),
               page: await useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
@@ -362,11 +356,12 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       });
       if (named === 'malformed')
         throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
-      const user = named === null ? null : await useCases.getUser.execute(named);
-      if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
-      if (accountState(user) !== 'active') throw accountGone(user);
-      ctx.type = JRD_CONTENT_TYPE;
-      ctx.body = userJrd(user.username, settings.webfingerDomain, urls);
+      if (named === null) throw new HttpProblem(404, 'not_found', 'No such account here.');
+      const found = await useCases.getPublicActor.execute(named);
+      if (!found.ok && found.error.type === 'not_found')
+        throw new HttpProblem(404, 'not_found', 'No such account here.');
+      if (!found.ok) throw publicActorProblem(found.error);
+      sendAnswer(ctx, webfingerAnswer(found.value.username, settings.webfingerDomain, urls));
     },
   );
 

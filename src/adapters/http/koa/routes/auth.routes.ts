@@ -19,7 +19,9 @@ import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth
 import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
-import { verifiedJson, verifyInput } from '../verify-representation.js';
+import { verifiedAnswer } from '../../hot-paths/answers.js';
+import { verifyInput } from '../../hot-paths/verify-answer.js';
+import { sendAnswer } from '../respond.js';
 import { counted } from '../outcomes.js';
 
 /** A refused login or registration form shows again with the message; the password is never echoed back. */
@@ -196,7 +198,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       counted(deps.metrics.verified, 'valid', async () => {
         const result = await useCases.verifyToken.execute(verifyInput(validateBody(ctx, VerifyRequest)));
         if (!result.ok) throw tokenProblem(result.error, { valid: false });
-        ctx.body = verifiedJson(result.value.claims);
+        sendAnswer(ctx, verifiedAnswer(result.value.claims));
       }),
   );
 

@@ -10,8 +10,12 @@ import type {
   SignedRequest,
 } from '../../application/ports/signature-verifier.js';
 import { httpUrl, sameOrigin } from '../../domain/federation.js';
-import type { FetchedDocument, FetchFailure, HttpFederationClient } from './http-federation-client.js';
-import { readSignature, verifyClaim, type SignatureClaim } from './http-signatures.js';
+import type {
+  DocumentFetcher,
+  FetchedDocument,
+  FetchFailure,
+} from '../../application/ports/document-fetcher.js';
+import { readSignature, verifyClaim, type SignatureClaim } from './http-signature-reading.js';
 import { KeyFetchBudget } from './key-fetch-budget.js';
 import { PeerPublicKeys } from './peer-public-keys.js';
 import { ReplayGuard } from './replay-guard.js';
@@ -89,7 +93,7 @@ export class HttpSignatureVerifier implements SignatureVerifier {
   private readonly scheme: 'http' | 'https';
 
   constructor(
-    private readonly client: HttpFederationClient,
+    private readonly client: DocumentFetcher,
     private readonly keys: RemoteKeyStore,
     private readonly clock: Clock,
     /** PUBLIC_URL: a signature must be made for this service's host, not replayed from another server. */
