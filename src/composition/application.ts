@@ -23,8 +23,12 @@ export interface L2Application {
   close(): Promise<void>;
 }
 
+/** Builds the process's HTTP app and background work; call it once the store is ready (`store.ready()`). */
 export function buildApplication(l2: L2Parts): L2Application {
   const { config, logger, queueWorker: worker } = l2;
+  // The rate-limit counters now, not at the first login: a MongoDB store is connected by now, and the SQLite
+  // limiter creates its table a turn of the event loop after it is made.
+  void l2.rateLimits;
   const cleanup = new IntervalTask(
     'revocation cleanup',
     () => runMaintenance(l2),
