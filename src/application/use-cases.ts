@@ -20,6 +20,7 @@ import type { RateLimit } from './ports/rate-limit.js';
 import type { SignatureVerifier } from './ports/signature-verifier.js';
 import type { TokenCodec } from './ports/token-codec.js';
 import type { WorkSignal } from './ports/work-signal.js';
+import { AssetWrites } from './services/asset-writes.js';
 import { AuthenticateToken } from './services/authenticate-token.js';
 import { Deliveries } from './services/deliveries.js';
 import { InstanceActorKeys } from './services/instance-actor-keys.js';
@@ -109,6 +110,8 @@ export interface ApplicationServices {
   readonly revocationWriter: RevocationWriter;
   readonly passwordCheck: PasswordCheck;
   readonly publishActivity: PublishActivity;
+  /** What the three asset writes share (AssetWrites). */
+  readonly assetWriting: AssetWrites;
   readonly deliveries: Deliveries;
   readonly instanceActorKeys: InstanceActorKeys;
   /** Runs queued outbound jobs with the handler of their kind. */
@@ -122,6 +125,7 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
   authenticateToken: (p) => new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base),
   revocationWriter: (p) => new RevocationWriter(p.store.revocations, p.workSignal, p.clock, p.urls.base),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
+  assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
     new PublishActivity(p.store.activities, p.activitySigner, p.clock, p.urls, p.workSignal),
   deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls),
@@ -197,9 +201,9 @@ const USE_CASES = {
     new DetachRenderer(p.store.issuedTokens, p.store.attachments, p.revocationWriter, p.workSignal, p.clock),
   listRenderers: (p) => new ListRenderers(p.store.attachments),
 
-  registerAsset: (p) => new RegisterAsset(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
-  updateAsset: (p) => new UpdateAsset(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
-  deleteAsset: (p) => new DeleteAsset(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
+  registerAsset: (p) => new RegisterAsset(p.assetWriting),
+  updateAsset: (p) => new UpdateAsset(p.assetWriting),
+  deleteAsset: (p) => new DeleteAsset(p.assetWriting),
   getAsset: (p) => new GetAsset(p.store.assets),
   getEditableAsset: (p) => new GetEditableAsset(p.store.assets),
   listRegistry: (p) => new ListRegistry(p.store.assets),

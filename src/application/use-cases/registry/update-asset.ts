@@ -9,17 +9,8 @@ import {
 } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
-import type { PublishActivity } from './publish-activity.js';
-import type { AssetRepository } from '../../ports/asset-repository.js';
-import type { RateLimit } from '../../ports/rate-limit.js';
-import type { UserRepository } from '../../ports/user-repository.js';
-import {
-  activeWriterSpending,
-  checkFields,
-  ownedLiveAsset,
-  writerOf,
-  type AssetError,
-} from './asset-checks.js';
+import type { AssetWrites } from '../../services/asset-writes.js';
+import { checkFields, type AssetError } from './asset-checks.js';
 import type { User } from '../../../domain/user.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
@@ -27,12 +18,7 @@ const MAX_EDIT_ATTEMPTS = 10;
 export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
 
 export class UpdateAsset {
-  constructor(
-    private readonly assets: AssetRepository,
-    private readonly users: UserRepository,
-    private readonly publish: PublishActivity,
-    private readonly writes: RateLimit,
-  ) {}
+  constructor(private readonly writes: AssetWrites) {}
 
   async execute(input: {
     /** The token the request was made with. */
@@ -42,7 +28,7 @@ export class UpdateAsset {
     /** Fixed fields the request tried to set: each is refused by name. */
     fixed?: readonly FixedAssetField[];
   }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
-    const writer = writerOf(input.writer);
+    const writer = this.writes.writer(input.writer);
     if (!writer.ok) return writer;
     const [firstFixed] = input.fixed ?? [];
     if (firstFixed !== undefined) {
@@ -64,19 +50,19 @@ export class UpdateAsset {
     // Another writer (another process) may change the asset between our read and our write: the store then
     // refuses the stale change, and the edit is applied again on top of the fresh asset.
     for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
-      const found = await ownedLiveAsset(this.assets, input.name, writer.value);
+      const found = await this.writes.ownedLive(input.name, writer.value);
       if (!found.ok) return found;
       const current = found.value;
       const fields = checkFields({ ...current, ...input.changes });
       if (!fields.ok) return fields;
       if (owner === null) {
         // One edit is one write, however often it is applied again on a fresher read.
-        const spent = await activeWriterSpending(this.users, this.writes, writer.value);
+        const spent = await this.writes.spend(writer.value);
         if (!spent.ok) return spent;
         owner = spent.value;
       }
 
-      const published = await this.publish.execute({
+      const published = await this.writes.publish.execute({
         publisher: owner,
         edit: { kind: 'update', current, fields: fields.value },
       });
