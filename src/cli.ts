@@ -141,7 +141,7 @@ const COMMANDS: readonly Command[] = [
       const limit = Number(options.limit ?? 100);
       if (!Number.isInteger(limit) || limit < 1)
         throw new CommandError('--limit: give a whole number of at least 1');
-      const jobs = await l2.store.jobs.list({ kind: kindOf(options), limit }, new Date());
+      const jobs = await l2.store.queueAdministration.list({ kind: kindOf(options), limit }, new Date());
       return (
         jobs
           .map((j) =>
@@ -166,7 +166,7 @@ const COMMANDS: readonly Command[] = [
     operands: 0,
     options: { kind: { type: 'string' } },
     async run(l2, _operands, options) {
-      const retried = await l2.store.jobs.retryAbandoned(kindOf(options), new Date());
+      const retried = await l2.store.queueAdministration.retryAbandoned(kindOf(options), new Date());
       return `put ${retried} abandoned jobs back in the queue`;
     },
   },
@@ -177,7 +177,7 @@ const COMMANDS: readonly Command[] = [
     operands: 0,
     options: { kind: { type: 'string' } },
     async run(l2, _operands, options) {
-      return `dropped ${await l2.store.jobs.dropAbandoned(kindOf(options))} abandoned jobs`;
+      return `dropped ${await l2.store.queueAdministration.dropAbandoned(kindOf(options))} abandoned jobs`;
     },
   },
   {

@@ -222,7 +222,7 @@ const USE_CASES = {
     ),
 
   getStatistics: (p) => new GetStatistics(p.store.users, p.store.assets, p.store.activities),
-  getQueueStatistics: (p) => new GetQueueStatistics(p.store.jobs),
+  getQueueStatistics: (p) => new GetQueueStatistics(p.store.queueAdministration),
   revokeUserTokens: (p) =>
     new RevokeUserTokens(p.store.users, p.store.issuedTokens, p.revocationWriter, p.clock),
   describeUser: (p) =>

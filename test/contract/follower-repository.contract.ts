@@ -80,7 +80,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       for (let n = 1; n <= 1000; n++)
         await follow({ ...follower, followId: `${follower.actor}/follows/${n}` }, later(n));
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
       const [accept] = await claimAll();
       expect(accept?.payload).to.deep.equal(
         anAcceptJob({ ...follower, followId: `${follower.actor}/follows/1000` }).payload,
@@ -94,7 +94,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       await follow(follower);
       await follow({ ...follower, username: bob });
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
     });
 
     it('queues a new Accept for a follow repeated after the last one was delivered', async () => {
@@ -129,7 +129,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
         expect(await capped(c)).to.equal('lane_full');
 
         expect(await listed()).to.deep.equal([b, a]);
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
         expect(await capped(onHost('small.example', 'd')), 'another host has its own cap').to.equal('added');
         const delivered = (await claimAll()).find((j) => j.lane === 'https://big.example');
         expect(await store().jobs.complete(delivered as Job)).to.equal(true);
@@ -167,7 +167,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
 
       expect(failed).to.equal(true);
       expect(await store().followers.count({ username: alice })).to.equal(0);
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
     });
 
     it('ends a follow named by user or by Follow id, only for its own actor', async () => {

@@ -203,7 +203,7 @@ describe('MongoDB persistence', () => {
         'revocations.revoke': () => store.revocations.revoke([aRevocation()], T0),
         'attachments.list': () => store.attachments.list(aUsername('alice')),
         'jobs.claim': () => store.jobs.claim({ now: T0, leaseMs: 1000, limit: 1, leaseId: 'lease' }),
-        'jobs.stats': () => store.jobs.stats(),
+        'queueAdministration.stats': () => store.queueAdministration.stats(),
         'assets.count': () => store.assets.count({}),
         'activities.append': () =>
           store.activities.append(activityFor({ kind: 'create', asset }, 0), { kind: 'create', asset }),
@@ -608,7 +608,7 @@ function serverSuites(url: string): void {
 
         expect(claimed).to.have.length(40);
         expect([...claimed].sort()).to.deep.equal([...queued].sort());
-        expect(await second.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await second.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       });
 
       it('gives 200 appends by 10 writers, 5 on each, the idx 0 to 199 exactly once, each with its asset', async () => {

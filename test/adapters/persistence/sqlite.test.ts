@@ -558,7 +558,7 @@ describe('SQLite persistence', () => {
       expect(claimed).to.have.length(40);
       expect([...claimed].sort()).to.deep.equal([...queued].sort());
       const reopened = openSqlitePersistence(path);
-      expect(await reopened.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      expect(await reopened.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       await reopened.close();
     });
 

@@ -97,7 +97,7 @@ describe('ReceiveActivity (the inbox)', () => {
       leaseId: 'l',
     });
     expect(waiting).to.have.length(1);
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
     const accept = (waiting[0]?.payload as { document: { object: { id: string } } }).document;
     expect(accept.object.id).to.equal(`${BOB}/follows/1000`);
   });
