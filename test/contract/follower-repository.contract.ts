@@ -216,37 +216,3 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
     });
   });
 }
-
-export function remoteKeyStoreContract(name: string, harness: PersistenceHarness): void {
-  describe(`${name}: RemoteKeyStore and InstanceKeyStore`, () => {
-    const store = useStore(harness);
-    const key = {
-      keyId: 'https://peer.example/users/bob#main-key',
-      owner: 'https://peer.example/users/bob',
-      publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----\n',
-      fetchedAt: T0,
-    };
-
-    it('keeps a fetched key and replaces it when fetched again', async () => {
-      expect(await store().remoteKeys.get(key.keyId)).to.equal(null);
-      await store().remoteKeys.put(key);
-      expect(await store().remoteKeys.get(key.keyId)).to.deep.equal(key);
-
-      const rotated = { ...key, publicKeyPem: 'ROTATED', fetchedAt: later(MINUTE) };
-      await store().remoteKeys.put(rotated);
-
-      expect(await store().remoteKeys.get(key.keyId)).to.deep.equal(rotated);
-    });
-
-    it('stores the service key pair once: a second one is refused and the first returned', async () => {
-      const first = { publicKeyPem: 'PUBLIC-1', privateKeyPem: 'PRIVATE-1' };
-      expect(await store().instanceKeys.get()).to.equal(null);
-
-      expect(await store().instanceKeys.create(first, T0)).to.deep.equal(first);
-      expect(
-        await store().instanceKeys.create({ publicKeyPem: 'P2', privateKeyPem: 'S2' }, T0),
-      ).to.deep.equal(first);
-      expect(await store().instanceKeys.get()).to.deep.equal(first);
-    });
-  });
-}

@@ -52,21 +52,8 @@ import { StoreUnavailableError } from '../../../src/application/ports/errors.js'
 import type { Job } from '../../../src/application/ports/job-queue.js';
 import type { AssetName } from '../../../src/domain/asset.js';
 import type { Username } from '../../../src/domain/user.js';
-import { accountRemovalContract } from '../../contract/account-removal.contract.js';
-import { activityLogContract } from '../../contract/activity-log.contract.js';
-import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
-import {
-  followerRepositoryContract,
-  remoteKeyStoreContract,
-} from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
-import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
-import { jobQueueContract } from '../../contract/job-queue.contract.js';
-import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
-import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
-import { storeHealthContract } from '../../contract/store-health.contract.js';
-import { storeTransferContract } from '../../contract/store-transfer.contract.js';
-import { userRepositoryContract } from '../../contract/user-repository.contract.js';
+import { persistenceContracts } from '../../contract/persistence-contracts.js';
 import { collect, streamOf, transferRecords } from '../../support/transfer-records.js';
 import { openSqlitePersistence } from '../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import {
@@ -411,18 +398,7 @@ function serverSuites(url: string): void {
       },
     };
 
-    userRepositoryContract('mongodb', harness);
-    issuedTokenRegistryContract('mongodb', harness);
-    revocationStoreContract('mongodb', harness);
-    rendererAttachmentsContract('mongodb', harness);
-    jobQueueContract('mongodb', harness);
-    assetRepositoryContract('mongodb', harness);
-    activityLogContract('mongodb', harness);
-    followerRepositoryContract('mongodb', harness);
-    remoteKeyStoreContract('mongodb', harness);
-    accountRemovalContract('mongodb', harness);
-    storeHealthContract('mongodb', harness);
-    storeTransferContract('mongodb', harness);
+    persistenceContracts('mongodb', harness);
 
     describe('moving between stores', () => {
       it('carries 100,000 activities and every other record from SQLite to MongoDB and back, unchanged', async function () {
