@@ -191,9 +191,10 @@ describe('ReceiveActivity (the inbox)', () => {
 
   it('answers unavailable (the peer sends again) when the follower’s server cannot be asked now, invalid when it has no actor', async () => {
     const { post, follow, federation } = await setUp();
-    federation.fetchActor = async () => ({ ok: false, retryable: true, reason: 'answered 503' });
+    federation.unavailable.add(BOB);
     const first = await post(follow);
-    federation.fetchActor = async () => ({ ok: false, retryable: false, reason: 'no actor' });
+    federation.unavailable.delete(BOB);
+    federation.actors.delete(BOB);
     const second = await post(follow);
 
     expect(!first.ok && first.error.type).to.equal('unavailable');
