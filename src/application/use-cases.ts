@@ -5,6 +5,7 @@ import type { Urls } from '../domain/activity-streams.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/delivery-policy.js';
 import { lazy, type Factories } from './lazy.js';
 import type { ActivitySigner } from './ports/activity-signer.js';
+import type { CacheFactory } from './ports/bounded-cache.js';
 import type { Clock } from './ports/clock.js';
 import type { DestinationPolicy } from './ports/destination-policy.js';
 import type { FederationClient } from './ports/federation-client.js';
@@ -77,6 +78,8 @@ export interface ApplicationPorts {
   readonly activitySigner: ActivitySigner;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Makes the bounded caches of the services (decoded tokens, activities being delivered). */
+  readonly caches: CacheFactory;
   readonly destinations: DestinationPolicy;
   readonly l1Notifier: L1Notifier;
   readonly federation: FederationClient;
@@ -119,12 +122,13 @@ type Parts = ApplicationPorts & ApplicationServices;
 
 const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => ApplicationServices[K] } = {
   tokenIssuer: (p) => new TokenIssuer(p.tokenCodec, p.store.issuedTokens, p.clock, p.ids, p.urls.base),
-  authenticateToken: (p) => new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base),
+  authenticateToken: (p) =>
+    new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base, p.caches),
   revocationWriter: (p) => new RevocationWriter(p.store.revocations, p.workSignal, p.clock, p.urls.base),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   publishActivity: (p) =>
     new PublishActivity(p.store.activities, p.activitySigner, p.clock, p.urls, p.workSignal),
-  deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls),
+  deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls, p.caches),
   instanceActorKeys: (p) => new InstanceActorKeys(p.store.instanceKeys, p.keyPairs, p.clock),
   jobRunner: (p) => {
     const handlers: JobHandlers = {
