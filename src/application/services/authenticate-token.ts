@@ -31,7 +31,7 @@ type Decoded = { readonly tokenHash: string; readonly claims: TokenClaims };
  * (the full check, decoding without the store, the revocation lookup).
  *
  * What a token's signature and claims say never changes, and an L1 server asks about the same session token on
- * every request its user makes: the decoding of the last 10,000 good tokens is remembered (by the exact token
+ * every request its user makes: the decoding of the 10,000 good tokens used last is remembered (by the exact token
  * string; a few MiB at most). Lifetime and revocation are checked on every call — a remembered token revoked a
  * moment ago fails at once. Only tokens whose signature verified are remembered, so nobody can fill the memory
  * without the secret.
