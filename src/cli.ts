@@ -6,7 +6,7 @@ import { describeCounts, exportStore, importStore } from './adapters/cli/store-c
 import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { isJobKind, JOB_KINDS } from './domain/jobs.js';
-import { accountState } from './domain/user.js';
+import { accountState, normaliseUsername } from './domain/user.js';
 import type { AccountStateChangeError } from './application/use-cases/operations/disable-user.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ConfigError, loadConfig, type Config } from './composition/config.js';
@@ -100,7 +100,7 @@ const COMMANDS: readonly Command[] = [
       const done = await l2.useCases.disableUser.execute(name!);
       if (!done.ok) throw stateChangeRefused(done.error, name!);
       const { revoked, already } = done.value;
-      const username = name!.toLowerCase();
+      const username = canonical(name!);
       return `${already ? `${username} was disabled already` : `disabled ${username}`}; revoked ${revoked} tokens (L1 servers are told from the queue)`;
     },
   },
@@ -113,7 +113,7 @@ const COMMANDS: readonly Command[] = [
     async run(l2, [name]) {
       const done = await l2.useCases.enableUser.execute(name!);
       if (!done.ok) throw stateChangeRefused(done.error, name!);
-      const username = name!.toLowerCase();
+      const username = canonical(name!);
       return done.value.wasDisabled ? `enabled ${username}` : `${username} was not disabled`;
     },
   },
@@ -128,7 +128,7 @@ const COMMANDS: readonly Command[] = [
       if (typeof username !== 'string') throw new CommandError('give the user: --user USER');
       const revoked = await l2.useCases.revokeUserTokens.execute({ username });
       if (revoked === null) throw new CommandError(`there is no user ${username}`);
-      return `revoked ${revoked} tokens of ${username.toLowerCase()} (L1 servers are told from the queue)`;
+      return `revoked ${revoked} tokens of ${canonical(username)} (L1 servers are told from the queue)`;
     },
   },
   {
@@ -141,7 +141,7 @@ const COMMANDS: readonly Command[] = [
       const limit = Number(options.limit ?? 100);
       if (!Number.isInteger(limit) || limit < 1)
         throw new CommandError('--limit: give a whole number of at least 1');
-      const jobs = await l2.store.jobs.list({ kind: kindOf(options), limit }, new Date());
+      const jobs = await l2.store.queueAdministration.list({ kind: kindOf(options), limit }, new Date());
       return (
         jobs
           .map((j) =>
@@ -166,7 +166,7 @@ const COMMANDS: readonly Command[] = [
     operands: 0,
     options: { kind: { type: 'string' } },
     async run(l2, _operands, options) {
-      const retried = await l2.store.jobs.retryAbandoned(kindOf(options), new Date());
+      const retried = await l2.store.queueAdministration.retryAbandoned(kindOf(options), new Date());
       return `put ${retried} abandoned jobs back in the queue`;
     },
   },
@@ -177,7 +177,7 @@ const COMMANDS: readonly Command[] = [
     operands: 0,
     options: { kind: { type: 'string' } },
     async run(l2, _operands, options) {
-      return `dropped ${await l2.store.jobs.dropAbandoned(kindOf(options))} abandoned jobs`;
+      return `dropped ${await l2.store.queueAdministration.dropAbandoned(kindOf(options))} abandoned jobs`;
     },
   },
   {
@@ -242,9 +242,15 @@ function kindOf(options: Options): string | null {
   return kind;
 }
 
+/** A username as the service writes it (the domain's rule), for what a command says it did; as given if none. */
+function canonical(name: string): string {
+  const username = normaliseUsername(name);
+  return username.ok ? username.value : name;
+}
+
 function stateChangeRefused(error: AccountStateChangeError, name: string): CommandError {
   return new CommandError(
-    error.type === 'not_found' ? `there is no user ${name}` : `${name.toLowerCase()} is deleted`,
+    error.type === 'not_found' ? `there is no user ${name}` : `${canonical(name)} is deleted`,
   );
 }
 

@@ -5,6 +5,7 @@ import type { Urls } from '../domain/activity-streams.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/delivery-policy.js';
 import { lazy, type Factories } from './lazy.js';
 import type { ActivitySigner } from './ports/activity-signer.js';
+import type { CacheFactory } from './ports/bounded-cache.js';
 import type { Clock } from './ports/clock.js';
 import type { DestinationPolicy } from './ports/destination-policy.js';
 import type { FederationClient } from './ports/federation-client.js';
@@ -78,6 +79,8 @@ export interface ApplicationPorts {
   readonly activitySigner: ActivitySigner;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Makes the bounded caches of the services (decoded tokens, activities being delivered). */
+  readonly caches: CacheFactory;
   readonly destinations: DestinationPolicy;
   readonly l1Notifier: L1Notifier;
   readonly federation: FederationClient;
@@ -122,13 +125,14 @@ type Parts = ApplicationPorts & ApplicationServices;
 
 const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => ApplicationServices[K] } = {
   tokenIssuer: (p) => new TokenIssuer(p.tokenCodec, p.store.issuedTokens, p.clock, p.ids, p.urls.base),
-  authenticateToken: (p) => new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base),
+  authenticateToken: (p) =>
+    new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base, p.caches),
   revocationWriter: (p) => new RevocationWriter(p.store.revocations, p.workSignal, p.clock, p.urls.base),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
     new PublishActivity(p.store.activities, p.activitySigner, p.clock, p.urls, p.workSignal),
-  deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls),
+  deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls, p.caches),
   instanceActorKeys: (p) => new InstanceActorKeys(p.store.instanceKeys, p.keyPairs, p.clock),
   jobRunner: (p) => {
     const handlers: JobHandlers = {
@@ -226,7 +230,7 @@ const USE_CASES = {
     ),
 
   getStatistics: (p) => new GetStatistics(p.store.users, p.store.assets, p.store.activities),
-  getQueueStatistics: (p) => new GetQueueStatistics(p.store.jobs),
+  getQueueStatistics: (p) => new GetQueueStatistics(p.store.queueAdministration),
   revokeUserTokens: (p) =>
     new RevokeUserTokens(p.store.users, p.store.issuedTokens, p.revocationWriter, p.clock),
   describeUser: (p) =>

@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { ActorAnswers } from '../adapters/http/hot-paths/answers.js';
+import { L1ServerUrls } from '../adapters/http/koa/l1-server-urls.js';
 import { createHttpFrontEnd } from '../adapters/http/request-listener.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
 import { isHttps, type L2Parts } from './compose.js';
@@ -58,6 +59,7 @@ export function buildApplication(l2: L2Parts): L2Application {
     health: l2.store.health,
     instanceActorKeys: l2.services.instanceActorKeys,
     actorAnswers: new ActorAnswers(l2.urls),
+    l1ServerUrls: new L1ServerUrls(),
     authentication: l2.services.authenticateToken,
     useCases: l2.useCases,
     metrics: l2.metrics,

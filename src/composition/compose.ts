@@ -14,6 +14,7 @@ import {
   type ApplicationServices,
   type UseCases,
 } from '../application/use-cases.js';
+import { LruCacheFactory } from '../adapters/cache/lru-cache-factory.js';
 import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
@@ -106,6 +107,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     // Crypto, time and ids
     clock: () => new SystemClock(),
     ids: () => new CryptoIdGenerator(),
+    caches: () => new LruCacheFactory(),
     metrics: () => new ServiceMetrics(),
     bcrypt: (p) => passwordHasher(config, p.metrics, () => p.logger),
     passwordHasher: (p) => p.bcrypt,

@@ -5,11 +5,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { DeliveryOutcome } from '../../src/application/ports/delivery-outcome.js';
 import type { L1Notifier } from '../../src/application/ports/l1-notifier.js';
 import type { RevocationNotice } from '../../src/domain/revocation.js';
-import type {
-  ActorLookup,
-  FederationClient,
-  RemoteActor,
-} from '../../src/application/ports/federation-client.js';
+import type { ActorLookup, FederationClient } from '../../src/application/ports/federation-client.js';
 import type {
   ActivitySigner,
   JsonLdDocument,
@@ -54,12 +50,26 @@ export class ScriptedNotifier implements L1Notifier {
   }
 }
 
-/** A federation client whose answers the test scripts; it records every delivery it was asked to make. */
+/** What a peer's actor document says, as a use-case test scripts it: `inbox` null for a document without one. */
+export interface ScriptedActor {
+  readonly id: string;
+  readonly inbox: string | null;
+  readonly sharedInbox: string | null;
+}
+
+/**
+ * A federation client whose answers the test scripts; it records every delivery it was asked to make. It answers as
+ * the real client would for what it is scripted with (test/unit/scripted-federation.test.ts holds it to the same
+ * contract): an actor document that is somebody else's, or has no inbox, is refused.
+ */
 export class ScriptedFederation implements FederationClient {
   readonly delivered: { inbox: string; document: JsonLdDocument; key: SigningKey }[] = [];
   /** Answers by inbox; `delivered` when none is scripted. */
   outcomes = new Map<string, DeliveryOutcome[]>();
-  actors = new Map<string, RemoteActor>();
+  /** Actor documents by the URL they are served at; any other actor is gone (a 404 or 410). */
+  actors = new Map<string, ScriptedActor>();
+  /** Actors whose server cannot answer now (a 5xx, a timeout). */
+  readonly unavailable = new Set<string>();
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
     this.delivered.push({ inbox, document, key });
@@ -67,8 +77,12 @@ export class ScriptedFederation implements FederationClient {
   }
 
   async fetchActor(id: string): Promise<ActorLookup> {
+    if (this.unavailable.has(id)) return { ok: false, retryable: true, reason: 'answered 503' };
     const actor = this.actors.get(id);
-    return actor ? { ok: true, actor } : { ok: false, retryable: false, reason: 'no such actor' };
+    if (!actor) return { ok: false, retryable: false, reason: 'no such actor' };
+    if (actor.id !== id) return { ok: false, retryable: false, reason: 'the document is another actor' };
+    if (actor.inbox === null) return { ok: false, retryable: false, reason: 'the actor has no inbox' };
+    return { ok: true, actor: { id, inbox: actor.inbox, sharedInbox: actor.sharedInbox } };
   }
 }
 

@@ -32,6 +32,7 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
     metrics,
     deps.metrics,
     deps.logger,
+    deps.l1ServerUrls,
   );
   return { app, listener: hot.listener(app.callback()), hotPathAnswers: () => hot.answered };
 }

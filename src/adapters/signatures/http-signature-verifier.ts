@@ -87,7 +87,7 @@ export class HttpSignatureVerifier implements SignatureVerifier {
   private readonly refreshFailed: LRUCache<string, true>;
   /** Origins a signature verified from: their fetches may use the reserved slots. */
   private readonly verifiedOrigins = new LRUCache<string, true>({ max: MAX_REMEMBERED });
-  private readonly replays = new ReplayGuard();
+  private readonly replays: ReplayGuard;
   private readonly publicKeys = new PeerPublicKeys();
   private readonly host: string;
   private readonly scheme: 'http' | 'https';
@@ -105,13 +105,14 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     this.refetched = minuteMemory(clock);
     this.unfetchable = minuteMemory(clock);
     this.refreshFailed = minuteMemory(clock);
+    this.replays = new ReplayGuard(clock);
   }
 
   async verify(request: SignedRequest, actor: string): Promise<SignatureVerdict> {
     const verdict = await this.verifySignature(request, actor);
     if (!verdict.ok) return verdict;
     // Checked once the signature verified, so that unsigned noise cannot fill the memory.
-    if (!this.replays.firstUse(verdict.signature, this.clock.now().getTime()))
+    if (!this.replays.firstUse(verdict.signature))
       return refuse('replay', 'this signed request was received already (a replay)');
     this.verifiedOrigins.set(new URL(verdict.keyId).origin, true);
     return { ok: true, keyId: verdict.keyId, owner: verdict.owner };

@@ -11,6 +11,7 @@ import { logRequest } from '../access-log.js';
 import { usernameFromResource } from '../koa/activitypub/webfinger.js';
 import { BODY_LIMIT_BYTES, mediaTypeOf, parseStrictJson, PRE_READ_BODY } from '../koa/body-middleware.js';
 import type { OutcomeMetrics } from '../koa/dependencies.js';
+import type { L1ServerUrls } from '../koa/l1-server-urls.js';
 import type { HttpMetrics } from '../koa/metrics.js';
 import { negotiate } from '../koa/negotiate.js';
 import { VerifyRequest } from '../koa/schemas.js';
@@ -58,6 +59,8 @@ export class HotPaths {
     private readonly metrics: HttpMetrics,
     private readonly outcomes: OutcomeMetrics,
     private readonly logger: Logger,
+    /** The normal form of the L1 server URLs verify is sent, remembered (shared with the Koa route). */
+    private readonly l1ServerUrls: L1ServerUrls,
   ) {
     this.security = securityHeaderList({ https: settings.https }).flat();
   }
@@ -99,7 +102,9 @@ export class HotPaths {
           const json = parseStrictJson(bytes.toString('utf8'));
           const input = json && VerifyRequest.safeParse(json.value);
           if (!input?.success) return handOver();
-          const result = await this.useCases.verifyToken.execute(verifyInput(input.data)).catch(() => null);
+          const result = await this.useCases.verifyToken
+            .execute(verifyInput(input.data, this.l1ServerUrls))
+            .catch(() => null);
           if (!result?.ok) return handOver();
           this.outcomes.verified('valid');
           this.send(req, res, started, verifiedAnswer(result.value.claims));

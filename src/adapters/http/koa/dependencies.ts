@@ -9,6 +9,7 @@ import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import type { StaticFile } from '../../views/static-files.js';
 import type { ActorAnswers } from '../hot-paths/answers.js';
 import type { CsrfGuard } from './csrf.js';
+import type { L1ServerUrls } from './l1-server-urls.js';
 import type { CookiePolicy } from './session-cookies.js';
 
 export interface HttpSettings {
@@ -41,6 +42,8 @@ export interface HttpDependencies {
   readonly instanceActorKeys: InstanceActorKeys;
   /** The actor documents both front ends send (hot-paths/answers.ts), serialised once per user. */
   readonly actorAnswers: ActorAnswers;
+  /** The normal form of the L1 server URLs verify is sent, remembered for both front ends. */
+  readonly l1ServerUrls: L1ServerUrls;
   /** What every signed-in request authenticates through: a service, not a use-case. */
   readonly authentication: AuthenticateToken;
   readonly useCases: UseCases;

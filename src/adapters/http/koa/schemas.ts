@@ -1,6 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { normalisedL1Server } from './l1-server-urls.js';
+import { normaliseL1Server } from '../../../domain/l1-server.js';
 import { hasLoneSurrogate } from '../../../domain/text.js';
 import {
   hasNulCharacter,
@@ -17,7 +17,7 @@ extendZodWithOpenApi(z);
 
 const l1ServerUrl = z
   .string()
-  .refine((value) => normalisedL1Server(value) !== null, {
+  .refine((value) => normaliseL1Server(value).ok, {
     message: 'Must be an absolute http(s) URL without userinfo, query or fragment.',
   })
   .openapi({ example: 'https://l1.example', description: 'The L1 server URL; normalised before use.' });

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { storeCall } from './sqlite-errors.js';
 import { prefixSuccessor } from '../prefix-successor.js';
 
@@ -16,12 +17,15 @@ export interface Query {
   readonly params: readonly (string | number)[];
 }
 
+/** Far more texts than the filters make: the bound only guards against a text that ever carried a value. */
+const MAX_PREPARED = 256;
+
 /**
  * Runs queries whose text depends on a filter, preparing each text once. There are only a handful of texts (one
- * per filter shape and direction), since values are always parameters.
+ * per filter shape and direction), since values are always parameters; a statement forgotten is prepared again.
  */
 export class PreparedQueries {
-  private readonly statements = new Map<string, Statement<unknown[], unknown>>();
+  private readonly statements = new LRUCache<string, Statement<unknown[], unknown>>({ max: MAX_PREPARED });
 
   constructor(private readonly db: Database) {}
 

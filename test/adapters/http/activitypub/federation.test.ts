@@ -285,7 +285,7 @@ for (const store of STORES) {
 }
 
 /** Jobs waiting in the server's queue, read from its store. */
-const queueStats = (server: TestServer) => server.parts.store.jobs.stats();
+const queueStats = (server: TestServer) => server.parts.store.queueAdministration.stats();
 
 /** How many jobs, leased or not, the server's store holds for one destination. */
 function jobsInLane(server: TestServer, lane: string): number {

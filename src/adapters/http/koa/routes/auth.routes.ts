@@ -196,7 +196,9 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
     },
     (ctx) =>
       counted(deps.metrics.verified, 'valid', async () => {
-        const result = await useCases.verifyToken.execute(verifyInput(validateBody(ctx, VerifyRequest)));
+        const result = await useCases.verifyToken.execute(
+          verifyInput(validateBody(ctx, VerifyRequest), deps.l1ServerUrls),
+        );
         if (!result.ok) throw tokenProblem(result.error, { valid: false });
         sendAnswer(ctx, verifiedAnswer(result.value.claims));
       }),
