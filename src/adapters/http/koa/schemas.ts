@@ -6,10 +6,18 @@ import {
   hasNulCharacter,
   NOT_TEXT_MESSAGE,
   NUL_CHARACTER_MESSAGE,
+  PASSWORD_HASHED_BYTES,
   PASSWORD_MAX_CHARACTERS,
   PASSWORD_MIN_CHARACTERS,
   passwordLength,
 } from '../../../domain/password.js';
+import {
+  ASSET_NAME_PATTERN,
+  DESCRIPTION_MAX_CHARACTERS,
+  TAG_MAX_CHARACTERS,
+  TAGS_MAX,
+} from '../../../domain/asset.js';
+import { USERNAME_RULE } from '../../../domain/user.js';
 
 extendZodWithOpenApi(z);
 
@@ -33,7 +41,11 @@ const newPassword = z
       message: `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`,
     },
   )
-  .openapi({ description: 'Only the first 72 UTF-8 bytes are hashed.', minLength: 8, maxLength: 4096 });
+  .openapi({
+    description: `Only the first ${PASSWORD_HASHED_BYTES} UTF-8 bytes are hashed.`,
+    minLength: PASSWORD_MIN_CHARACTERS,
+    maxLength: PASSWORD_MAX_CHARACTERS,
+  });
 
 /** A password being checked: anything up to the longest a password may be. */
 const givenPassword = z
@@ -41,13 +53,15 @@ const givenPassword = z
   .min(1)
   .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
   .refine((p) => !hasLoneSurrogate(p), { message: NOT_TEXT_MESSAGE, abort: true })
-  .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, { message: 'At most 4096 characters.' });
+  .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, {
+    message: `At most ${PASSWORD_MAX_CHARACTERS} characters.`,
+  });
 
 export const RegisterRequest = z
   .object({
     username: z
       .string()
-      .regex(/^[A-Za-z0-9_]{3,30}$/, 'Use 3–30 characters of a–z, 0–9 and _.')
+      .regex(new RegExp(`^${USERNAME_RULE.typedPattern}$`), USERNAME_RULE.message)
       .openapi({ description: 'Lower-cased before any check.', example: 'alice' }),
     password: newPassword,
   })
@@ -194,6 +208,8 @@ export const Problem = z
 export const HealthResponse = z.object({ status: z.string() }).openapi('Health');
 
 // ---- registry (API.md §3) ----
+// The domain's rules (asset.ts) judge every field and word its message; the bounds written here only cap what is
+// parsed before them, above anything the rules let through.
 
 const tagsField = z
   .union([
@@ -206,7 +222,7 @@ const tagsField = z
   .openapi({
     type: 'array',
     items: { type: 'string' },
-    description: 'At most 20 tags of at most 50 characters; a form sends one comma-separated field.',
+    description: `At most ${TAGS_MAX} tags of at most ${TAG_MAX_CHARACTERS} characters; a form sends one comma-separated field.`,
   });
 const nullableUrl = z
   .union([z.string().max(2048), z.null()])
@@ -215,22 +231,32 @@ const nullableUrl = z
 
 export const RegisterAssetRequest = z
   .object({
-    name: z.string().max(200).openapi({
-      example: 'sunset',
-      description: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, unique, case-sensitive',
-    }),
+    name: z
+      .string()
+      .max(200)
+      .openapi({
+        example: 'sunset',
+        description: `${ASSET_NAME_PATTERN.source}, unique, case-sensitive`,
+      }),
     content_hash: z
       .string()
       .max(200)
       .openapi({ example: `sha256:${'0'.repeat(64)}` }),
     media_type: z.string().max(255).openapi({ example: 'image/png' }),
     url: nullableUrl.optional(),
-    description: z.string().max(20000).optional().openapi({ description: 'At most 5000 characters.' }),
+    description: z
+      .string()
+      .max(20000)
+      .optional()
+      .openapi({ description: `At most ${DESCRIPTION_MAX_CHARACTERS} characters.` }),
     tags: tagsField.optional(),
   })
   .openapi('RegisterAssetRequest');
 
-/** Fields a PATCH may not carry, with why (checked before the schema, which would silently drop them). */
+/**
+ * What a PATCH may change. The fixed fields (FIXED_ASSET_FIELDS) are refused before this schema is applied, since
+ * it would drop them silently.
+ */
 export const UpdateAssetRequest = z
   .object({
     description: z.string().max(20000).optional(),
