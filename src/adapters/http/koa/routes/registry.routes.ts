@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Activity } from '../../../../domain/activity.js';
 import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
-import { FIXED_ASSET_FIELDS, type Asset, type FixedAssetField } from '../../../../domain/asset.js';
+import { fixedFieldsNamed, type Asset } from '../../../../domain/asset.js';
 import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
 import {
@@ -48,8 +48,6 @@ function formValues(body: unknown, asset?: Asset): Record<string, string> {
 const writeLimited = problem(
   'rate_limited: the per-user budget of asset writes is used up (see Retry-After)',
 );
-
-const FIXED_FIELD_NAMES = Object.keys(FIXED_ASSET_FIELDS) as FixedAssetField[];
 
 export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
@@ -152,15 +150,15 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
 
   const update = async (ctx: Context) => {
     const session = await requireSession(ctx, deps);
-    const sent = (ctx.request.body ?? {}) as Record<string, unknown>;
-    // The edit form shows the fixed fields read-only; only an API client asking to change them is refused.
-    const fixed = isFormPost(ctx) ? [] : FIXED_FIELD_NAMES.filter((field) => field in sent);
-    const input = fixed.length > 0 ? {} : validateBody(ctx, schemas.UpdateAssetRequest);
     const name = String(ctx.params.name);
+    // The edit form shows the fixed fields read-only; only an API client asking to change them is refused, before
+    // the schema (which would drop them) judges the rest.
+    const fixed = isFormPost(ctx) ? null : fixedFieldsNamed((ctx.request.body ?? {}) as object);
+    if (fixed) throw assetProblem({ type: 'invalid_request', ...fixed }, name);
+    const input = validateBody(ctx, schemas.UpdateAssetRequest);
     const result = await useCases.updateAsset.execute({
       writer: session.claims,
       name,
-      fixed,
       changes: {
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
