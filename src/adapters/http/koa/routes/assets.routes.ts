@@ -16,7 +16,7 @@ import {
   signedInPostDoc,
 } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as registrySchemas from '../registry-schemas.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson } from '../representations.js';
@@ -105,8 +105,8 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     '/assets',
     signedInPostDoc({
       summary: 'Register an asset (appends a signed Create)',
-      body: schemas.RegisterAssetRequest,
-      ok: [201, schemas.AssetWithActivity, 'Registered'],
+      body: registrySchemas.RegisterAssetRequest,
+      ok: [201, registrySchemas.AssetWithActivity, 'Registered'],
       redirect: 'Form post: redirected to the asset page',
       refusals: [ASSET_ERRORS.only('invalid_request', 'asset_exists', 'forbidden', 'rate_limited')],
     }),
@@ -115,7 +115,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
 
   const registerAsset = async (ctx: Context) => {
     const session = await requireSession(ctx, deps);
-    const input = validateBody(ctx, schemas.RegisterAssetRequest);
+    const input = validateBody(ctx, registrySchemas.RegisterAssetRequest);
     const result = await useCases.registerAsset.execute({
       writer: session.claims,
       name: input.name,
@@ -142,7 +142,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     // the schema (which would drop them) judges the rest.
     const fixed = isFormPost(ctx) ? null : fixedFieldsNamed((ctx.request.body ?? {}) as object);
     if (fixed) throw ASSET_ERRORS.problem({ type: 'invalid_request', ...fixed }, { name });
-    const input = validateBody(ctx, schemas.UpdateAssetRequest);
+    const input = validateBody(ctx, registrySchemas.UpdateAssetRequest);
     const result = await useCases.updateAsset.execute({
       writer: session.claims,
       name,
@@ -172,8 +172,8 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     {
       summary: "Change an asset's description, tags, url or media type (owner only; appends a signed Update)",
       security: signedIn,
-      request: { params: nameParam, ...body(schemas.UpdateAssetRequest) },
-      responses: { 200: json(schemas.AssetWithActivity, 'Changed') },
+      request: { params: nameParam, ...body(registrySchemas.UpdateAssetRequest) },
+      responses: { 200: json(registrySchemas.AssetWithActivity, 'Changed') },
       refusals: [
         ...SESSION_WRITE,
         ...JSON_BODY,
@@ -188,7 +188,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
       summary: 'Delete an asset (owner only; appends a signed Delete; the name stays taken)',
       security: signedIn,
       request: { params: nameParam },
-      responses: { 200: json(schemas.DeletedAsset, 'Deleted') },
+      responses: { 200: json(registrySchemas.DeletedAsset, 'Deleted') },
       refusals: [
         ...SESSION_WRITE,
         BODY_ERRORS,
@@ -218,7 +218,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
         `${negotiated} application/activity+json gives the ActivityStreams object (a Tombstone, with 410, once ` +
         'the asset is deleted).',
       request: { params: nameParam },
-      responses: { 200: json(schemas.Asset, 'The asset') },
+      responses: { 200: json(registrySchemas.Asset, 'The asset') },
       refusals: [NOT_ACCEPTABLE, ASSET_ERRORS.only('not_found', 'gone')],
     },
     async (ctx) => {

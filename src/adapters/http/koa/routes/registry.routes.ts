@@ -6,7 +6,7 @@ import { NOT_ACCEPTABLE } from '../errors/edge-errors.js';
 import { ACTIVITY_ERRORS, OWNER_FILTER_ERRORS } from '../errors/registry-errors.js';
 import { json, listDoc, listParams, negotiated } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as registrySchemas from '../registry-schemas.js';
 import { cursorRequest, pageLink, singleQuery } from '../listing.js';
 import { renderPage } from '../pages.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
@@ -19,7 +19,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     '/registry',
     listDoc(
       'Live assets, newest first',
-      schemas.AssetList,
+      registrySchemas.AssetList,
       listParams.extend({
         owner: z.string().optional().openapi({ description: "Only this user's assets" }),
         q: z.string().optional().openapi({ description: 'Name prefix (case-sensitive)' }),
@@ -50,14 +50,18 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     },
   );
 
-  routes.get('/activities', listDoc('The activity log, newest first', schemas.ActivityList), async (ctx) => {
-    const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
-    const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
-    await respond(ctx, {
-      html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
-      json,
-    });
-  });
+  routes.get(
+    '/activities',
+    listDoc('The activity log, newest first', registrySchemas.ActivityList),
+    async (ctx) => {
+      const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
+      const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
+      await respond(ctx, {
+        html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
+        json,
+      });
+    },
+  );
 
   routes.get(
     '/activities/:idx',
@@ -65,7 +69,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
       summary: 'One activity',
       description: `${negotiated} application/activity+json gives the signed ActivityStreams document.`,
       request: { params: z.object({ idx: z.string().openapi({ example: '0' }) }) },
-      responses: { 200: json(schemas.Activity, 'The activity') },
+      responses: { 200: json(registrySchemas.Activity, 'The activity') },
       refusals: [NOT_ACCEPTABLE, ACTIVITY_ERRORS],
     },
     async (ctx) => {
