@@ -20,8 +20,8 @@ import {
 export const TOKEN_ERRORS = new ErrorTable<TokenVerdictError>(tokenVerdicts);
 
 /**
- * A token verdict as an HTTP answer. Pass the RFC 6750 challenge in `extra.headers` where the token was presented
- * to authenticate (not where it is the object of the call, as in /auth/verify).
+ * A token verdict where the token is the object of the call, with more body members (/auth/verify adds
+ * `valid: false`). Where a token was presented to authenticate, AUTHENTICATION answers, with the RFC 6750 challenge.
  */
 export const tokenProblem = (error: TokenVerdictError, extra: HttpProblem['extra'] = {}): HttpProblem =>
   withMembers(TOKEN_ERRORS.problem(error), extra);
