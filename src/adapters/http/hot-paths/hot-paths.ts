@@ -6,7 +6,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from 'pino';
 import type { UseCases } from '../../../application/use-cases.js';
 import type { Urls } from '../../../domain/activity-streams.js';
-import type { UserProfile } from '../../../domain/user.js';
+import { USERNAME_RULE, type UserProfile } from '../../../domain/user.js';
 import { logRequest } from '../access-log.js';
 import { usernameFromResource } from '../koa/activitypub/webfinger.js';
 import { BODY_LIMIT_BYTES, mediaTypeOf, parseStrictJson, PRE_READ_BODY } from '../koa/body-middleware.js';
@@ -22,7 +22,7 @@ import { USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type Answer } fr
 import { verifyInput } from './verify-answer.js';
 
 /** The one path shape a hot actor request has: a lower-case username, no query. */
-const USER_PATH = /^\/users\/([a-z0-9_]{3,30})$/;
+const USER_PATH = new RegExp(`^/users/(${USERNAME_RULE.pattern})$`);
 
 export interface HotPathSettings {
   readonly publicUrl: string;

@@ -23,6 +23,12 @@ export interface HttpSettings {
   readonly trustProxy: boolean;
   /** The bearer token /metrics asks for, or null for open metrics. */
   readonly metricsToken: string | null;
+  /**
+   * A route answering with a refusal it does not declare (and so does not document) is a bug: outside production
+   * it then answers 500, so that tests and developers meet it; in production the refusal goes out as it is, and a
+   * warning is logged.
+   */
+  readonly strictRefusals: boolean;
 }
 
 /** Everything the HTTP adapter needs, handed over by the composition root. */

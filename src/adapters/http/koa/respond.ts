@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { negotiate, type Representation } from './negotiate.js';
-import { HttpProblem } from './problem.js';
+import { NOT_ACCEPTABLE } from './errors/edge-errors.js';
 import { AP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
 import type { Answer } from '../hot-paths/answers.js';
 
@@ -15,13 +15,8 @@ export async function respond(ctx: Context, handlers: Handlers): Promise<void> {
   ctx.vary('Accept');
   const offered = Object.keys(handlers) as Representation[];
   const chosen = negotiate(ctx.get('Accept'), offered);
-  if (!chosen) {
-    throw new HttpProblem(
-      406,
-      'not_acceptable',
-      `This resource is available as ${offered.map(describe).join(', ')}.`,
-    );
-  }
+  if (!chosen)
+    throw NOT_ACCEPTABLE.problem({ type: 'not_acceptable', offered: offered.map(describe).join(', ') });
   const body = await handlers[chosen]!();
   if (chosen === 'html') return;
   ctx.body = body;

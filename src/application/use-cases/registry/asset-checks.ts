@@ -1,16 +1,6 @@
 // The checks every asset change shares: who may write, the writer's budget, field rules and ownership of a live
 // asset.
-import {
-  DESCRIPTION_MAX_CHARACTERS,
-  normaliseAssetUrl,
-  normaliseDescription,
-  MEDIA_TYPE_PATTERN,
-  CONTENT_HASH_PATTERN,
-  normaliseTags,
-  parseAssetName,
-  type Asset,
-  type AssetFields,
-} from '../../../domain/asset.js';
+import { checkAssetFields, parseAssetName, type Asset, type AssetFields } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { isScoped, type TokenClaims } from '../../../domain/token.js';
 import { isActive, type User, type Username } from '../../../domain/user.js';
@@ -61,24 +51,10 @@ export async function activeWriterSpending(
     : ok(owner);
 }
 
-/** The domain's field rules, applied whatever the edge already checked. */
+/** The domain's field rules (checkAssetFields), applied whatever the edge already checked. */
 export function checkFields(fields: AssetFields): Result<AssetFields, AssetError> {
-  const invalid = (path: string, message: string) => err({ type: 'invalid_request' as const, path, message });
-  const contentHash = fields.contentHash.toLowerCase();
-  if (!CONTENT_HASH_PATTERN.test(contentHash))
-    return invalid('content_hash', 'Use sha256: followed by 64 hex digits.');
-  const mediaType = fields.mediaType.toLowerCase();
-  if (!MEDIA_TYPE_PATTERN.test(mediaType))
-    return invalid('media_type', 'Use a media type such as image/png.');
-  const url = fields.url === null ? null : normaliseAssetUrl(fields.url);
-  if (fields.url !== null && url === null) return invalid('url', 'Use an absolute http(s) URL.');
-  const description = normaliseDescription(fields.description);
-  if ([...description].length > DESCRIPTION_MAX_CHARACTERS) {
-    return invalid('description', `At most ${DESCRIPTION_MAX_CHARACTERS} characters.`);
-  }
-  const tags = normaliseTags(fields.tags);
-  if (!tags.ok) return invalid(tags.error.path, tags.error.message);
-  return ok({ contentHash, mediaType, url, description, tags: tags.value });
+  const checked = checkAssetFields(fields);
+  return checked.ok ? checked : err({ type: 'invalid_request', ...checked.error });
 }
 
 /** Finds a live asset the actor owns, or says why not. */

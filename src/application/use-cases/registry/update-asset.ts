@@ -1,12 +1,8 @@
-// Rule: only the owner, through a session token and within the budget of writes, changes a live asset's description, tags, url or media type — at least one of them, and
-// never its name, content hash or owner; the change and its signed Update activity are written together.
+// Rule: only the owner, through a session token and within the budget of writes, changes a live asset's description,
+// tags, url or media type — at least one of them; its name, content hash and owner are fixed (FIXED_ASSET_FIELDS:
+// `changes` has no place for them). The change and its signed Update activity are written together.
 import type { Activity } from '../../../domain/activity.js';
-import {
-  FIXED_ASSET_FIELDS,
-  type Asset,
-  type AssetFields,
-  type FixedAssetField,
-} from '../../../domain/asset.js';
+import type { Asset, AssetFields } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { AssetWrites } from '../../services/asset-writes.js';
@@ -25,20 +21,9 @@ export class UpdateAsset {
     writer: TokenClaims;
     name: string;
     changes: AssetChanges;
-    /** Fixed fields the request tried to set: each is refused by name. */
-    fixed?: readonly FixedAssetField[];
   }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
     const writer = this.writes.writer(input.writer);
     if (!writer.ok) return writer;
-    const [firstFixed] = input.fixed ?? [];
-    if (firstFixed !== undefined) {
-      return err({
-        type: 'invalid_request',
-        path: firstFixed,
-        message: FIXED_ASSET_FIELDS[firstFixed],
-        others: (input.fixed ?? []).slice(1).map((path) => ({ path, message: FIXED_ASSET_FIELDS[path] })),
-      });
-    }
     if (Object.values(input.changes).every((value) => value === undefined)) {
       return err({
         type: 'invalid_request',

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { MemoryDatabase } from '../../../../src/adapters/persistence/memory/memory-database.js';
 import type { SqlitePersistence } from '../../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
-import { SIGNATURE_REFUSED_DETAIL } from '../../../../src/adapters/http/koa/error-status.js';
+import { SIGNATURE_REFUSED_DETAIL } from '../../../../src/adapters/http/koa/errors/federation-errors.js';
 import type { SignatureRefusal } from '../../../../src/application/ports/signature-verifier.js';
 import { client, registerUser } from '../../../support/http.js';
 import { FedifyPeer } from '../../../support/fedify-peer.js';
