@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { applyServerLimits, createHttpServer } from './adapters/http/http-server.js';
 import { buildApplication } from './composition/application.js';
 import { loadConfig } from './composition/config.js';
-import { buildContainer, persistenceOf } from './composition/container.js';
+import { buildL2 } from './composition/compose.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /**
@@ -21,10 +21,10 @@ const DRAIN_TURNS = 3;
 /** Starts the service; resolves once it listens. */
 export async function serve(): Promise<void> {
   const config = loadConfig();
-  const container = await buildContainer(config);
+  const parts = await buildL2(config);
   // Connect, migrate, create indexes — before taking any request; a store that cannot be reached stops start-up.
-  await persistenceOf(container).ready();
-  const l2 = buildApplication(container);
+  await parts.store.ready();
+  const l2 = buildApplication(parts);
   await l2.startBackground();
   const server = createHttpServer(l2.listener);
   applyServerLimits(server, config.http);

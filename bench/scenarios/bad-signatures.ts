@@ -4,7 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signedHeaders } from '../../src/adapters/outbound/http-signatures.js';
+import { signedHeaders } from '../../src/adapters/outbound/http-signing.js';
 import { measure } from '../load-runner.js';
 import type { LoadResult } from '../load-types.js';
 import { CONNECTIONS, type Profile } from '../profile.js';

@@ -1,4 +1,4 @@
-import type { Page } from '../domain/activity.js';
+import type { Page } from '../domain/page.js';
 import type { Positioned } from './ports/positioned.js';
 
 export interface CursorRequest {

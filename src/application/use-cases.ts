@@ -1,74 +1,275 @@
-// What the edges of the service (HTTP, the CLI, the hourly clean-up) call: each use-case by name. The composition
-// root builds exactly this set (its factory map is typed by it), and the HTTP adapter receives it as is.
-import type { AuthenticateToken } from './services/authenticate-token.js';
-import type { AttachRenderer } from './use-cases/accounts/attach-renderer.js';
-import type { ChangePassword } from './use-cases/accounts/change-password.js';
-import type { DeleteAccount } from './use-cases/accounts/delete-account.js';
-import type { DetachRenderer } from './use-cases/accounts/detach-renderer.js';
-import type { GetCurrentUser } from './use-cases/accounts/get-current-user.js';
-import type { GetUser } from './use-cases/accounts/get-user.js';
-import type { IssueToken } from './use-cases/accounts/issue-token.js';
-import type { ListRenderers } from './use-cases/accounts/list-renderers.js';
-import type { ListSessions } from './use-cases/accounts/list-sessions.js';
-import type { ListUsers } from './use-cases/accounts/list-users.js';
-import type { RegisterUser } from './use-cases/accounts/register-user.js';
-import type { RevokeSession } from './use-cases/accounts/revoke-session.js';
-import type { RevokeToken } from './use-cases/accounts/revoke-token.js';
-import type { VerifyToken } from './use-cases/accounts/verify-token.js';
-import type { ListFollowers } from './use-cases/federation/list-followers.js';
-import type { ReceiveActivity } from './use-cases/federation/receive-activity.js';
-import type { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
-import type { DescribeUser } from './use-cases/operations/describe-user.js';
-import type { DisableUser } from './use-cases/operations/disable-user.js';
-import type { EnableUser } from './use-cases/operations/enable-user.js';
-import type { GetQueueStatistics } from './use-cases/operations/get-queue-statistics.js';
-import type { GetStatistics } from './use-cases/operations/get-statistics.js';
-import type { RevokeUserTokens } from './use-cases/operations/revoke-user-tokens.js';
-import type { DeleteAsset } from './use-cases/registry/delete-asset.js';
-import type { GetActivity } from './use-cases/registry/get-activity.js';
-import type { GetAsset } from './use-cases/registry/get-asset.js';
-import type { GetEditableAsset } from './use-cases/registry/get-editable-asset.js';
-import type { ListActivities } from './use-cases/registry/list-activities.js';
-import type { ListRegistry } from './use-cases/registry/list-registry.js';
-import type { RegisterAsset } from './use-cases/registry/register-asset.js';
-import type { UpdateAsset } from './use-cases/registry/update-asset.js';
+// The application's parts — its services and every use-case — made from the ports the composition root fills. This
+// is the one registration of a use-case: its type (UseCases) is inferred from the list, so adding one touches the
+// use-case, its line here and its route (docs/architecture.md).
+import type { Urls } from '../domain/activity-streams.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/delivery-policy.js';
+import { lazy, type Factories } from './lazy.js';
+import type { ActivitySigner } from './ports/activity-signer.js';
+import type { CacheFactory } from './ports/bounded-cache.js';
+import type { Clock } from './ports/clock.js';
+import type { DestinationPolicy } from './ports/destination-policy.js';
+import type { FederationClient } from './ports/federation-client.js';
+import type { IdGenerator } from './ports/id-generator.js';
+import type { JobObserver } from './ports/job-observer.js';
+import type { KeyPairGenerator } from './ports/key-pair-generator.js';
+import type { L1Notifier } from './ports/l1-notifier.js';
+import type { LoginThrottle } from './ports/login-throttle.js';
+import type { PasswordHasher } from './ports/password-hasher.js';
+import type { Persistence } from './ports/persistence.js';
+import type { ProblemLog } from './ports/problem-log.js';
+import type { RateLimit } from './ports/rate-limit.js';
+import type { SignatureVerifier } from './ports/signature-verifier.js';
+import type { TokenCodec } from './ports/token-codec.js';
+import type { WorkSignal } from './ports/work-signal.js';
+import { AssetWrites } from './services/asset-writes.js';
+import { AuthenticateToken } from './services/authenticate-token.js';
+import { Deliveries } from './services/deliveries.js';
+import { InstanceActorKeys } from './services/instance-actor-keys.js';
+import {
+  DEFAULT_RUNNER_LIMITS,
+  JobRunner,
+  type JobHandlers,
+  type RunnerLimits,
+} from './services/job-runner.js';
+import { PasswordCheck } from './services/password-check.js';
+import { RevocationWriter } from './services/revocation-writer.js';
+import { TokenIssuer } from './services/token-issuer.js';
+import { PublishActivity } from './use-cases/registry/publish-activity.js';
+import type { FollowLimits } from './use-cases/federation/receive-activity.js';
+import { AttachRenderer } from './use-cases/accounts/attach-renderer.js';
+import { ChangePassword } from './use-cases/accounts/change-password.js';
+import { DeleteAccount } from './use-cases/accounts/delete-account.js';
+import { DetachRenderer } from './use-cases/accounts/detach-renderer.js';
+import { GetCurrentUser } from './use-cases/accounts/get-current-user.js';
+import { GetPublicActor } from './use-cases/accounts/get-public-actor.js';
+import { IssueToken } from './use-cases/accounts/issue-token.js';
+import { ListRenderers } from './use-cases/accounts/list-renderers.js';
+import { ListSessions } from './use-cases/accounts/list-sessions.js';
+import { ListUsers } from './use-cases/accounts/list-users.js';
+import { RegisterUser } from './use-cases/accounts/register-user.js';
+import { RevokeSession } from './use-cases/accounts/revoke-session.js';
+import { RevokeToken } from './use-cases/accounts/revoke-token.js';
+import { VerifyToken } from './use-cases/accounts/verify-token.js';
+import { CountFollowers } from './use-cases/federation/count-followers.js';
+import { ListFollowers } from './use-cases/federation/list-followers.js';
+import { ReceiveActivity } from './use-cases/federation/receive-activity.js';
+import { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
+import { DescribeUser } from './use-cases/operations/describe-user.js';
+import { DisableUser } from './use-cases/operations/disable-user.js';
+import { EnableUser } from './use-cases/operations/enable-user.js';
+import { GetQueueStatistics } from './use-cases/operations/get-queue-statistics.js';
+import { GetStatistics } from './use-cases/operations/get-statistics.js';
+import { RevokeUserTokens } from './use-cases/operations/revoke-user-tokens.js';
+import { DeleteAsset } from './use-cases/registry/delete-asset.js';
+import { GetActivity } from './use-cases/registry/get-activity.js';
+import { GetAsset } from './use-cases/registry/get-asset.js';
+import { GetEditableAsset } from './use-cases/registry/get-editable-asset.js';
+import { ListActivities } from './use-cases/registry/list-activities.js';
+import { ListRegistry } from './use-cases/registry/list-registry.js';
+import { RegisterAsset } from './use-cases/registry/register-asset.js';
+import { UpdateAsset } from './use-cases/registry/update-asset.js';
 
-export interface UseCases {
-  // Accounts and tokens
-  readonly registerUser: RegisterUser;
-  readonly issueToken: IssueToken;
-  /** A service rather than a use-case: every signed-in request authenticates through it. */
-  readonly authenticateToken: AuthenticateToken;
-  readonly verifyToken: VerifyToken;
-  readonly revokeToken: RevokeToken;
-  readonly getCurrentUser: GetCurrentUser;
-  readonly changePassword: ChangePassword;
-  readonly listSessions: ListSessions;
-  readonly revokeSession: RevokeSession;
-  readonly deleteAccount: DeleteAccount;
-  readonly getUser: GetUser;
-  readonly listUsers: ListUsers;
-  readonly attachRenderer: AttachRenderer;
-  readonly detachRenderer: DetachRenderer;
-  readonly listRenderers: ListRenderers;
-  // Registry and activity log
-  readonly registerAsset: RegisterAsset;
-  readonly updateAsset: UpdateAsset;
-  readonly deleteAsset: DeleteAsset;
-  readonly getAsset: GetAsset;
-  readonly getEditableAsset: GetEditableAsset;
-  readonly listRegistry: ListRegistry;
-  readonly getActivity: GetActivity;
-  readonly listActivities: ListActivities;
-  // Federation
-  readonly listFollowers: ListFollowers;
-  readonly receiveActivity: ReceiveActivity;
-  // Operations
-  readonly getStatistics: GetStatistics;
-  readonly getQueueStatistics: GetQueueStatistics;
-  readonly cleanupRevocations: CleanupRevocations;
-  readonly revokeUserTokens: RevokeUserTokens;
-  readonly describeUser: DescribeUser;
-  readonly disableUser: DisableUser;
-  readonly enableUser: EnableUser;
+/** What the application is made of: the ports (filled by adapters) and a few settings. */
+export interface ApplicationPorts {
+  /** Every persistence port, from one store. */
+  readonly store: Persistence;
+  readonly passwordHasher: PasswordHasher;
+  readonly tokenCodec: TokenCodec;
+  readonly keyPairs: KeyPairGenerator;
+  readonly activitySigner: ActivitySigner;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Makes the bounded caches of the services (decoded tokens, activities being delivered). */
+  readonly caches: CacheFactory;
+  readonly destinations: DestinationPolicy;
+  readonly l1Notifier: L1Notifier;
+  readonly federation: FederationClient;
+  readonly signatureVerifier: SignatureVerifier;
+  /** Wakes the outbound worker when a write queued jobs. */
+  readonly workSignal: WorkSignal;
+  readonly loginThrottle: LoginThrottle;
+  /** Registrations per client address. */
+  readonly registrations: RateLimit;
+  /** Asset writes (and renderer attaches) per user. */
+  readonly assetWrites: RateLimit;
+  readonly follows: FollowLimits;
+  /** Every absolute URL the service emits, from PUBLIC_URL. */
+  readonly urls: Urls;
+  /** The outbound worker's settings and who hears of its attempts and problems. */
+  readonly jobs: {
+    readonly retryPolicy: RetryPolicy;
+    readonly limits: RunnerLimits;
+    readonly problems: ProblemLog;
+    readonly observer?: JobObserver;
+    /** Called whenever a job settles, so the worker claims into the freed slot. */
+    readonly onSettled?: () => void;
+  };
 }
+
+/** The services several use-cases share. */
+export interface ApplicationServices {
+  readonly tokenIssuer: TokenIssuer;
+  readonly authenticateToken: AuthenticateToken;
+  readonly revocationWriter: RevocationWriter;
+  readonly passwordCheck: PasswordCheck;
+  readonly publishActivity: PublishActivity;
+  /** What the three asset writes share (AssetWrites). */
+  readonly assetWriting: AssetWrites;
+  readonly deliveries: Deliveries;
+  readonly instanceActorKeys: InstanceActorKeys;
+  /** Runs queued outbound jobs with the handler of their kind. */
+  readonly jobRunner: JobRunner;
+}
+
+type Parts = ApplicationPorts & ApplicationServices;
+
+const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => ApplicationServices[K] } = {
+  tokenIssuer: (p) => new TokenIssuer(p.tokenCodec, p.store.issuedTokens, p.clock, p.ids, p.urls.base),
+  authenticateToken: (p) =>
+    new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base, p.caches),
+  revocationWriter: (p) => new RevocationWriter(p.store.revocations, p.workSignal, p.clock, p.urls.base),
+  passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
+  assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
+  publishActivity: (p) =>
+    new PublishActivity(p.store.activities, p.activitySigner, p.clock, p.urls, p.workSignal),
+  deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls, p.caches),
+  instanceActorKeys: (p) => new InstanceActorKeys(p.store.instanceKeys, p.keyPairs, p.clock),
+  jobRunner: (p) => {
+    const handlers: JobHandlers = {
+      revocation_notice: (notice) => p.l1Notifier.notify(notice),
+      activity_delivery: (delivery) => p.deliveries.activity(delivery),
+      document_delivery: (delivery) => p.deliveries.document(delivery),
+    };
+    const { retryPolicy, limits, problems, observer, onSettled } = p.jobs;
+    return new JobRunner(
+      p.store.jobs,
+      handlers,
+      p.clock,
+      p.ids,
+      retryPolicy,
+      problems,
+      limits,
+      onSettled,
+      observer,
+    );
+  },
+};
+
+const USE_CASES = {
+  registerUser: (p) =>
+    new RegisterUser(p.store.users, p.passwordHasher, p.keyPairs, p.tokenIssuer, p.clock, p.registrations),
+  issueToken: (p) => new IssueToken(p.passwordCheck, p.tokenIssuer, p.store.users, p.revocationWriter),
+  verifyToken: (p) => new VerifyToken(p.authenticateToken),
+  revokeToken: (p) => new RevokeToken(p.authenticateToken, p.store.issuedTokens, p.revocationWriter, p.clock),
+  getCurrentUser: (p) => new GetCurrentUser(p.store.users),
+  changePassword: (p) =>
+    new ChangePassword(
+      p.passwordCheck,
+      p.passwordHasher,
+      p.store.users,
+      p.store.issuedTokens,
+      p.revocationWriter,
+      p.workSignal,
+      p.clock,
+    ),
+  listSessions: (p) => new ListSessions(p.store.issuedTokens, p.authenticateToken, p.clock),
+  revokeSession: (p) =>
+    new RevokeSession(p.store.issuedTokens, p.authenticateToken, p.revocationWriter, p.clock),
+  deleteAccount: (p) =>
+    new DeleteAccount(
+      p.passwordCheck,
+      p.store.assets,
+      p.store.activities,
+      p.store.issuedTokens,
+      p.store.accountRemoval,
+      p.revocationWriter,
+      p.activitySigner,
+      p.workSignal,
+      p.clock,
+      p.urls,
+    ),
+  getPublicActor: (p) => new GetPublicActor(p.store.users),
+  listUsers: (p) => new ListUsers(p.store.users),
+  attachRenderer: (p) =>
+    new AttachRenderer(
+      p.tokenIssuer,
+      p.store.attachments,
+      p.destinations,
+      p.authenticateToken,
+      p.revocationWriter,
+      p.clock,
+      p.store.issuedTokens,
+      p.assetWrites,
+    ),
+  detachRenderer: (p) =>
+    new DetachRenderer(p.store.issuedTokens, p.store.attachments, p.revocationWriter, p.workSignal, p.clock),
+  listRenderers: (p) => new ListRenderers(p.store.attachments),
+
+  registerAsset: (p) => new RegisterAsset(p.assetWriting),
+  updateAsset: (p) => new UpdateAsset(p.assetWriting),
+  deleteAsset: (p) => new DeleteAsset(p.assetWriting),
+  getAsset: (p) => new GetAsset(p.store.assets),
+  getEditableAsset: (p) => new GetEditableAsset(p.store.assets),
+  listRegistry: (p) => new ListRegistry(p.store.assets),
+  getActivity: (p) => new GetActivity(p.store.activities),
+  listActivities: (p) => new ListActivities(p.store.activities),
+
+  listFollowers: (p) => new ListFollowers(p.store.followers),
+  countFollowers: (p) => new CountFollowers(p.store.followers),
+  receiveActivity: (p) =>
+    new ReceiveActivity(
+      p.store.users,
+      p.store.followers,
+      p.signatureVerifier,
+      p.federation,
+      p.workSignal,
+      p.clock,
+      p.ids,
+      p.urls,
+      p.follows,
+    ),
+
+  getStatistics: (p) => new GetStatistics(p.store.users, p.store.assets, p.store.activities),
+  getQueueStatistics: (p) => new GetQueueStatistics(p.store.queueAdministration),
+  revokeUserTokens: (p) =>
+    new RevokeUserTokens(p.store.users, p.store.issuedTokens, p.revocationWriter, p.clock),
+  describeUser: (p) =>
+    new DescribeUser(
+      p.store.users,
+      p.store.activities,
+      p.store.assets,
+      p.store.followers,
+      p.store.issuedTokens,
+      p.store.attachments,
+      p.clock,
+    ),
+  disableUser: (p) =>
+    new DisableUser(p.store.users, p.store.issuedTokens, p.revocationWriter, p.workSignal, p.clock),
+  enableUser: (p) => new EnableUser(p.store.users),
+  cleanupRevocations: (p) => new CleanupRevocations(p.store.revocations, p.store.issuedTokens, p.clock),
+} satisfies Record<string, (p: Parts) => unknown>;
+
+/** Every use-case by name: what the edges of the service (HTTP, the CLI, the hourly clean-up) call. */
+export type UseCases = { readonly [K in keyof typeof USE_CASES]: ReturnType<(typeof USE_CASES)[K]> };
+
+/** The application over `ports`: its services and use-cases, each made on first use. */
+export interface Application {
+  readonly services: ApplicationServices;
+  readonly useCases: UseCases;
+}
+
+export function createApplication(ports: ApplicationPorts): Application {
+  // One object holds the ports and the services, so each is reached by name from any other.
+  const given = Object.fromEntries(
+    Object.keys(ports).map((key) => [key, () => ports[key as keyof ApplicationPorts]]),
+  );
+  const parts = lazy<Parts>({ ...(given as unknown as Factories<ApplicationPorts>), ...SERVICES });
+  const useCases = lazy<UseCases>(
+    Object.fromEntries(
+      Object.entries(USE_CASES).map(([name, make]) => [name, () => (make as (p: Parts) => unknown)(parts)]),
+    ) as unknown as Factories<UseCases>,
+  );
+  return { services: parts, useCases };
+}
+
+export { DEFAULT_RETRY_POLICY, DEFAULT_RUNNER_LIMITS };

@@ -1,19 +1,14 @@
-import type { DependencyContainer } from 'tsyringe';
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { InstanceActorKeys } from '../application/services/instance-actor-keys.js';
-import type { OutboundHttp } from '../adapters/outbound/outbound-request.js';
+import { ActorAnswers } from '../adapters/http/hot-paths/answers.js';
+import { L1ServerUrls } from '../adapters/http/koa/l1-server-urls.js';
 import { createHttpFrontEnd } from '../adapters/http/request-listener.js';
-import type { QueueWorker } from '../adapters/scheduling/queue-worker.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
-import type { Config } from './config.js';
-import { isHttps, persistenceOf } from './container.js';
+import { isHttps, type L2Parts } from './compose.js';
 import { runMaintenance } from './maintenance.js';
 import { loadStaticFiles } from '../adapters/views/static-files.js';
 import { VERSION } from './version.js';
-import { TOKENS } from './tokens.js';
-import { useCasesOf } from './use-cases.js';
 
 /** The running pieces of one L2 process: the HTTP app and its background work. */
 export interface L2Application {
@@ -29,13 +24,15 @@ export interface L2Application {
   close(): Promise<void>;
 }
 
-export function buildApplication(c: DependencyContainer): L2Application {
-  const config = c.resolve<Config>(TOKENS.Config);
-  const logger = c.resolve<Logger>(TOKENS.Logger);
-  const worker = c.resolve<QueueWorker>(TOKENS.QueueWorker);
+/** Builds the process's HTTP app and background work; call it once the store is ready (`store.ready()`). */
+export function buildApplication(l2: L2Parts): L2Application {
+  const { config, logger, queueWorker: worker } = l2;
+  // The rate-limit counters now, not at the first login: a MongoDB store is connected by now, and the SQLite
+  // limiter creates its table a turn of the event loop after it is made.
+  void l2.rateLimits;
   const cleanup = new IntervalTask(
     'revocation cleanup',
-    () => runMaintenance(c),
+    () => runMaintenance(l2),
     config.revocationCleanupIntervalMs,
     logger,
   );
@@ -52,17 +49,21 @@ export function buildApplication(c: DependencyContainer): L2Application {
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,
       metricsToken: config.metricsToken,
+      strictRefusals: !config.production,
     },
-    urls: c.resolve(TOKENS.Urls),
+    urls: l2.urls,
     logger,
-    views: c.resolve(TOKENS.Views),
+    views: l2.views,
     readmeHtml: () => (readme ??= import('../adapters/views/readme-renderer.js').then((m) => m.loadReadme())),
     staticFiles: loadStaticFiles(),
-    csrf: c.resolve(TOKENS.CsrfGuard),
-    health: c.resolve(TOKENS.StoreHealth),
-    instanceActorKeys: c.resolve(InstanceActorKeys),
-    useCases: useCasesOf(c),
-    metrics: c.resolve(TOKENS.ServiceMetrics),
+    csrf: l2.csrf,
+    health: l2.store.health,
+    instanceActorKeys: l2.services.instanceActorKeys,
+    actorAnswers: new ActorAnswers(l2.urls),
+    l1ServerUrls: new L1ServerUrls(),
+    authentication: l2.services.authenticateToken,
+    useCases: l2.useCases,
+    metrics: l2.metrics,
   });
 
   let closed = false;
@@ -72,7 +73,7 @@ export function buildApplication(c: DependencyContainer): L2Application {
     hotPathAnswers,
     logger,
     async startBackground() {
-      await c.resolve<() => Promise<unknown>>(TOKENS.WarmUp)();
+      await l2.warmUp();
       worker.start();
       cleanup.start();
     },
@@ -81,8 +82,8 @@ export function buildApplication(c: DependencyContainer): L2Application {
       closed = true;
       cleanup.stop();
       await worker.stop();
-      c.resolve<OutboundHttp>(TOKENS.OutboundHttp).close();
-      await persistenceOf(c).close();
+      l2.outboundHttp.close();
+      await l2.store.close();
     },
   };
 }

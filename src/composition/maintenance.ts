@@ -1,6 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
-import { TOKENS } from './tokens.js';
-import { useCasesOf } from './use-cases.js';
+import type { L2Parts } from './compose.js';
 
 export interface MaintenanceResult {
   readonly revocations: number;
@@ -11,8 +9,8 @@ export interface MaintenanceResult {
  * The periodic clean-up, shared by the hourly task and `l2 revocations cleanup`: expired revocation and
  * issued-token records, and login-failure counters whose window is over.
  */
-export async function runMaintenance(c: DependencyContainer): Promise<MaintenanceResult> {
-  const removed = await useCasesOf(c).cleanupRevocations.execute();
-  await c.resolve<() => Promise<void>>(TOKENS.PurgeExpiredLimits)();
+export async function runMaintenance(l2: L2Parts): Promise<MaintenanceResult> {
+  const removed = await l2.useCases.cleanupRevocations.execute();
+  await l2.purgeExpiredLimits();
   return removed;
 }

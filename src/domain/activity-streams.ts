@@ -1,5 +1,6 @@
 import type { ActivityType } from './activity.js';
 import { objectTypeFor, type Asset } from './asset.js';
+import { USERNAME_PATTERN } from './user.js';
 
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 export const SECURITY_CONTEXT = 'https://w3id.org/security/v1';
@@ -26,7 +27,7 @@ export class Urls {
     const prefix = `${this.base}/users/`;
     if (!actorId.startsWith(prefix)) return null;
     const rest = actorId.slice(prefix.length);
-    return /^[a-z0-9_]{3,30}$/.test(rest) ? rest : null;
+    return USERNAME_PATTERN.test(rest) ? rest : null;
   };
   asset = (name: string) => `${this.base}/assets/${encodeURIComponent(name)}`;
   activity = (idx: number) => `${this.base}/activities/${idx}`;

@@ -18,13 +18,3 @@ export interface Activity {
   /** The ActivityStreams document exactly as signed when the activity was created; served as-is. */
   readonly document: Record<string, unknown>;
 }
-
-export interface Page<T> {
-  /** Newest first. */
-  readonly items: T[];
-  readonly total: number;
-  /** Cursor for the next (older) page, or null on the last page. */
-  readonly nextCursor: number | null;
-  /** Cursor for the previous (newer) page, or null on the first page. */
-  readonly prevCursor: number | null;
-}

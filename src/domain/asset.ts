@@ -4,7 +4,19 @@ import type { Username } from './user.js';
 
 export type AssetName = string & { readonly __brand: 'AssetName' };
 
-export const ASSET_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const NAME_MAX = 128;
+
+/**
+ * The asset-name rule, once: the request check, the form's attributes and /openapi.json are built from it. The
+ * pattern is unanchored, with `-` escaped so that a form's `pattern` attribute (compiled with the v flag) takes it.
+ */
+export const ASSET_NAME_RULE = {
+  maxCharacters: NAME_MAX,
+  pattern: `[A-Za-z0-9][A-Za-z0-9._\\-]{0,${NAME_MAX - 1}}`,
+  message: `Use 1–${NAME_MAX} characters of A–Z, a–z, 0–9, ., _ and -, starting with a letter or digit.`,
+} as const;
+
+export const ASSET_NAME_PATTERN = new RegExp(`^${ASSET_NAME_RULE.pattern}$`);
 export const CONTENT_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
 /** type/subtype with RFC 6838 characters, optional parameters not allowed (they belong to no stored asset). */
 export const MEDIA_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -38,7 +50,10 @@ export interface Asset {
   readonly deletedAt: Date | null;
 }
 
-/** What an update may not change, by its API name, and why. */
+/**
+ * What an update may not change, by its API name, and why. Only a request can name them (an update's fields have
+ * no place for them): `fixedFieldsNamed` finds them there.
+ */
 export const FIXED_ASSET_FIELDS = {
   name: 'The name cannot be changed.',
   content_hash: 'The content hash cannot be changed: register new content as a new asset.',
@@ -58,13 +73,23 @@ export interface AssetFields {
 
 export type AssetFieldError = { readonly path: string; readonly message: string };
 
+/**
+ * The fixed fields a requested change names, each refused with why (in FIXED_ASSET_FIELDS' order, the first as
+ * the error, the rest as `others`), or null when it names none.
+ */
+export function fixedFieldsNamed(
+  requested: object,
+): (AssetFieldError & { readonly others: readonly AssetFieldError[] }) | null {
+  const [first, ...others] = (Object.keys(FIXED_ASSET_FIELDS) as FixedAssetField[])
+    .filter((field) => field in requested)
+    .map((path) => ({ path, message: FIXED_ASSET_FIELDS[path] }));
+  return first ? { ...first, others } : null;
+}
+
 export function parseAssetName(input: string): Result<AssetName, AssetFieldError> {
   return ASSET_NAME_PATTERN.test(input)
     ? ok(input as AssetName)
-    : err({
-        path: 'name',
-        message: 'Use 1–128 characters of A–Z, a–z, 0–9, ., _ and -, starting with a letter or digit.',
-      });
+    : err({ path: 'name', message: ASSET_NAME_RULE.message });
 }
 
 /** Trims tags, drops a leading '#', removes duplicates (keeping the first) and checks each. */
@@ -89,6 +114,30 @@ export function normaliseAssetUrl(value: string): string | null {
   if (!URL.canParse(value)) return null;
   const url = new URL(value);
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url.href : null;
+}
+
+/**
+ * The field rules an owner's values must keep, whatever an edge already checked: each value normalised (content
+ * hash and media type lower-cased, the URL in its WHATWG form, the description cleaned, the tags trimmed and
+ * deduplicated), or the first field that breaks its rule.
+ */
+export function checkAssetFields(fields: AssetFields): Result<AssetFields, AssetFieldError> {
+  const invalid = (path: string, message: string) => err({ path, message });
+  const contentHash = fields.contentHash.toLowerCase();
+  if (!CONTENT_HASH_PATTERN.test(contentHash))
+    return invalid('content_hash', 'Use sha256: followed by 64 hex digits.');
+  const mediaType = fields.mediaType.toLowerCase();
+  if (!MEDIA_TYPE_PATTERN.test(mediaType))
+    return invalid('media_type', 'Use a media type such as image/png.');
+  const url = fields.url === null ? null : normaliseAssetUrl(fields.url);
+  if (fields.url !== null && url === null) return invalid('url', 'Use an absolute http(s) URL.');
+  const description = normaliseDescription(fields.description);
+  if ([...description].length > DESCRIPTION_MAX_CHARACTERS) {
+    return invalid('description', `At most ${DESCRIPTION_MAX_CHARACTERS} characters.`);
+  }
+  const tags = normaliseTags(fields.tags);
+  if (!tags.ok) return tags;
+  return ok({ contentHash, mediaType, url, description, tags: tags.value });
 }
 
 /** ActivityStreams object type for a media type: Image, Video or Audio by its top-level type, else Document. */

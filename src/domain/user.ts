@@ -3,7 +3,25 @@ import { err, ok, type Result } from './result.js';
 /** A username after normalisation: lower-case, 3–30 characters of [a-z0-9_]. */
 export type Username = string & { readonly __brand: 'Username' };
 
-export const USERNAME_PATTERN = /^[a-z0-9_]{3,30}$/;
+const USERNAME_MIN = 3;
+const USERNAME_MAX = 30;
+
+/**
+ * The username rule, once: every spelling of it — the request schema, the register form's attributes, the parser of
+ * local actor ids, the hot path's URL pattern — is built from these parts. Patterns are unanchored, as a form's
+ * `pattern` attribute and a path pattern take them.
+ */
+export const USERNAME_RULE = {
+  minCharacters: USERNAME_MIN,
+  maxCharacters: USERNAME_MAX,
+  /** A stored (lower-case) username. */
+  pattern: `[a-z0-9_]{${USERNAME_MIN},${USERNAME_MAX}}`,
+  /** What a person may type: capitals too, since the name is lower-cased before any check. */
+  typedPattern: `[A-Za-z0-9_]{${USERNAME_MIN},${USERNAME_MAX}}`,
+  message: `Use ${USERNAME_MIN}–${USERNAME_MAX} characters of a–z, 0–9 and _.`,
+} as const;
+
+export const USERNAME_PATTERN = new RegExp(`^${USERNAME_RULE.pattern}$`);
 
 /** Usernames are case-insensitive: input is lower-cased before any check, so `Alice` and `alice` are one user. */
 export function normaliseUsername(input: string): Result<Username, 'invalid_username'> {

@@ -158,7 +158,7 @@ describe('the l2 command', () => {
       const revoked = async (hash: string) => {
         const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
         try {
-          return [await store.revocations.isRevoked(hash), (await store.jobs.stats()).pending];
+          return [await store.revocations.isRevoked(hash), (await store.queueAdministration.stats()).pending];
         } finally {
           await store.close();
         }
@@ -228,7 +228,7 @@ describe('the l2 command', () => {
     expect((await l2('queue', 'drop')).stdout).to.equal('dropped 0 abandoned jobs\n');
     const reopened = openSqlitePersistence(join(dir, 'l2.sqlite'));
     try {
-      expect(await reopened.jobs.stats()).to.deep.equal({ pending: 3, abandoned: 0 });
+      expect(await reopened.queueAdministration.stats()).to.deep.equal({ pending: 3, abandoned: 0 });
     } finally {
       await reopened.close();
     }

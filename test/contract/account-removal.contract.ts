@@ -148,7 +148,7 @@ export function accountRemovalContract(name: string, harness: PersistenceHarness
         revoked: await Promise.all(
           plan.revocations.map((r) => store().revocations.isRevoked(r.record.tokenHash)),
         ),
-        jobs: await store().jobs.stats(),
+        jobs: await store().queueAdministration.stats(),
       };
     }
 
@@ -267,7 +267,7 @@ export function accountRemovalContract(name: string, harness: PersistenceHarness
       it('queues nothing for a user nobody follows who has no token and no asset', async () => {
         expect(await store().accountRemoval.remove(await planFor(bob), now)).to.equal('removed');
 
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
         expect((await store().users.findByUsername(bob))?.deletedAt).to.deep.equal(now);
       });
 

@@ -80,7 +80,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       for (let n = 1; n <= 1000; n++)
         await follow({ ...follower, followId: `${follower.actor}/follows/${n}` }, later(n));
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
       const [accept] = await claimAll();
       expect(accept?.payload).to.deep.equal(
         anAcceptJob({ ...follower, followId: `${follower.actor}/follows/1000` }).payload,
@@ -94,7 +94,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       await follow(follower);
       await follow({ ...follower, username: bob });
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
     });
 
     it('queues a new Accept for a follow repeated after the last one was delivered', async () => {
@@ -129,7 +129,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
         expect(await capped(c)).to.equal('lane_full');
 
         expect(await listed()).to.deep.equal([b, a]);
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 2, abandoned: 0 });
         expect(await capped(onHost('small.example', 'd')), 'another host has its own cap').to.equal('added');
         const delivered = (await claimAll()).find((j) => j.lane === 'https://big.example');
         expect(await store().jobs.complete(delivered as Job)).to.equal(true);
@@ -167,7 +167,7 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
 
       expect(failed).to.equal(true);
       expect(await store().followers.count({ username: alice })).to.equal(0);
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
     });
 
     it('ends a follow named by user or by Follow id, only for its own actor', async () => {
@@ -213,40 +213,6 @@ export function followerRepositoryContract(name: string, harness: PersistenceHar
       expect(older).to.have.length(7);
       expect(newer.map((e) => e.value)).to.deep.equal(older.map((e) => e.value).reverse());
       expect(new Set(older.map((e) => e.position)).size).to.equal(7);
-    });
-  });
-}
-
-export function remoteKeyStoreContract(name: string, harness: PersistenceHarness): void {
-  describe(`${name}: RemoteKeyStore and InstanceKeyStore`, () => {
-    const store = useStore(harness);
-    const key = {
-      keyId: 'https://peer.example/users/bob#main-key',
-      owner: 'https://peer.example/users/bob',
-      publicKeyPem: '-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----\n',
-      fetchedAt: T0,
-    };
-
-    it('keeps a fetched key and replaces it when fetched again', async () => {
-      expect(await store().remoteKeys.get(key.keyId)).to.equal(null);
-      await store().remoteKeys.put(key);
-      expect(await store().remoteKeys.get(key.keyId)).to.deep.equal(key);
-
-      const rotated = { ...key, publicKeyPem: 'ROTATED', fetchedAt: later(MINUTE) };
-      await store().remoteKeys.put(rotated);
-
-      expect(await store().remoteKeys.get(key.keyId)).to.deep.equal(rotated);
-    });
-
-    it('stores the service key pair once: a second one is refused and the first returned', async () => {
-      const first = { publicKeyPem: 'PUBLIC-1', privateKeyPem: 'PRIVATE-1' };
-      expect(await store().instanceKeys.get()).to.equal(null);
-
-      expect(await store().instanceKeys.create(first, T0)).to.deep.equal(first);
-      expect(
-        await store().instanceKeys.create({ publicKeyPem: 'P2', privateKeyPem: 'S2' }, T0),
-      ).to.deep.equal(first);
-      expect(await store().instanceKeys.get()).to.deep.equal(first);
     });
   });
 }

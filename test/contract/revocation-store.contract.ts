@@ -39,7 +39,7 @@ export function revocationStoreContract(name: string, harness: PersistenceHarnes
     it('queues nothing for revocations without a notice', async () => {
       expect(await store().revocations.revoke([aRevocation(), aRevocation()], now)).to.equal(2);
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
     });
 
     it('counts and queues nothing when the same revocations are recorded again', async () => {
@@ -48,7 +48,7 @@ export function revocationStoreContract(name: string, harness: PersistenceHarnes
 
       expect(await store().revocations.revoke(revocations, later(MINUTE, now))).to.equal(0);
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
     });
 
     it('counts and queues only the new revocations of a partly known batch', async () => {
@@ -67,7 +67,7 @@ export function revocationStoreContract(name: string, harness: PersistenceHarnes
 
       expect(await store().revocations.revoke([scoped, scoped], now)).to.equal(1);
 
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
     });
 
     it('removes only records that expired before now and says how many', async () => {

@@ -45,7 +45,7 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
         ),
       ).to.equal(true);
       expect(await store().followers.count({ username: 'user_1' as Username })).to.equal(1);
-      expect(await store().jobs.stats()).to.deep.equal({ pending: 46, abandoned: 6 });
+      expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 46, abandoned: 6 });
       expect(await store().instanceKeys.get()).to.deep.equal({
         publicKeyPem: 'instance public',
         privateKeyPem: 'instance private',
@@ -54,7 +54,7 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
 
     it('keeps the key of an imported Accept: a repeated Follow replaces it rather than adding one', async () => {
       await store().transfer.import(streamOf(transferRecords({ users: 3, activities: 5 })));
-      const before = await store().jobs.stats();
+      const before = await store().queueAdministration.stats();
 
       await store().jobs.enqueue(
         [
@@ -68,7 +68,7 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
         new Date(),
       );
 
-      expect(await store().jobs.stats()).to.deep.equal(before);
+      expect(await store().queueAdministration.stats()).to.deep.equal(before);
     });
 
     it('imports jobs of a file exported before jobs had keys, as jobs without one', async () => {
@@ -83,7 +83,7 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
       const exported = await collect(store().transfer.export());
       expect(exported.filter((r) => r.record === 'job' && 'replaceKey' in r)).to.deep.equal([]);
       const jobsIn = (state: string) => old.filter((r) => r.record === 'job' && r.state === state).length;
-      expect(await store().jobs.stats()).to.deep.equal({
+      expect(await store().queueAdministration.stats()).to.deep.equal({
         pending: jobsIn('pending'),
         abandoned: jobsIn('abandoned'),
       });

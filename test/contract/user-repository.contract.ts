@@ -375,7 +375,7 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
           ...user,
           passwordHash: 'new-hash',
         });
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       });
 
       it('changes no other account', async () => {
@@ -396,7 +396,7 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
 
         expect(await store().users.findByUsername(alice)).to.equal(null);
         expect(await store().revocations.isRevoked(scoped.record.tokenHash)).to.equal(false);
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
         expect(await store().users.count()).to.equal(1);
       });
 
@@ -414,7 +414,7 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
         expect(await store().users.findByUsername(alice)).to.deep.equal({ ...user, deletedAt: now });
         for (const r of [session, scoped])
           expect(await store().revocations.isRevoked(r.record.tokenHash)).to.equal(false);
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       });
     });
 
@@ -486,7 +486,7 @@ export function userRepositoryContract(name: string, harness: PersistenceHarness
 
         expect(await store().users.findByUsername(alice)).to.deep.equal({ ...user, deletedAt: now });
         expect(await store().revocations.isRevoked(scoped.record.tokenHash)).to.equal(false);
-        expect(await store().jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await store().queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       });
     });
   });

@@ -4,11 +4,11 @@
 import { createRequire } from 'node:module';
 import { buildApplication } from '../../src/composition/application.js';
 import { loadConfig } from '../../src/composition/config.js';
-import { buildContainer, persistenceOf } from '../../src/composition/container.js';
+import { buildL2 } from '../../src/composition/compose.js';
 
-const container = await buildContainer(loadConfig());
-await persistenceOf(container).ready();
-buildApplication(container);
+const l2 = await buildL2(loadConfig());
+await l2.store.ready();
+buildApplication(l2);
 const cached = Object.keys(createRequire(import.meta.url).cache);
 console.log(
   JSON.stringify({ mongodb: cached.filter((path) => path.includes('/node_modules/mongodb/')).length }),

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { applyServerLimits, createHttpServer } from '../../src/adapters/http/http-server.js';
-import type { DependencyContainer } from 'tsyringe';
 import { buildApplication, type L2Application } from '../../src/composition/application.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
-import { buildContainer, persistenceOf } from '../../src/composition/container.js';
+import { buildL2, type L2Parts, type Overrides } from '../../src/composition/compose.js';
 
 /** The JWT secret every test server uses, so tests can forge and mint tokens with it. */
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -17,7 +16,8 @@ export interface TestServer {
   /** Base URL of the real listening server, e.g. http://127.0.0.1:41234 */
   readonly url: string;
   readonly config: Config;
-  readonly container: DependencyContainer;
+  /** Every part of the running service (its store, use-cases, clock…). */
+  readonly parts: L2Parts;
   readonly l2: L2Application;
   /** The temporary directory holding the secret (and the SQLite file for `sqlite`). */
   readonly dir: string;
@@ -28,8 +28,8 @@ export interface TestServerOptions {
   readonly store?: 'memory' | 'sqlite';
   /** Extra environment values, as an operator would set them. */
   readonly env?: Record<string, string>;
-  /** Swap ports in the container (fixed clock, failing store, …). */
-  readonly override?: (c: DependencyContainer) => void;
+  /** Parts made the test's way (a fixed clock, a failing store, …), each typed like the part it replaces. */
+  readonly override?: Overrides;
   /** Start the notice worker and cleanup (default true). */
   readonly background?: boolean;
   /** Reuse a directory (to restart on the same SQLite file). */
@@ -69,16 +69,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   applyServerLimits(server, config.http);
-  const container = await buildContainer(config, options.override);
-  await persistenceOf(container).ready();
-  const l2 = buildApplication(container);
+  const parts = await buildL2(config, options.override);
+  await parts.store.ready();
+  const l2 = buildApplication(parts);
   if (options.background !== false) await l2.startBackground();
   server.on('request', l2.listener);
   let closed = false;
   return {
     url,
     config,
-    container,
+    parts,
     l2,
     dir,
     async close() {

@@ -1,45 +1,21 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { DeliveryOutcome } from '../../src/application/ports/delivery-outcome.js';
 import type { L1Notifier } from '../../src/application/ports/l1-notifier.js';
 import type { RevocationNotice } from '../../src/domain/revocation.js';
-import { TokenIssuer } from '../../src/application/services/token-issuer.js';
-import { AttachRenderer } from '../../src/application/use-cases/accounts/attach-renderer.js';
-import { AuthenticateToken } from '../../src/application/services/authenticate-token.js';
-import { CleanupRevocations } from '../../src/application/use-cases/operations/cleanup-revocations.js';
-import { Deliveries } from '../../src/application/services/deliveries.js';
-import { DEFAULT_RUNNER_LIMITS, JobRunner } from '../../src/application/services/job-runner.js';
-import type {
-  ActorLookup,
-  FederationClient,
-  RemoteActor,
-} from '../../src/application/ports/federation-client.js';
+import type { ActorLookup, FederationClient } from '../../src/application/ports/federation-client.js';
 import type {
   ActivitySigner,
   JsonLdDocument,
   SigningKey,
 } from '../../src/application/ports/activity-signer.js';
-import { Urls } from '../../src/domain/activity-streams.js';
-import { DetachRenderer } from '../../src/application/use-cases/accounts/detach-renderer.js';
-import { PasswordCheck } from '../../src/application/services/password-check.js';
-import { IssueToken } from '../../src/application/use-cases/accounts/issue-token.js';
-import { ChangePassword } from '../../src/application/use-cases/accounts/change-password.js';
-import { DeleteAccount } from '../../src/application/use-cases/accounts/delete-account.js';
-import { ListSessions } from '../../src/application/use-cases/accounts/list-sessions.js';
-import { RevokeSession } from '../../src/application/use-cases/accounts/revoke-session.js';
-import { DeleteAsset } from '../../src/application/use-cases/registry/delete-asset.js';
-import { PublishActivity } from '../../src/application/use-cases/registry/publish-activity.js';
-import { RegisterAsset } from '../../src/application/use-cases/registry/register-asset.js';
-import { ListRenderers } from '../../src/application/use-cases/accounts/list-renderers.js';
-import { RegisterUser } from '../../src/application/use-cases/accounts/register-user.js';
-import { RevocationWriter } from '../../src/application/services/revocation-writer.js';
-import { RevokeToken } from '../../src/application/use-cases/accounts/revoke-token.js';
-import { VerifyToken } from '../../src/application/use-cases/accounts/verify-token.js';
-import { BcryptPasswordHasher } from '../../src/adapters/crypto/bcrypt-password-hasher.js';
-import { JwtTokenCodec } from '../../src/adapters/crypto/jwt-token-codec.js';
+import { DEFAULT_RETRY_POLICY, DEFAULT_RUNNER_LIMITS } from '../../src/application/use-cases.js';
 import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
-import { RateLimiterBudget } from '../../src/adapters/throttle/rate-limiter-budget.js';
 import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery-policy.js';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { composeL2 } from '../../src/composition/compose.js';
+import { loadConfig, type Config } from '../../src/composition/config.js';
 import { FixedClock, SequentialIds } from './fixed-clock.js';
 
 export const KIT_L2 = 'https://l2.example';
@@ -74,12 +50,26 @@ export class ScriptedNotifier implements L1Notifier {
   }
 }
 
-/** A federation client whose answers the test scripts; it records every delivery it was asked to make. */
+/** What a peer's actor document says, as a use-case test scripts it: `inbox` null for a document without one. */
+export interface ScriptedActor {
+  readonly id: string;
+  readonly inbox: string | null;
+  readonly sharedInbox: string | null;
+}
+
+/**
+ * A federation client whose answers the test scripts; it records every delivery it was asked to make. It answers as
+ * the real client would for what it is scripted with (test/unit/scripted-federation.test.ts holds it to the same
+ * contract): an actor document that is somebody else's, or has no inbox, is refused.
+ */
 export class ScriptedFederation implements FederationClient {
   readonly delivered: { inbox: string; document: JsonLdDocument; key: SigningKey }[] = [];
   /** Answers by inbox; `delivered` when none is scripted. */
   outcomes = new Map<string, DeliveryOutcome[]>();
-  actors = new Map<string, RemoteActor>();
+  /** Actor documents by the URL they are served at; any other actor is gone (a 404 or 410). */
+  actors = new Map<string, ScriptedActor>();
+  /** Actors whose server cannot answer now (a 5xx, a timeout). */
+  readonly unavailable = new Set<string>();
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
     this.delivered.push({ inbox, document, key });
@@ -87,8 +77,12 @@ export class ScriptedFederation implements FederationClient {
   }
 
   async fetchActor(id: string): Promise<ActorLookup> {
+    if (this.unavailable.has(id)) return { ok: false, retryable: true, reason: 'answered 503' };
     const actor = this.actors.get(id);
-    return actor ? { ok: true, actor } : { ok: false, retryable: false, reason: 'no such actor' };
+    if (!actor) return { ok: false, retryable: false, reason: 'no such actor' };
+    if (actor.id !== id) return { ok: false, retryable: false, reason: 'the document is another actor' };
+    if (actor.inbox === null) return { ok: false, retryable: false, reason: 'the actor has no inbox' };
+    return { ok: true, actor: { id, inbox: actor.inbox, sharedInbox: actor.sharedInbox } };
   }
 }
 
@@ -104,9 +98,31 @@ export class RecordedProblems {
   }
 }
 
+/** The kit's configuration, as the service reads it from its environment: the limits the kit's tests count on. */
+let kitConfig: Config | null = null;
+function configOfKit(): Config {
+  if (kitConfig) return kitConfig;
+  const secrets = mkdtempSync(join(tmpdir(), 'l2-kit-'));
+  writeFileSync(join(secrets, 'jwt_secret'), 'k'.repeat(32));
+  kitConfig = loadConfig({
+    NODE_ENV: 'test',
+    SECRETS_DIR: secrets,
+    STORE: 'memory:',
+    BCRYPT_COST: '4',
+    PUBLIC_URL: KIT_L2,
+    LOG_LEVEL: 'silent',
+    LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '100',
+    REGISTRATIONS_PER_ADDRESS: String(KIT_REGISTRATIONS_PER_ADDRESS),
+    ASSET_WRITES_PER_USER: '1000',
+  });
+  return kitConfig;
+}
+
 /**
- * Every use-case wired by hand on the memory store, a fixed clock and sequential ids — real crypto (bcrypt cost 4,
- * HS256) and a fake key generator, so use-case tests are fast and time moves only when they say.
+ * The service as the composition root builds it — every use-case and service made the production way — on the
+ * memory store, with a fixed clock, sequential ids, a fake key generator and scripted peers (bcrypt at cost 4,
+ * real HS256), so use-case tests are fast and time moves only when they say.
  */
 export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const clock = new FixedClock(start);
@@ -118,105 +134,59 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
       this.count++;
     },
   };
-  const codec = new JwtTokenCodec(Buffer.from('k'.repeat(32)));
-  const hasher = new BcryptPasswordHasher(4);
-  const keys = { generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) };
   const destinations = { refuse: null as string | null, check: async () => destinations.refuse };
   const notifier = new ScriptedNotifier();
   const federation = new ScriptedFederation();
   const problems = new RecordedProblems();
-  const urls = new Urls(KIT_L2);
-  const deliveries = new Deliveries(store.activities, store.users, federation, urls);
-  const issuer = new TokenIssuer(codec, store.issuedTokens, clock, ids, KIT_L2);
-  const authenticate = new AuthenticateToken(codec, store.revocations, clock, KIT_L2);
-  const writer = new RevocationWriter(store.revocations, signals, clock, KIT_L2);
-  const throttle = memoryLoginThrottle({ perUsername: 3, perAddress: 100 });
-  const passwords = new PasswordCheck(store.users, hasher, throttle);
   // The kit's users have fake keys: activities are "signed" by passing the document through unchanged.
   const signer: ActivitySigner = { sign: async (document) => document };
-  const publish = new PublishActivity(store.activities, signer, clock, urls, signals);
-  const assetWrites = new RateLimiterBudget(
-    new RateLimiterMemory({ keyPrefix: 'w', points: 1000, duration: 60 }),
+  const l2 = composeL2(
+    configOfKit(),
+    { persistence: store, counters: { kind: 'memory' } },
+    {
+      clock: () => clock,
+      ids: () => ids,
+      keyPairs: () => ({ generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) }),
+      activitySigner: () => signer,
+      destinations: () => destinations,
+      l1Notifier: () => notifier,
+      federation: () => federation,
+      workSignal: () => signals,
+      jobs: () => ({ retryPolicy: DEFAULT_RETRY_POLICY, limits: DEFAULT_RUNNER_LIMITS, problems }),
+    },
   );
+  const { services, useCases } = l2;
   return {
+    l2,
     clock,
     ids,
     store,
-    codec,
+    codec: l2.tokenCodec,
     signals,
     destinations,
     notifier,
-    issuer,
-    writer,
-    assetWrites,
-    passwords,
-    register: new RegisterUser(
-      store.users,
-      hasher,
-      keys,
-      issuer,
-      clock,
-      new RateLimiterBudget(
-        new RateLimiterMemory({ keyPrefix: 'r', points: KIT_REGISTRATIONS_PER_ADDRESS, duration: 3600 }),
-      ),
-    ),
-    login: new IssueToken(passwords, issuer, store.users, writer),
-    authenticate,
-    verify: new VerifyToken(authenticate),
-    logout: new RevokeToken(authenticate, store.issuedTokens, writer, clock),
-    attach: new AttachRenderer(
-      issuer,
-      store.attachments,
-      destinations,
-      authenticate,
-      writer,
-      clock,
-      store.issuedTokens,
-      assetWrites,
-    ),
-    listRenderers: new ListRenderers(store.attachments),
-    detach: new DetachRenderer(store.issuedTokens, store.attachments, writer, signals, clock),
-    cleanup: new CleanupRevocations(store.revocations, store.issuedTokens, clock),
-    changePassword: new ChangePassword(
-      passwords,
-      hasher,
-      store.users,
-      store.issuedTokens,
-      writer,
-      signals,
-      clock,
-    ),
-    listSessions: new ListSessions(store.issuedTokens, authenticate, clock),
-    revokeSession: new RevokeSession(store.issuedTokens, authenticate, writer, clock),
-    deleteAccount: new DeleteAccount(
-      passwords,
-      store.assets,
-      store.activities,
-      store.issuedTokens,
-      store.accountRemoval,
-      writer,
-      signer,
-      signals,
-      clock,
-      urls,
-    ),
-    registerAsset: new RegisterAsset(store.assets, store.users, publish, assetWrites),
-    deleteAsset: new DeleteAsset(store.assets, store.users, publish, assetWrites),
+    issuer: services.tokenIssuer,
+    writer: services.revocationWriter,
+    assetWrites: l2.assetWrites,
+    passwords: services.passwordCheck,
+    register: useCases.registerUser,
+    login: useCases.issueToken,
+    authenticate: services.authenticateToken,
+    verify: useCases.verifyToken,
+    logout: useCases.revokeToken,
+    attach: useCases.attachRenderer,
+    listRenderers: useCases.listRenderers,
+    detach: useCases.detachRenderer,
+    cleanup: useCases.cleanupRevocations,
+    changePassword: useCases.changePassword,
+    listSessions: useCases.listSessions,
+    revokeSession: useCases.revokeSession,
+    deleteAccount: useCases.deleteAccount,
+    registerAsset: useCases.registerAsset,
+    deleteAsset: useCases.deleteAsset,
     federation,
     problems,
-    urls,
-    deliver: new JobRunner(
-      store.jobs,
-      {
-        revocation_notice: (notice) => notifier.notify(notice),
-        activity_delivery: (delivery) => deliveries.activity(delivery),
-        document_delivery: (delivery) => deliveries.document(delivery),
-      },
-      clock,
-      ids,
-      DEFAULT_RETRY_POLICY,
-      problems,
-      DEFAULT_RUNNER_LIMITS,
-    ),
+    urls: l2.urls,
+    deliver: services.jobRunner,
   };
 }

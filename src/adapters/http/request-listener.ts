@@ -1,7 +1,7 @@
 // What the HTTP server runs for each request: the hot paths first, then the Koa application.
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
-import { HotPaths } from './hot-paths.js';
+import { HotPaths } from './hot-paths/hot-paths.js';
 import { createApp } from './koa/create-app.js';
 import type { HttpDependencies } from './koa/dependencies.js';
 import { HttpMetrics } from './koa/metrics.js';
@@ -27,10 +27,12 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
   const hot = new HotPaths(
     deps.useCases,
     deps.urls,
+    deps.actorAnswers,
     { publicUrl, webfingerDomain, https: publicUrl.startsWith('https:') },
     metrics,
     deps.metrics,
     deps.logger,
+    deps.l1ServerUrls,
   );
   return { app, listener: hot.listener(app.callback()), hotPathAnswers: () => hot.answered };
 }

@@ -4,10 +4,16 @@ import { LRUCache } from 'lru-cache';
 import type { JsonLdDocument, SigningKey } from '../../application/ports/activity-signer.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
+import type {
+  DocumentFetcher,
+  FetchedDocument,
+  FetchFailure,
+  FetchResult,
+} from '../../application/ports/document-fetcher.js';
 import type { ActorLookup, FederationClient } from '../../application/ports/federation-client.js';
 import { httpUrl, isRecord, sameOrigin } from '../../domain/federation.js';
 import { FetchSlots } from './fetch-slots.js';
-import { digestOf, signedHeaders } from './http-signatures.js';
+import { digestOf, signedHeaders } from './http-signing.js';
 import {
   MAX_RESPONSE_BYTES,
   OutboundFailure,
@@ -29,36 +35,6 @@ const ACTOR_TYPES = new Set(['Person', 'Service', 'Application', 'Group', 'Organ
 
 /** A 401 is retried too: the peer may not have fetched our key yet (Mastodon retries it as well). */
 const outcomeOf = (status: number): DeliveryOutcome => OutboundHttp.outcomeOfStatus(status, [401]);
-
-/**
- * What is kept of a fetched document: the fields an actor or key lookup reads, nothing else, so that a 1 MiB
- * answer costs its parse and then a few kilobytes.
- */
-export interface FetchedDocument {
-  readonly id?: string;
-  readonly type?: string;
-  readonly inbox?: string;
-  readonly sharedInbox?: string;
-  readonly owner?: string;
-  readonly publicKeyPem?: string;
-  readonly publicKey: readonly {
-    readonly id?: string;
-    readonly owner?: string;
-    readonly publicKeyPem?: string;
-  }[];
-}
-
-/**
- * Why a document could not be had. `retryable`: for want of an answer (the network, a timeout, a 5xx, this service's
- * own fetch slots) — asking again later may work; otherwise the server answered that it has no such document.
- */
-export interface FetchFailure {
-  readonly ok: false;
-  readonly reason: string;
-  readonly retryable: boolean;
-}
-
-export type FetchResult = { readonly ok: true; readonly document: FetchedDocument } | FetchFailure;
 
 /** DNS answers that say a name has no address: as final as a 404 (and no different from one to whoever asks). */
 const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
@@ -92,7 +68,7 @@ function trimmed(document: Record<string, unknown>): FetchedDocument {
  * GETs signed by the service actor (servers in authorized-fetch mode refuse unsigned ones), at most 3 redirects, each
  * checked against the destination rules, 10 s for the whole fetch, answers of at most 1 MiB.
  */
-export class HttpFederationClient implements FederationClient {
+export class HttpFederationClient implements FederationClient, DocumentFetcher {
   private readonly privateKeys = new LRUCache<string, KeyObject>({ max: MAX_CACHED });
   /** The JSON and digest of each document sent, while the document is alive: one activity goes to many inboxes. */
   private readonly bodies = new WeakMap<object, { body: string; digest: string }>();
@@ -143,11 +119,6 @@ export class HttpFederationClient implements FederationClient {
     return { ok: true, actor: { id, inbox, sharedInbox: httpUrl(actor.sharedInbox) } };
   }
 
-  /**
-   * The document at `url` (without fragment), trimmed to what lookups read; its `id` must be on the origin it was
-   * finally served from. Callers check the id itself. The same URL asked again within a minute answers from memory.
-   * `known`: the origin verified a signature before, so the fetch may use the slots kept for such origins.
-   */
   fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
     const cached = this.documents.get(url);
     if (cached) return cached;
@@ -158,7 +129,6 @@ export class HttpFederationClient implements FederationClient {
     return result;
   }
 
-  /** Forgets a fetched document, so that the next fetch asks its server again (a key that may have changed). */
   forget(url: string): void {
     this.documents.delete(url);
   }

@@ -43,8 +43,9 @@ export interface ClaimRequest {
 }
 
 /**
- * A durable at-least-once queue shared by every process on the store. A claimed job is leased: no other claim
- * returns it until the lease runs out, so two workers never work one job at the same time; a worker that dies
+ * A durable at-least-once queue shared by every process on the store: what the outbound worker needs (the JobRunner)
+ * and nothing more — an operator's view and tools are the QueueAdministration port. A claimed job is leased: no other
+ * claim returns it until the lease runs out, so two workers never work one job at the same time; a worker that dies
  * mid-job loses its lease and the job is claimed again.
  */
 export interface JobQueue {
@@ -72,41 +73,4 @@ export interface JobQueue {
    * never shortens it. Back-offs already over by `now` may be forgotten.
    */
   postponeLane(lane: string, until: Date, now: Date): Promise<void>;
-  /** Counts jobs by state, for health and metrics. */
-  stats(): Promise<{ pending: number; abandoned: number }>;
-  /** The same by job kind (only kinds with any job), with when the oldest pending job of each was queued. */
-  statsByKind(): Promise<KindStatistics[]>;
-  /** Up to `limit` jobs (of `kind`, when given), in queue order: for an operator's `l2 queue list`. */
-  list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]>;
-  /**
-   * Puts abandoned jobs (of `kind`, when given) back in the queue, due now, as if just queued (their 24 hours start
-   * again, their attempts from 0); the last error is kept. Of abandoned jobs sharing a `replaceKey`, only the newest
-   * goes back, and none while a pending job holds the key (it supersedes them): the others stay abandoned. Returns
-   * how many went back.
-   */
-  retryAbandoned(kind: string | null, now: Date): Promise<number>;
-  /** Deletes abandoned jobs (of `kind`, when given); pending ones are never dropped. Returns how many. */
-  dropAbandoned(kind: string | null): Promise<number>;
-}
-
-export interface ListedJob {
-  readonly id: string;
-  readonly kind: string;
-  readonly state: 'pending' | 'abandoned';
-  readonly lane: string | null;
-  readonly attempts: number;
-  readonly queuedAt: Date;
-  /** When it is due: its own time, or the end of its lane's back-off if that is later. */
-  readonly runAt: Date;
-  /** Whether a worker holds it at `now` (its lease has not run out). */
-  readonly leased: boolean;
-  readonly lastError: string | null;
-}
-
-export interface KindStatistics {
-  readonly kind: string;
-  readonly pending: number;
-  readonly abandoned: number;
-  /** When the longest-waiting pending job was queued; null when none is pending. */
-  readonly oldestPendingQueuedAt: Date | null;
 }

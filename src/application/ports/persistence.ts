@@ -5,6 +5,7 @@ import type { FollowerRepository } from './follower-repository.js';
 import type { InstanceKeyStore } from './instance-key-store.js';
 import type { IssuedTokenRegistry } from './issued-token-registry.js';
 import type { JobQueue } from './job-queue.js';
+import type { QueueAdministration } from './queue-administration.js';
 import type { RemoteKeyStore } from './remote-key-store.js';
 import type { RendererAttachments } from './renderer-attachments.js';
 import type { RevocationStore } from './revocation-store.js';
@@ -18,7 +19,10 @@ export interface Persistence {
   readonly issuedTokens: IssuedTokenRegistry;
   readonly revocations: RevocationStore;
   readonly attachments: RendererAttachments;
+  /** The outbound worker's queue. */
   readonly jobs: JobQueue;
+  /** The same jobs as an operator sees them: counts, `l2 queue list`, retry and drop. */
+  readonly queueAdministration: QueueAdministration;
   readonly assets: AssetRepository;
   readonly activities: ActivityLog;
   readonly followers: FollowerRepository;

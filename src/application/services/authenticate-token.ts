@@ -9,6 +9,7 @@ import {
   type TokenClaims,
   type TokenVerdictError,
 } from '../../domain/token.js';
+import type { BoundedCache, CacheFactory } from '../ports/bounded-cache.js';
 import type { Clock } from '../ports/clock.js';
 import { StoreUnavailableError } from '../ports/errors.js';
 import type { RevocationStore } from '../ports/revocation-store.js';
@@ -20,7 +21,7 @@ export interface AuthenticatedToken {
   readonly claims: TokenClaims;
 }
 
-/** Tokens whose signature and claims were found good, remembered; past this, the oldest is forgotten first. */
+/** Tokens whose signature and claims were found good, remembered; past this, the least recently used goes first. */
 const REMEMBERED_TOKENS = 10_000;
 
 type Decoded = { readonly tokenHash: string; readonly claims: TokenClaims };
@@ -30,20 +31,23 @@ type Decoded = { readonly tokenHash: string; readonly claims: TokenClaims };
  * (the full check, decoding without the store, the revocation lookup).
  *
  * What a token's signature and claims say never changes, and an L1 server asks about the same session token on
- * every request its user makes: the decoding of the last 10,000 good tokens is remembered (by the exact token
+ * every request its user makes: the decoding of the 10,000 good tokens used last is remembered (by the exact token
  * string; a few MiB at most). Lifetime and revocation are checked on every call — a remembered token revoked a
  * moment ago fails at once. Only tokens whose signature verified are remembered, so nobody can fill the memory
  * without the secret.
  */
 export class AuthenticateToken {
-  private readonly decoded = new Map<string, Decoded>();
+  private readonly decoded: BoundedCache<string, Decoded>;
 
   constructor(
     private readonly codec: TokenCodec,
     private readonly revocations: RevocationStore,
     private readonly clock: Clock,
     private readonly l2Server: string,
-  ) {}
+    caches: CacheFactory,
+  ) {
+    this.decoded = caches.create({ max: REMEMBERED_TOKENS });
+  }
 
   /** Signature, claims and lifetime only — no store access. Logout uses this: revoking twice is harmless. */
   decodeUnexpired(token: string): Result<AuthenticatedToken, TokenVerdictError> {
@@ -62,7 +66,6 @@ export class AuthenticateToken {
     const claims = parseClaims(verified.payload, this.l2Server);
     if (!claims.ok) return null;
     const decoded = { tokenHash: verified.tokenHash, claims: claims.value };
-    if (this.decoded.size >= REMEMBERED_TOKENS) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(token, decoded);
     return decoded;
   }

@@ -5,6 +5,7 @@ import type { Urls } from '../../domain/activity-streams.js';
 import type { Username } from '../../domain/user.js';
 import type { ActivityLog } from '../ports/activity-log.js';
 import type { SigningKey } from '../ports/activity-signer.js';
+import type { BoundedCache, CacheFactory } from '../ports/bounded-cache.js';
 import type { DeliveryOutcome } from '../ports/delivery-outcome.js';
 import type { FederationClient } from '../ports/federation-client.js';
 import type { UserRepository } from '../ports/user-repository.js';
@@ -12,10 +13,9 @@ import type { UserRepository } from '../ports/user-repository.js';
 /** Entries kept of each cache: an activity is delivered to every follower inbox in a burst, then rarely again. */
 const CACHED = 256;
 
-/** Forgets the oldest entry once `map` is full (Maps iterate in insertion order). */
-function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
-  if (map.size >= CACHED) map.delete(map.keys().next().value as K);
-  map.set(key, value);
+/** Keeps `value` under `key` and gives it back. */
+function remember<K, V>(cache: BoundedCache<K, V>, key: K, value: V): V {
+  cache.set(key, value);
   return value;
 }
 
@@ -24,15 +24,20 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
  * of inboxes at once, so the log entry and the publisher's key are read once and kept (neither ever changes).
  */
 export class Deliveries {
-  private readonly activities = new Map<number, Promise<Activity | null>>();
-  private readonly keys = new Map<Username, Promise<SigningKey | null>>();
+  /** Reads under way or done (the promise: concurrent deliveries of one activity share one read). */
+  private readonly activities: BoundedCache<number, Promise<Activity | null>>;
+  private readonly keys: BoundedCache<Username, Promise<SigningKey | null>>;
 
   constructor(
     private readonly log: ActivityLog,
     private readonly users: UserRepository,
     private readonly client: FederationClient,
     private readonly urls: Urls,
-  ) {}
+    caches: CacheFactory,
+  ) {
+    this.activities = caches.create({ max: CACHED });
+    this.keys = caches.create({ max: CACHED });
+  }
 
   /** The activity at `idx`, as signed when it was published, to one inbox. */
   async activity({ idx, inbox }: ActivityDelivery): Promise<DeliveryOutcome> {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { UserRepository } from '../../../src/application/ports/user-repository.js';
-import { TOKENS } from '../../../src/composition/tokens.js';
 import { FormBrowser } from '../../support/browser.js';
 import { client, registerUser, type HttpResponse } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
@@ -471,7 +470,7 @@ for (const store of STORES) {
           },
         ) as UserRepository;
         server = await startServer(store, {
-          override: (c) => c.register(TOKENS.UserRepository, { useValue: failing }),
+          override: { store: (p) => ({ ...p.openedStore.persistence, users: failing }) },
         });
         api = client(server.url);
       });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { TOKENS } from '../../../src/composition/tokens.js';
 import { FormBrowser } from '../../support/browser.js';
 import { request } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
@@ -80,14 +79,17 @@ describe('error pages for browsers', () => {
 
   it('renders 500 and 503 pages that say nothing about the cause', async () => {
     l2 = await startTestServer({
-      override: (c) =>
-        c.register(TOKENS.UserRepository, {
-          useValue: {
+      override: {
+        store: (p) => ({
+          ...p.openedStore.persistence,
+          users: {
+            ...p.openedStore.persistence.users,
             count: async () => {
               throw new Error('secret internals: /var/lib/db');
             },
           },
         }),
+      },
     });
     const broken = await page('GET', '/');
     expect(broken.status).to.equal(500);
@@ -95,7 +97,7 @@ describe('error pages for browsers', () => {
 
     await l2.close();
     l2 = await startTestServer({ store: 'sqlite' });
-    (l2.container.resolve(TOKENS.Persistence) as { db: { close(): void } }).db.close();
+    (l2.parts.store as unknown as { db: { close(): void } }).db.close();
     const down = await page('GET', '/');
     expect(down.status).to.equal(503);
     expect(down.headers.get('retry-after')).to.equal('5');

@@ -1,8 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import type { DependencyContainer } from 'tsyringe';
 import type { KeyPair, KeyPairGenerator } from '../../../src/application/ports/key-pair-generator.js';
-import { TOKENS } from '../../../src/composition/tokens.js';
 import type { HttpResponse } from '../../support/http.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../../support/test-server.js';
 
@@ -42,10 +40,7 @@ export function startServer(
   return startTestServer({
     ...options,
     store,
-    override: (c: DependencyContainer) => {
-      c.register(TOKENS.KeyPairGenerator, { useValue: reusedKeyPairs });
-      options.override?.(c);
-    },
+    override: { keyPairs: () => reusedKeyPairs, ...options.override },
   });
 }
 

@@ -4,7 +4,6 @@
 import { expect } from 'chai';
 import { OverloadedError } from '../../../src/application/ports/errors.js';
 import type { PasswordHasher } from '../../../src/application/ports/password-hasher.js';
-import { TOKENS } from '../../../src/composition/tokens.js';
 import { FormBrowser } from '../../support/browser.js';
 import { client, registerUser, type HttpResponse } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
@@ -52,18 +51,19 @@ async function serverWatchingHasher(store: StoreKind, env: Record<string, string
   const watch = { calls: 0, onCall: () => {} };
   const server = await startServer(store, {
     env: { BCRYPT_COST: '10', TRUST_PROXY: 'true', ...env },
-    override: (c) => {
-      const real = c.resolve<PasswordHasher>(TOKENS.PasswordHasher);
-      const watched: PasswordHasher = {
-        hash: (bytes) => real.hash(bytes),
-        needsRehash: (hash) => real.needsRehash(hash),
-        verify: (bytes, hash) => {
-          watch.calls++;
-          watch.onCall();
-          return real.verify(bytes, hash);
-        },
-      };
-      c.register(TOKENS.PasswordHasher, { useValue: watched });
+    override: {
+      passwordHasher: ({ bcrypt: real }) => {
+        const watched: PasswordHasher = {
+          hash: (bytes) => real.hash(bytes),
+          needsRehash: (hash) => real.needsRehash(hash),
+          verify: (bytes, hash) => {
+            watch.calls++;
+            watch.onCall();
+            return real.verify(bytes, hash);
+          },
+        };
+        return watched;
+      },
     },
   });
   const registered = await client(server.url).post('/auth/register', {
@@ -168,17 +168,16 @@ describe('a password asked for while the bcrypt line is full (memory)', () => {
   beforeEach(async () => {
     line.full = false;
     server = await startServer('memory', {
-      override: (c) => {
-        const real = c.resolve<PasswordHasher>(TOKENS.PasswordHasher);
-        const refuseWhenFull = <T>(job: () => Promise<T>) =>
-          line.full ? Promise.reject(new OverloadedError('the line is full', 4)) : job();
-        c.register(TOKENS.PasswordHasher, {
-          useValue: {
+      override: {
+        passwordHasher: ({ bcrypt: real }) => {
+          const refuseWhenFull = <T>(job: () => Promise<T>) =>
+            line.full ? Promise.reject(new OverloadedError('the line is full', 4)) : job();
+          return {
             hash: (bytes) => refuseWhenFull(() => real.hash(bytes)),
             verify: (bytes, hash) => refuseWhenFull(() => real.verify(bytes, hash)),
             needsRehash: (hash) => real.needsRehash(hash),
-          } satisfies PasswordHasher,
-        });
+          } satisfies PasswordHasher;
+        },
       },
     });
     alice = await registerUser(server.url, 'alice', PASSWORD);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher.js';
-import { TOKENS } from '../../../src/composition/tokens.js';
 import { client } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
 import {
@@ -215,7 +214,7 @@ for (const store of STORES) {
         hasher = new CountingHasher(4);
         server = await startServer(store, {
           env: { LOGIN_MAX_FAILURES_PER_USERNAME: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' },
-          override: (c) => c.register(TOKENS.PasswordHasher, { useValue: hasher }),
+          override: { passwordHasher: () => hasher },
         });
         api = client(server.url);
         await register('alice', PASSWORD);
@@ -372,7 +371,7 @@ for (const store of STORES) {
         hasher = new CountingHasher(4);
         server = await startServer(store, {
           env: { LOGIN_MAX_FAILURES_PER_USERNAME: '1000', LOGIN_MAX_FAILURES_PER_ADDRESS: '3' },
-          override: (c) => c.register(TOKENS.PasswordHasher, { useValue: hasher }),
+          override: { passwordHasher: () => hasher },
         });
         api = client(server.url);
         await register('alice', PASSWORD);

@@ -2,7 +2,6 @@ import { createSign, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import type { RevocationStore } from '../../../src/application/ports/revocation-store.js';
 import type { Persistence } from '../../../src/application/ports/persistence.js';
-import { TOKENS } from '../../../src/composition/tokens.js';
 import { forgeToken, validClaims } from '../../support/forge.js';
 import { client, registerUser, type HttpResponse } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
@@ -525,7 +524,9 @@ for (const store of STORES) {
 
       beforeEach(async () => {
         server = await startServer(store, {
-          override: (c) => c.register(TOKENS.RevocationStore, { useValue: brokenRevocations }),
+          override: {
+            store: (p) => ({ ...p.openedStore.persistence, revocations: brokenRevocations }),
+          },
         });
         api = client(server.url);
         alice = await registerUser(server.url, 'alice');
@@ -564,9 +565,7 @@ for (const store of STORES) {
         api = client(server.url);
         alice = await registerUser(server.url, 'alice');
         expect((await verify(alice)).status).to.equal(200);
-        const persistence = server.container.resolve<Persistence & { db?: { close(): void } }>(
-          TOKENS.Persistence,
-        );
+        const persistence = server.parts.store as Persistence & { db?: { close(): void } };
         if (persistence.db) persistence.db.close();
         else await persistence.close();
       });

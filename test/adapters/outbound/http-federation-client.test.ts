@@ -3,8 +3,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpFederationClient } from '../../../src/adapters/outbound/http-federation-client.js';
-import { IpDestinationPolicy } from '../../../src/adapters/outbound/ip-destination-policy.js';
 import { OutboundHttp } from '../../../src/adapters/outbound/outbound-request.js';
+import { federationClientContract } from '../../contract/federation-client.contract.js';
+import { httpFederationHarness, LoopbackOnly } from '../../support/loopback-peer.js';
 
 const { privateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -13,17 +14,7 @@ const { privateKey } = generateKeyPairSync('rsa', {
 });
 const key = { keyId: 'https://l2.example/users/alice#main-key', privateKeyPem: privateKey };
 
-/** Allows only 127.0.0.1 and 127.0.0.2 (the test servers), as production allows only public addresses. */
-class OnlyLoopbackOne extends IpDestinationPolicy {
-  constructor() {
-    super(true);
-  }
-  override async check(url: string): Promise<string | null> {
-    return ['127.0.0.1', '127.0.0.2'].includes(new URL(url).hostname)
-      ? null
-      : `${new URL(url).hostname} is refused`;
-  }
-}
+federationClientContract('HttpFederationClient', httpFederationHarness);
 
 describe('HTTP federation client', () => {
   let server: Server;
@@ -33,7 +24,7 @@ describe('HTTP federation client', () => {
 
   const federation = (timeoutMs?: number) =>
     new HttpFederationClient(
-      new OutboundHttp(new OnlyLoopbackOne(), 'L2-test', timeoutMs),
+      new OutboundHttp(new LoopbackOnly(), 'L2-test', timeoutMs),
       async () => ({ keyId: 'https://l2.example/actor#main-key', privateKeyPem: privateKey }),
       { now: () => new Date() },
     );

@@ -52,21 +52,8 @@ import { StoreUnavailableError } from '../../../src/application/ports/errors.js'
 import type { Job } from '../../../src/application/ports/job-queue.js';
 import type { AssetName } from '../../../src/domain/asset.js';
 import type { Username } from '../../../src/domain/user.js';
-import { accountRemovalContract } from '../../contract/account-removal.contract.js';
-import { activityLogContract } from '../../contract/activity-log.contract.js';
-import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
-import {
-  followerRepositoryContract,
-  remoteKeyStoreContract,
-} from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
-import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
-import { jobQueueContract } from '../../contract/job-queue.contract.js';
-import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
-import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
-import { storeHealthContract } from '../../contract/store-health.contract.js';
-import { storeTransferContract } from '../../contract/store-transfer.contract.js';
-import { userRepositoryContract } from '../../contract/user-repository.contract.js';
+import { persistenceContracts } from '../../contract/persistence-contracts.js';
 import { collect, streamOf, transferRecords } from '../../support/transfer-records.js';
 import { openSqlitePersistence } from '../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import {
@@ -203,7 +190,7 @@ describe('MongoDB persistence', () => {
         'revocations.revoke': () => store.revocations.revoke([aRevocation()], T0),
         'attachments.list': () => store.attachments.list(aUsername('alice')),
         'jobs.claim': () => store.jobs.claim({ now: T0, leaseMs: 1000, limit: 1, leaseId: 'lease' }),
-        'jobs.stats': () => store.jobs.stats(),
+        'queueAdministration.stats': () => store.queueAdministration.stats(),
         'assets.count': () => store.assets.count({}),
         'activities.append': () =>
           store.activities.append(activityFor({ kind: 'create', asset }, 0), { kind: 'create', asset }),
@@ -411,18 +398,7 @@ function serverSuites(url: string): void {
       },
     };
 
-    userRepositoryContract('mongodb', harness);
-    issuedTokenRegistryContract('mongodb', harness);
-    revocationStoreContract('mongodb', harness);
-    rendererAttachmentsContract('mongodb', harness);
-    jobQueueContract('mongodb', harness);
-    assetRepositoryContract('mongodb', harness);
-    activityLogContract('mongodb', harness);
-    followerRepositoryContract('mongodb', harness);
-    remoteKeyStoreContract('mongodb', harness);
-    accountRemovalContract('mongodb', harness);
-    storeHealthContract('mongodb', harness);
-    storeTransferContract('mongodb', harness);
+    persistenceContracts('mongodb', harness);
 
     describe('moving between stores', () => {
       it('carries 100,000 activities and every other record from SQLite to MongoDB and back, unchanged', async function () {
@@ -608,7 +584,7 @@ function serverSuites(url: string): void {
 
         expect(claimed).to.have.length(40);
         expect([...claimed].sort()).to.deep.equal([...queued].sort());
-        expect(await second.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+        expect(await second.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       });
 
       it('gives 200 appends by 10 writers, 5 on each, the idx 0 to 199 exactly once, each with its asset', async () => {

@@ -25,21 +25,8 @@ import type { AssetChange } from '../../../src/application/ports/activity-log.js
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
 import type { AssetName } from '../../../src/domain/asset.js';
 import { profileOf } from '../../../src/domain/user.js';
-import { accountRemovalContract } from '../../contract/account-removal.contract.js';
-import { activityLogContract } from '../../contract/activity-log.contract.js';
-import { assetRepositoryContract } from '../../contract/asset-repository.contract.js';
-import {
-  followerRepositoryContract,
-  remoteKeyStoreContract,
-} from '../../contract/follower-repository.contract.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
-import { issuedTokenRegistryContract } from '../../contract/issued-token-registry.contract.js';
-import { jobQueueContract } from '../../contract/job-queue.contract.js';
-import { rendererAttachmentsContract } from '../../contract/renderer-attachments.contract.js';
-import { revocationStoreContract } from '../../contract/revocation-store.contract.js';
-import { storeHealthContract } from '../../contract/store-health.contract.js';
-import { storeTransferContract } from '../../contract/store-transfer.contract.js';
-import { userRepositoryContract } from '../../contract/user-repository.contract.js';
+import { persistenceContracts } from '../../contract/persistence-contracts.js';
 import { activityFor, appendWithRetry, registerAssets } from '../../support/activity-writers.js';
 import {
   anActivity,
@@ -90,18 +77,7 @@ describe('SQLite persistence', () => {
     open: async () => openSqlitePersistence(freshDbPath()),
   };
 
-  userRepositoryContract('sqlite', harness);
-  issuedTokenRegistryContract('sqlite', harness);
-  revocationStoreContract('sqlite', harness);
-  rendererAttachmentsContract('sqlite', harness);
-  jobQueueContract('sqlite', harness);
-  assetRepositoryContract('sqlite', harness);
-  activityLogContract('sqlite', harness);
-  followerRepositoryContract('sqlite', harness);
-  remoteKeyStoreContract('sqlite', harness);
-  accountRemovalContract('sqlite', harness);
-  storeHealthContract('sqlite', harness);
-  storeTransferContract('sqlite', harness);
+  persistenceContracts('sqlite', harness);
 
   describe('opening', () => {
     const opened: SqlitePersistence[] = [];
@@ -558,7 +534,7 @@ describe('SQLite persistence', () => {
       expect(claimed).to.have.length(40);
       expect([...claimed].sort()).to.deep.equal([...queued].sort());
       const reopened = openSqlitePersistence(path);
-      expect(await reopened.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+      expect(await reopened.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
       await reopened.close();
     });
 

@@ -73,7 +73,7 @@ describe('JobRunner', () => {
     expect(await runner.runOnce()).to.equal(2);
 
     expect(ran).to.have.members(['https://a.example/inbox', 'https://b.example/users/x/inbox']);
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
   it('gives up a job of an unknown kind and reports it as a bug', async () => {
@@ -83,7 +83,7 @@ describe('JobRunner', () => {
     await runner.runOnce();
 
     expect(problems.errors).to.deep.equal(['job of an unknown kind given up: this is a bug']);
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
   });
 
   it('counts a handler that throws as a failed attempt, reported, and retries it', async () => {
@@ -99,7 +99,7 @@ describe('JobRunner', () => {
     clock.advance(2_000);
 
     expect(await runner.runOnce()).to.equal(1);
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
   it('gives up at once a job refused for good, and keeps it for inspection', async () => {
@@ -109,7 +109,7 @@ describe('JobRunner', () => {
 
     await runner.runOnce();
 
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
     expect(problems.warnings).to.deep.equal(['job given up']);
   });
 
@@ -130,10 +130,10 @@ describe('JobRunner', () => {
 
     expect(ran.filter((inbox) => !inbox.includes('dead'))).to.have.length(6);
     expect(runner.inFlight).to.equal(1);
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
     hanging.settle({ kind: 'delivered' });
     await runner.settled();
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
   it('runs one job at a time in a lane that has not answered yet, then up to the per-lane limit', async () => {
@@ -178,7 +178,7 @@ describe('JobRunner', () => {
     clock.advance(1);
     setAnswer(() => ({ kind: 'delivered' }));
     for (let i = 0; i < 3; i++) await runner.runOnce();
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
   it('backs a failing lane off for every worker on the store, not only the one that saw it fail', async () => {

@@ -34,7 +34,7 @@ describe('delivering revocation notices', () => {
         },
       },
     ]);
-    expect(await kit.store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(await kit.store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
   it('retries a failed notice after about 2 s, then 4 s', async () => {
@@ -54,7 +54,7 @@ describe('delivering revocation notices', () => {
     kit.clock.advance(1);
     expect(await kit.deliver.runOnce()).to.equal(1);
     expect(kit.notifier.sent).to.have.length(3);
-    expect(await kit.store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(await kit.store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
   });
 
   it('gives up after 24 hours of failures and keeps the job for inspection', async () => {
@@ -65,11 +65,11 @@ describe('delivering revocation notices', () => {
       attempts++;
       return { kind: 'failed', reason: 'connection refused' };
     };
-    for (let i = 0; i < 400 && (await kit.store.jobs.stats()).pending > 0; i++) {
+    for (let i = 0; i < 400 && (await kit.store.queueAdministration.stats()).pending > 0; i++) {
       kit.clock.advance(10 * 60_000);
       await kit.deliver.runOnce();
     }
-    expect(await kit.store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
+    expect(await kit.store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
     // 2 s doubling to the 10-minute cap: about 150 attempts in a day, never one more after it.
     expect(attempts).to.be.within(140, 160);
   });
@@ -81,6 +81,6 @@ describe('delivering revocation notices', () => {
     await kit.deliver.runOnce();
     kit.clock.advance(3600_000);
     expect(await kit.deliver.runOnce()).to.equal(0);
-    expect(await kit.store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
+    expect(await kit.store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 1 });
   });
 });

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
-import { HttpProblem } from './problem.js';
+import { BODY_ERRORS, INBOX_BODY_ERRORS } from './errors/edge-errors.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Activities from peers may carry long content: inboxes take four times the API's limit. */
@@ -50,17 +50,24 @@ declare module 'node:http' {
 }
 
 /** Reads the body's bytes, refusing more than `limit` (before reading, when Content-Length says so). */
-async function readBytes(ctx: Context, limit: number, tooLarge: string): Promise<Buffer> {
+async function readBytes(
+  ctx: Context,
+  limit: number,
+  tooLarge: string,
+  refusals: typeof BODY_ERRORS,
+): Promise<Buffer> {
   const preRead = ctx.req[PRE_READ_BODY];
   if (preRead) return preRead;
   try {
     return await getRawBody(ctx.req, { limit, length: ctx.get('Content-Length') || undefined });
   } catch (error) {
     if ((error as { status?: number }).status === 413)
-      throw new HttpProblem(413, 'payload_too_large', tooLarge);
-    throw new HttpProblem(400, 'invalid_request', 'The request body could not be read.');
+      throw refusals.problem({ type: 'payload_too_large', detail: tooLarge });
+    throw refusals.problem({ type: 'malformed_body', detail: 'The request body could not be read.' });
   }
 }
+
+const NOT_JSON = 'The request body is not valid JSON.';
 
 /** Drops `__proto__` keys: well-formed JSON that must neither fail nor pollute anything. */
 const withoutProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
@@ -92,17 +99,16 @@ export function bodyMiddleware() {
     } else if (UNSAFE_METHODS.has(ctx.method) && hasBody(ctx)) {
       const type = mediaType(ctx);
       if (type !== JSON_TYPE && type !== FORM_TYPE)
-        throw new HttpProblem(
-          415,
-          'unsupported_media_type',
-          'Send application/json or application/x-www-form-urlencoded.',
-        );
+        throw BODY_ERRORS.problem({
+          type: 'unsupported_media_type',
+          detail: 'Send application/json or application/x-www-form-urlencoded.',
+        });
       const text = (
-        await readBytes(ctx, BODY_LIMIT_BYTES, 'The request body is larger than 64 KiB.')
+        await readBytes(ctx, BODY_LIMIT_BYTES, 'The request body is larger than 64 KiB.', BODY_ERRORS)
       ).toString('utf8');
       if (type === JSON_TYPE) {
         const parsed = parseStrictJson(text);
-        if (!parsed) throw new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON.');
+        if (!parsed) throw BODY_ERRORS.problem({ type: 'malformed_body', detail: NOT_JSON });
         ctx.request.body = parsed.value;
       } else {
         ctx.request.body = Object.fromEntries(new URLSearchParams(text));
@@ -119,17 +125,21 @@ export function bodyMiddleware() {
  */
 async function readActivity(ctx: Context): Promise<void> {
   if (!ctx.request.is(ACTIVITY_TYPES)) {
-    throw new HttpProblem(
-      415,
-      'unsupported_media_type',
-      'An inbox takes application/activity+json or application/ld+json.',
-    );
+    throw INBOX_BODY_ERRORS.problem({
+      type: 'unsupported_media_type',
+      detail: 'An inbox takes application/activity+json or application/ld+json.',
+    });
   }
-  const bytes = await readBytes(ctx, INBOX_BODY_LIMIT_BYTES, 'The activity is larger than 256 KiB.');
+  const bytes = await readBytes(
+    ctx,
+    INBOX_BODY_LIMIT_BYTES,
+    'The activity is larger than 256 KiB.',
+    INBOX_BODY_ERRORS,
+  );
   try {
     ctx.request.body = JSON.parse(bytes.toString('utf8'), withoutProto) as unknown;
   } catch {
-    throw new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON.');
+    throw INBOX_BODY_ERRORS.problem({ type: 'malformed_body', detail: NOT_JSON });
   }
   ctx.request.rawBytes = bytes;
 }

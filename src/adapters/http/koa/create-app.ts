@@ -5,20 +5,25 @@ import { bodyMiddleware } from './body-middleware.js';
 import { drainUnreadBody } from './drain-unread-body.js';
 import { errorMiddleware } from './error-middleware.js';
 import type { HttpMetrics } from './metrics.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { queryLimits } from './query-limits.js';
 import { requestLogger } from './request-logger.js';
-import { RouteTable } from './route-table.js';
-import { accountRoutes } from './routes/account.routes.js';
-import { activityPubRoutes } from './routes/activitypub.routes.js';
-import { authRoutes } from './routes/auth.routes.js';
-import { opsRoutes } from './routes/ops.routes.js';
-import { pagesRoutes } from './routes/pages.routes.js';
-import { registryRoutes } from './routes/registry.routes.js';
-import { renderersRoutes } from './routes/renderers.routes.js';
+import { RouteTable, type UndeclaredRefusal } from './route-table.js';
+import { serviceRoutes } from './routes/service-routes.js';
 import { viewer } from './request-auth.js';
 import { securityHeaders } from './security-headers.js';
 import { staticFiles } from './static-middleware.js';
+
+/**
+ * What happens to a refusal a route answers with but does not declare: outside production it is a bug that must
+ * show (an error, so a 500); in production the refusal goes out as it is, with a warning.
+ */
+const undeclaredRefusals =
+  (deps: HttpDependencies) =>
+  ({ route, problem }: UndeclaredRefusal): void => {
+    const message = `${route} answered ${problem.status} ${problem.code}, a refusal it does not declare`;
+    if (deps.settings.strictRefusals) throw new Error(message);
+    deps.logger.warn({ route, status: problem.status, code: problem.code }, message);
+  };
 
 /** The whole middleware stack, in order. */
 export function createApp(deps: HttpDependencies, metrics: HttpMetrics): Koa {
@@ -28,19 +33,7 @@ export function createApp(deps: HttpDependencies, metrics: HttpMetrics): Koa {
   app.silent = true;
 
   // Every route once, with its description: the router and /openapi.json are both built from this table.
-  const routes = new RouteTable();
-  let openApi: object | null = null;
-  opsRoutes(routes, deps, {
-    openApiDocument: () =>
-      (openApi ??= buildOpenApiDocument(routes.documented(), deps.settings.publicUrl, deps.settings.version)),
-    metrics: metrics.registry,
-  });
-  authRoutes(routes, deps);
-  accountRoutes(routes, deps);
-  renderersRoutes(routes, deps);
-  pagesRoutes(routes, deps);
-  registryRoutes(routes, deps);
-  activityPubRoutes(routes, deps);
+  const routes = serviceRoutes(new RouteTable(undeclaredRefusals(deps)), deps, metrics.registry);
   const router = new Router();
   routes.registerOn(router);
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Context } from 'koa';
-import { HttpProblem } from './problem.js';
+import { CSRF_ERRORS } from './errors/edge-errors.js';
 import { CSRF_COOKIE, readCookie, setCsrfCookie, type CookiePolicy } from './session-cookies.js';
 
 /**
@@ -34,11 +34,7 @@ export class CsrfGuard {
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const sent = ctx.get('X-CSRF-Token') || (typeof body?._csrf === 'string' ? body._csrf : '');
     if (!seed || !sent || !this.equal(this.sign(seed, session), sent)) {
-      throw new HttpProblem(
-        403,
-        'csrf_failed',
-        'The form has expired or did not come from this site. Reload it and try again.',
-      );
+      throw CSRF_ERRORS.problem({ type: 'csrf_failed' });
     }
   }
 

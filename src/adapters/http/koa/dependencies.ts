@@ -2,11 +2,14 @@ import type { UseCases } from '../../../application/use-cases.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { StoreHealth } from '../../../application/ports/store-health.js';
+import type { AuthenticateToken } from '../../../application/services/authenticate-token.js';
 import type { InstanceActorKeys } from '../../../application/services/instance-actor-keys.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import type { StaticFile } from '../../views/static-files.js';
+import type { ActorAnswers } from '../hot-paths/answers.js';
 import type { CsrfGuard } from './csrf.js';
+import type { L1ServerUrls } from './l1-server-urls.js';
 import type { CookiePolicy } from './session-cookies.js';
 
 export interface HttpSettings {
@@ -20,6 +23,12 @@ export interface HttpSettings {
   readonly trustProxy: boolean;
   /** The bearer token /metrics asks for, or null for open metrics. */
   readonly metricsToken: string | null;
+  /**
+   * A route answering with a refusal it does not declare (and so does not document) is a bug: outside production
+   * it then answers 500, so that tests and developers meet it; in production the refusal goes out as it is, and a
+   * warning is logged.
+   */
+  readonly strictRefusals: boolean;
 }
 
 /** Everything the HTTP adapter needs, handed over by the composition root. */
@@ -37,6 +46,12 @@ export interface HttpDependencies {
   readonly health: StoreHealth;
   /** The service actor's key pair (its public key is served at /actor). */
   readonly instanceActorKeys: InstanceActorKeys;
+  /** The actor documents both front ends send (hot-paths/answers.ts), serialised once per user. */
+  readonly actorAnswers: ActorAnswers;
+  /** The normal form of the L1 server URLs verify is sent, remembered for both front ends. */
+  readonly l1ServerUrls: L1ServerUrls;
+  /** What every signed-in request authenticates through: a service, not a use-case. */
+  readonly authentication: AuthenticateToken;
   readonly useCases: UseCases;
   /** Counters of outcomes the routes see, and the registry GET /metrics serves. */
   readonly metrics: OutcomeMetrics;

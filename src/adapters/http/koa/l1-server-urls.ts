@@ -1,17 +1,27 @@
+import { LRUCache } from 'lru-cache';
 import { normaliseL1Server, type L1ServerUrl } from '../../../domain/l1-server.js';
 
-/** L1 server URLs as sent → their normalised form: the same few servers call verify again and again. */
-const normalised = new Map<string, L1ServerUrl | null>();
+/** Sent URLs remembered, least recently used forgotten first: a handful of L1 servers call verify all day. */
 const REMEMBERED_URLS = 1_000;
 
-/** The normalised form of an L1 server URL as sent, or null when it is none (remembered: a URL parse each). */
-export function normalisedL1Server(url: string): L1ServerUrl | null {
-  let known = normalised.get(url);
-  if (known === undefined) {
-    const result = normaliseL1Server(url);
-    known = result.ok ? result.value : null;
-    if (normalised.size >= REMEMBERED_URLS) normalised.delete(normalised.keys().next().value!);
-    normalised.set(url, known);
+/**
+ * L1 server URLs as sent → their normalised form, for the verify route and its hot path (one per front end, made by
+ * the composition root): the same few servers call verify again and again, and each would cost a URL parse.
+ */
+export class L1ServerUrls {
+  /** Boxed, because a URL that is none (null) is worth remembering too. */
+  private readonly normalised = new LRUCache<string, { readonly url: L1ServerUrl | null }>({
+    max: REMEMBERED_URLS,
+  });
+
+  /** The normalised form of an L1 server URL as sent, or null when it is none. */
+  normalise(sent: string): L1ServerUrl | null {
+    let known = this.normalised.get(sent);
+    if (known === undefined) {
+      const result = normaliseL1Server(sent);
+      known = { url: result.ok ? result.value : null };
+      this.normalised.set(sent, known);
+    }
+    return known.url;
   }
-  return known;
 }

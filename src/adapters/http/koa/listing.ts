@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { CursorRequest } from '../../../application/pagination.js';
-import { HttpProblem } from './problem.js';
+import { QUERY_ERRORS } from './errors/edge-errors.js';
 import { ListQuery } from './schemas.js';
 
 /** The one value of a query parameter; a repeated parameter (`?q=a&q=b`, `?q[]=a`) is a 400, never ignored. */
@@ -8,8 +8,10 @@ export function singleQuery(ctx: Context, name: string): string | undefined {
   const value = ctx.query[name];
   if (ctx.query[`${name}[]`] === undefined && (value === undefined || typeof value === 'string'))
     return value;
-  throw new HttpProblem(400, 'invalid_request', `${name}: give it once.`, {
-    errors: [{ path: name, message: 'Give it once.' }],
+  throw QUERY_ERRORS.problem({
+    type: 'invalid_query',
+    detail: `${name}: give it once.`,
+    field: { path: name, message: 'Give it once.' },
   });
 }
 
@@ -23,18 +25,15 @@ export function cursorRequest(ctx: Context): CursorRequest {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = String(issue?.path[0] ?? 'query');
-    throw new HttpProblem(
-      400,
-      'invalid_request',
-      `${path}: ${path === 'limit' ? 'use 1 to 100' : 'not a valid cursor'}.`,
-      {
-        errors: [{ path, message: issue?.message ?? 'invalid' }],
-      },
-    );
+    throw QUERY_ERRORS.problem({
+      type: 'invalid_query',
+      detail: `${path}: ${path === 'limit' ? 'use 1 to 100' : 'not a valid cursor'}.`,
+      field: { path, message: issue?.message ?? 'invalid' },
+    });
   }
   const { limit, before, after } = parsed.data;
   if (before !== undefined && after !== undefined) {
-    throw new HttpProblem(400, 'invalid_request', 'Use either before or after, not both.');
+    throw QUERY_ERRORS.problem({ type: 'invalid_query', detail: 'Use either before or after, not both.' });
   }
   return { limit, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) };
 }

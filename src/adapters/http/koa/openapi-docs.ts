@@ -1,6 +1,11 @@
-// The pieces route descriptions share: JSON and problem answers, request bodies, list parameters, security.
+// The pieces route descriptions share: JSON answers, request bodies, list parameters, security — and the refusals'
+// responses, built from what a route declares.
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { AUTHENTICATION } from './errors/account-errors.js';
+import { CSRF_ERRORS, JSON_BODY, NOT_ACCEPTABLE, QUERY_ERRORS } from './errors/edge-errors.js';
+import type { Answer, Refusals } from './errors/error-table.js';
+import { SCOPED_TOKEN } from './errors/shared-refusals.js';
 import * as schemas from './schemas.js';
 
 type Responses = RouteConfig['responses'];
@@ -10,10 +15,34 @@ export const json = (schema: z.ZodType, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
-export const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: schemas.Problem } },
-});
+/**
+ * The refusals a route declares, as OpenAPI responses: one per status, its description giving each code with when
+ * it happens (the cases of one code merged), its problem schema naming the codes.
+ */
+export function errorResponses(answers: readonly Answer[]): Responses {
+  const statuses = new Map<number, Map<string, string[]>>();
+  for (const { status, code, doc } of answers) {
+    const codes = statuses.get(status) ?? new Map<string, string[]>();
+    const cases = codes.get(code) ?? [];
+    if (!cases.includes(doc)) cases.push(doc);
+    statuses.set(status, codes.set(code, cases));
+  }
+  return Object.fromEntries(
+    [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [
+        status,
+        {
+          description: [...codes].map(([code, cases]) => `${code}: ${cases.join(', or ')}`).join('; '),
+          content: {
+            'application/problem+json': {
+              schema: schemas.Problem.extend({ code: z.enum([...codes.keys()] as [string, ...string[]]) }),
+            },
+          },
+        },
+      ]),
+  );
+}
 
 /** A JSON or form body, as every POST and PATCH of the API takes. */
 export const body = (schema: z.ZodType) => ({
@@ -23,15 +52,21 @@ export const body = (schema: z.ZodType) => ({
   },
 });
 
-export const commonBodyErrors: Responses = {
-  400: problem('invalid_request: a field breaks its rule (see `errors`), or the JSON is malformed'),
-  413: problem('payload_too_large: the body is over 64 KiB'),
-  415: problem('unsupported_media_type: the body is neither JSON nor a form'),
-};
-
 export const signedIn: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
-export const tokenErrors: Responses = { 401: problem('unauthenticated or token_*') };
+/** What `requireSession` refuses with: no or a bad token, or a token scoped to an L1 server. */
+export const SESSION = [AUTHENTICATION, SCOPED_TOKEN] as const;
+
+/** A write in a session: a request authenticated by the cookie must carry its CSRF token too. */
+export const SESSION_WRITE = [...SESSION, CSRF_ERRORS] as const;
+
+/** A negotiated list of the caller's own (sessions, renderers), which a token scoped to an L1 server may not see. */
+export const ownListDoc = (summary: string, schema: z.ZodType, description: string) => ({
+  summary,
+  security: signedIn,
+  responses: { 200: json(schema, description) },
+  refusals: [NOT_ACCEPTABLE, ...SESSION],
+});
 
 export const negotiated =
   'Content negotiation: text/html gives the page, application/json this JSON; see API.md §0.';
@@ -51,29 +86,30 @@ export const listParams = z.object({
   after: z.string().optional().openapi({ description: 'Cursor from `prev`: entries newer than this' }),
 });
 
-export const listErrors: Responses = {
-  400: problem('invalid_request: a bad limit or cursor'),
-  406: problem('not_acceptable'),
-};
-
-/** A negotiated, cursor-paged list (API.md §0): its JSON page and the usual list errors. */
-export const listDoc = (summary: string, schema: z.ZodType, query: z.ZodObject = listParams) => ({
+/** A negotiated, cursor-paged list (API.md §0): its JSON page, refused for a bad query or an unmet Accept. */
+export const listDoc = (
+  summary: string,
+  schema: z.ZodType,
+  query: z.ZodObject = listParams,
+  refusals: readonly Refusals[] = [],
+) => ({
   summary,
   description: negotiated,
   request: { query },
-  responses: { 200: json(schema, 'A page'), ...listErrors },
+  responses: { 200: json(schema, 'A page') },
+  refusals: [NOT_ACCEPTABLE, QUERY_ERRORS, ...refusals],
 });
 
 /**
- * A signed-in POST taking a JSON or form body: its success, the form's redirect, body and token errors, and the
- * 403 it may answer.
+ * A signed-in POST taking a JSON or form body: its success, the form's redirect, and its refusals — the session's,
+ * the body's and those of `refusals`.
  */
 export const signedInPostDoc = (input: {
   summary: string;
   body: z.ZodType;
   ok: [status: number, schema: z.ZodType, description: string];
   redirect: string;
-  forbidden: string;
+  refusals: readonly Refusals[];
 }) => ({
   summary: input.summary,
   security: signedIn,
@@ -81,16 +117,8 @@ export const signedInPostDoc = (input: {
   responses: {
     [input.ok[0]]: json(input.ok[1], input.ok[2]),
     303: { description: input.redirect },
-    ...commonBodyErrors,
-    ...tokenErrors,
-    403: problem(input.forbidden),
   },
-});
-
-/** A description with more answers than its helper gives. */
-export const withResponses = <D extends { responses: Responses }>(doc: D, more: Responses): D => ({
-  ...doc,
-  responses: { ...doc.responses, ...more },
+  refusals: [...SESSION_WRITE, ...JSON_BODY, ...input.refusals],
 });
 
 export const nameParam = z.object({ name: z.string().openapi({ example: 'sunset' }) });

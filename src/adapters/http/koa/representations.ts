@@ -1,4 +1,5 @@
-import type { Activity, Page } from '../../../domain/activity.js';
+import type { Activity } from '../../../domain/activity.js';
+import type { Page } from '../../../domain/page.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import type { Asset } from '../../../domain/asset.js';
 import type { UserProfile } from '../../../domain/user.js';

@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../application/services/authenticate-token.js';
 import type { HttpDependencies } from './dependencies.js';
 import { isScoped } from '../../../domain/token.js';
-import { bearerChallenge, scopedTokenForbidden, tokenProblem, unauthenticated } from './error-status.js';
+import { AUTHENTICATION } from './errors/account-errors.js';
+import { SCOPED_TOKEN } from './errors/shared-refusals.js';
 import { HttpProblem } from './problem.js';
 import { readCookie, TOKEN_COOKIE } from './session-cookies.js';
 
@@ -18,11 +19,7 @@ export function presentedToken(ctx: Context): PresentedToken | null {
   const header = ctx.get('Authorization');
   if (header) {
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match?.[1]) {
-      throw new HttpProblem(401, 'token_invalid', 'The Authorization header must be "Bearer <token>".', {
-        headers: bearerChallenge,
-      });
-    }
+    if (!match?.[1]) throw AUTHENTICATION.problem({ type: 'malformed_authorization' });
     return { token: match[1], source: 'bearer' };
   }
   const cookie = readCookie(ctx, TOKEN_COOKIE);
@@ -33,17 +30,17 @@ export function presentedToken(ctx: Context): PresentedToken | null {
 export function guardCookieRequest(ctx: Context, deps: HttpDependencies, presented: PresentedToken): void {
   if (presented.source !== 'cookie' || !UNSAFE_METHODS.has(ctx.method)) return;
   // The form was rendered for this session (or for a signed-out viewer, when the cookie no longer holds one).
-  const session = deps.useCases.authenticateToken.decodeUnexpired(presented.token);
+  const session = deps.authentication.decodeUnexpired(presented.token);
   deps.csrf.check(ctx, session.ok ? session.value.claims.jti : null);
 }
 
 /** The caller's verified token, or a 401 problem. */
 export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise<AuthenticatedToken> {
   const presented = presentedToken(ctx);
-  if (!presented) throw unauthenticated();
+  if (!presented) throw AUTHENTICATION.problem({ type: 'unauthenticated' });
   guardCookieRequest(ctx, deps, presented);
-  const result = await deps.useCases.authenticateToken.authenticate(presented.token);
-  if (!result.ok) throw tokenProblem(result.error, { headers: bearerChallenge });
+  const result = await deps.authentication.authenticate(presented.token);
+  if (!result.ok) throw AUTHENTICATION.problem(result.error);
   return result.value;
 }
 
@@ -53,7 +50,7 @@ export async function requireAuth(ctx: Context, deps: HttpDependencies): Promise
  */
 export async function requireSession(ctx: Context, deps: HttpDependencies): Promise<AuthenticatedToken> {
   const session = await requireAuth(ctx, deps);
-  if (isScoped(session.claims)) throw scopedTokenForbidden();
+  if (isScoped(session.claims)) throw SCOPED_TOKEN.problem({ type: 'forbidden' });
   return session;
 }
 
@@ -64,7 +61,7 @@ export async function viewer(ctx: Context, deps: HttpDependencies): Promise<Auth
   try {
     const presented = presentedToken(ctx);
     if (presented) {
-      const result = await deps.useCases.authenticateToken.authenticate(presented.token);
+      const result = await deps.authentication.authenticate(presented.token);
       found = result.ok ? result.value : null;
     }
   } catch (error) {

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { negotiate, type Representation } from './negotiate.js';
-import { HttpProblem } from './problem.js';
-
-export const AP_CONTENT_TYPE = 'application/activity+json; charset=utf-8';
+import { NOT_ACCEPTABLE } from './errors/edge-errors.js';
+import { AP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
+import type { Answer } from '../hot-paths/answers.js';
 
 type Handlers = Partial<Record<Representation, () => unknown>>;
 
@@ -15,17 +15,19 @@ export async function respond(ctx: Context, handlers: Handlers): Promise<void> {
   ctx.vary('Accept');
   const offered = Object.keys(handlers) as Representation[];
   const chosen = negotiate(ctx.get('Accept'), offered);
-  if (!chosen) {
-    throw new HttpProblem(
-      406,
-      'not_acceptable',
-      `This resource is available as ${offered.map(describe).join(', ')}.`,
-    );
-  }
+  if (!chosen)
+    throw NOT_ACCEPTABLE.problem({ type: 'not_acceptable', offered: offered.map(describe).join(', ') });
   const body = await handlers[chosen]!();
   if (chosen === 'html') return;
   ctx.body = body;
-  ctx.type = chosen === 'ap' ? AP_CONTENT_TYPE : 'application/json; charset=utf-8';
+  ctx.type = chosen === 'ap' ? AP_CONTENT_TYPE : JSON_CONTENT_TYPE;
+}
+
+/** Sends an answer both front ends share (hot-paths/answers.ts): its headers, content type and body. */
+export function sendAnswer(ctx: Context, answer: Answer): void {
+  for (const [name, value] of answer.headers) ctx.set(name, value);
+  ctx.type = answer.contentType;
+  ctx.body = answer.body;
 }
 
 const describe = (r: Representation) =>

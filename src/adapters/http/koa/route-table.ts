@@ -1,11 +1,18 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
+import type { Answer, Refusals } from './errors/error-table.js';
+import { errorResponses } from './openapi-docs.js';
+import { HttpProblem } from './problem.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
-/** How a JSON route is described in /openapi.json: zod-to-openapi's route config without method and path. */
-export type RouteDoc = Omit<RouteConfig, 'method' | 'path'>;
+/**
+ * How a JSON route is described in /openapi.json: zod-to-openapi's route config without method and path, its
+ * `responses` holding successes and redirects only, and `refusals` naming every refusal it answers with — the
+ * error tables it maps the core's errors through and the refusals of the middleware in front of it.
+ */
+export type RouteDoc = Omit<RouteConfig, 'method' | 'path'> & { readonly refusals: readonly Refusals[] };
 
 /** A route that serves only a page, a redirect, or a form's method override: not part of the JSON API. */
 export const PAGE = 'page' as const;
@@ -23,40 +30,58 @@ interface Entry {
 export interface DocumentedRoute {
   readonly method: Method;
   readonly path: string;
-  readonly doc: RouteDoc;
+  /** Its OpenAPI operation, refusals included (one response per status, listing the codes). */
+  readonly doc: Omit<RouteConfig, 'method' | 'path'>;
+  /** The refusals it declares: what `doc` documents, and all it may answer with. */
+  readonly answers: readonly Answer[];
+}
+
+/** A problem a JSON route answered with but does not declare: a bug, which `onUndeclared` reports. */
+export interface UndeclaredRefusal {
+  readonly route: string;
+  readonly problem: HttpProblem;
 }
 
 /** Koa's `/assets/:name` as OpenAPI's `/assets/{name}`. */
 export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 
+/** A refusal's status and code, as a route declares and answers it. */
+const answerKey = (answer: { readonly status: number; readonly code: string }) =>
+  `${answer.status} ${answer.code}`;
+
 /**
  * Every route of the service, declared once with its description: the Koa router is built from it and so is the
- * OpenAPI document, so a JSON route cannot be served undocumented or documented unserved. Registered routes carry
- * their kind as the router layer's name ('json' or 'page'), which the OpenAPI test reads back.
+ * OpenAPI document, so a JSON route cannot be served undocumented or documented unserved. Its refusals are
+ * documented from what it declares, and a problem it answers with that it does not declare goes to `onUndeclared`
+ * (which may replace it): a route cannot document a refusal by hand, nor answer with one it does not document.
+ * Registered routes carry their kind as the router layer's name ('json' or 'page'), which the OpenAPI test reads
+ * back.
  */
 export class RouteTable {
   private readonly entries: Entry[] = [];
 
+  constructor(private readonly onUndeclared: (refusal: UndeclaredRefusal) => void = () => {}) {}
+
   get(path: string | RegExp, doc: RouteDoc | typeof PAGE, handler: Handler): void {
-    this.entries.push({ method: 'get', path, doc, handler });
+    this.add({ method: 'get', path, doc, handler });
   }
 
   post(path: string, doc: RouteDoc | typeof PAGE, handler: Handler): void {
-    this.entries.push({ method: 'post', path, doc, handler });
+    this.add({ method: 'post', path, doc, handler });
   }
 
   patch(path: string, doc: RouteDoc, handler: Handler): void {
-    this.entries.push({ method: 'patch', path, doc, handler });
+    this.add({ method: 'patch', path, doc, handler });
   }
 
   delete(path: string, doc: RouteDoc, handler: Handler): void {
-    this.entries.push({ method: 'delete', path, doc, handler });
+    this.add({ method: 'delete', path, doc, handler });
   }
 
   /** Registers every route, in the order declared (the first match wins, as in Koa). */
   registerOn(router: Router): void {
     for (const { method, path, doc, handler } of this.entries) {
-      router.register(path, [method], handler, {
+      router.register(path, [method], doc === PAGE ? handler : this.guarded(method, path, doc, handler), {
         name: doc === PAGE ? 'page' : 'json',
         pathAsRegExp: path instanceof RegExp,
       });
@@ -64,8 +89,39 @@ export class RouteTable {
   }
 
   documented(): DocumentedRoute[] {
-    return this.entries.flatMap(({ method, path, doc }) =>
-      doc === PAGE || typeof path !== 'string' ? [] : [{ method, path: openApiPath(path), doc }],
-    );
+    return this.entries.flatMap(({ method, path, doc }) => {
+      if (doc === PAGE || typeof path !== 'string') return [];
+      const { refusals, ...operation } = doc;
+      const answers = refusals.flatMap((declared) => declared.answers);
+      const responses = { ...operation.responses, ...errorResponses(answers) };
+      return [{ method, path: openApiPath(path), doc: { ...operation, responses }, answers }];
+    });
+  }
+
+  private add(entry: Entry): void {
+    const { doc } = entry;
+    const byHand = doc === PAGE ? [] : Object.keys(doc.responses).filter((status) => Number(status) >= 400);
+    if (byHand.length > 0) {
+      throw new Error(
+        `${entry.method.toUpperCase()} ${String(entry.path)}: refusals are documented from \`refusals\`, not ` +
+          `by hand (${byHand.join(', ')})`,
+      );
+    }
+    this.entries.push(entry);
+  }
+
+  /** The handler, reporting any problem it answers with that the route does not declare. */
+  private guarded(method: Method, path: string | RegExp, doc: RouteDoc, handler: Handler): Handler {
+    const declared = new Set(doc.refusals.flatMap((refusals) => refusals.answers.map(answerKey)));
+    const route = `${method.toUpperCase()} ${String(path)}`;
+    return async (ctx, next) => {
+      try {
+        return await handler(ctx, next);
+      } catch (error) {
+        if (error instanceof HttpProblem && !declared.has(answerKey(error)))
+          this.onUndeclared({ route, problem: error });
+        throw error;
+      }
+    };
   }
 }

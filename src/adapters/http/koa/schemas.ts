@@ -1,15 +1,17 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { normalisedL1Server } from './l1-server-urls.js';
+import { normaliseL1Server } from '../../../domain/l1-server.js';
 import { hasLoneSurrogate } from '../../../domain/text.js';
 import {
   hasNulCharacter,
   NOT_TEXT_MESSAGE,
   NUL_CHARACTER_MESSAGE,
+  PASSWORD_HASHED_BYTES,
   PASSWORD_MAX_CHARACTERS,
   PASSWORD_MIN_CHARACTERS,
   passwordLength,
 } from '../../../domain/password.js';
+import { USERNAME_RULE } from '../../../domain/user.js';
 
 extendZodWithOpenApi(z);
 
@@ -17,7 +19,7 @@ extendZodWithOpenApi(z);
 
 const l1ServerUrl = z
   .string()
-  .refine((value) => normalisedL1Server(value) !== null, {
+  .refine((value) => normaliseL1Server(value).ok, {
     message: 'Must be an absolute http(s) URL without userinfo, query or fragment.',
   })
   .openapi({ example: 'https://l1.example', description: 'The L1 server URL; normalised before use.' });
@@ -33,7 +35,11 @@ const newPassword = z
       message: `Use ${PASSWORD_MIN_CHARACTERS} to ${PASSWORD_MAX_CHARACTERS} characters.`,
     },
   )
-  .openapi({ description: 'Only the first 72 UTF-8 bytes are hashed.', minLength: 8, maxLength: 4096 });
+  .openapi({
+    description: `Only the first ${PASSWORD_HASHED_BYTES} UTF-8 bytes are hashed.`,
+    minLength: PASSWORD_MIN_CHARACTERS,
+    maxLength: PASSWORD_MAX_CHARACTERS,
+  });
 
 /** A password being checked: anything up to the longest a password may be. */
 const givenPassword = z
@@ -41,13 +47,15 @@ const givenPassword = z
   .min(1)
   .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
   .refine((p) => !hasLoneSurrogate(p), { message: NOT_TEXT_MESSAGE, abort: true })
-  .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, { message: 'At most 4096 characters.' });
+  .refine((p) => passwordLength(p) <= PASSWORD_MAX_CHARACTERS, {
+    message: `At most ${PASSWORD_MAX_CHARACTERS} characters.`,
+  });
 
 export const RegisterRequest = z
   .object({
     username: z
       .string()
-      .regex(/^[A-Za-z0-9_]{3,30}$/, 'Use 3–30 characters of a–z, 0–9 and _.')
+      .regex(new RegExp(`^${USERNAME_RULE.typedPattern}$`), USERNAME_RULE.message)
       .openapi({ description: 'Lower-cased before any check.', example: 'alice' }),
     password: newPassword,
   })
@@ -80,7 +88,7 @@ export const RendererRequest = z.object({ l1_server: l1ServerUrl }).openapi('Ren
 
 // ---- responses: documentation only ----
 
-const isoTime = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' });
+export const isoTime = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' });
 
 export const RegisterResponse = z
   .object({
@@ -193,52 +201,7 @@ export const Problem = z
 
 export const HealthResponse = z.object({ status: z.string() }).openapi('Health');
 
-// ---- registry (API.md §3) ----
-
-const tagsField = z
-  .union([
-    z.array(z.string().max(200)).max(100),
-    z
-      .string()
-      .max(5000)
-      .transform((s) => s.split(',')),
-  ])
-  .openapi({
-    type: 'array',
-    items: { type: 'string' },
-    description: 'At most 20 tags of at most 50 characters; a form sends one comma-separated field.',
-  });
-const nullableUrl = z
-  .union([z.string().max(2048), z.null()])
-  .transform((v) => (v === '' ? null : v))
-  .openapi({ type: ['string', 'null'], format: 'uri', description: 'Absolute http(s) URL, or null.' });
-
-export const RegisterAssetRequest = z
-  .object({
-    name: z.string().max(200).openapi({
-      example: 'sunset',
-      description: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, unique, case-sensitive',
-    }),
-    content_hash: z
-      .string()
-      .max(200)
-      .openapi({ example: `sha256:${'0'.repeat(64)}` }),
-    media_type: z.string().max(255).openapi({ example: 'image/png' }),
-    url: nullableUrl.optional(),
-    description: z.string().max(20000).optional().openapi({ description: 'At most 5000 characters.' }),
-    tags: tagsField.optional(),
-  })
-  .openapi('RegisterAssetRequest');
-
-/** Fields a PATCH may not carry, with why (checked before the schema, which would silently drop them). */
-export const UpdateAssetRequest = z
-  .object({
-    description: z.string().max(20000).optional(),
-    tags: tagsField.optional(),
-    url: nullableUrl.optional(),
-    media_type: z.string().max(255).optional(),
-  })
-  .openapi('UpdateAssetRequest');
+// ---- lists (API.md §0) ----
 
 /** Plain decimal digits only (no `1e3`, `0x10`, empty or repeated parameters), then a number. */
 const decimal = (pattern: RegExp) => z.string().regex(pattern).transform(Number).pipe(z.number().int());
@@ -251,37 +214,8 @@ export const ListQuery = z.object({
   after: decimal(/^(-1|\d{1,16})$/).optional(),
 });
 
-export const Asset = z
-  .object({
-    name: z.string(),
-    owner: z.string(),
-    content_hash: z.string(),
-    media_type: z.string(),
-    url: z.string().nullable(),
-    description: z.string(),
-    tags: z.array(z.string()),
-    created_at: isoTime,
-    updated_at: isoTime,
-    id: z.string().url(),
-  })
-  .openapi('Asset');
-
-export const Activity = z
-  .object({
-    idx: z.number().int(),
-    type: z.enum(['Create', 'Update', 'Delete']),
-    actor: z.string(),
-    object: z.string(),
-    published: isoTime,
-    id: z.string().url(),
-  })
-  .openapi('Activity');
-
-export const UserSummary = z
-  .object({ username: z.string(), actor: z.string().url(), created_at: isoTime })
-  .openapi('User');
-
-const list = (item: z.ZodType, name: string) =>
+/** A cursor-paged list of `item`s, as every list route answers. */
+export const listOf = (item: z.ZodType, name: string) =>
   z
     .object({
       items: z.array(item),
@@ -291,10 +225,8 @@ const list = (item: z.ZodType, name: string) =>
     })
     .openapi(name);
 
-export const AssetList = list(Asset, 'AssetList');
-export const ActivityList = list(Activity, 'ActivityList');
-export const UserList = list(UserSummary, 'UserList');
-export const AssetWithActivity = Asset.extend({
-  activity: z.object({ idx: z.number().int(), id: z.string().url() }),
-}).openapi('AssetWithActivity');
-export const DeletedAsset = z.object({ activity: Activity }).openapi('DeletedAsset');
+export const UserSummary = z
+  .object({ username: z.string(), actor: z.string().url(), created_at: isoTime })
+  .openapi('User');
+
+export const UserList = listOf(UserSummary, 'UserList');

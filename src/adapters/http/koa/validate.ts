@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { InputProblem } from './problem.js';
+import { VALIDATION_ERRORS } from './errors/edge-errors.js';
 
 /** Parses the request body with a schema, or throws `400 invalid_request` listing every problem by field. */
 export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
@@ -11,13 +11,5 @@ export function validateBody<S extends z.ZodType>(ctx: Context, schema: S): z.ou
     path: issue.path.map(String).join('.') || '(body)',
     message: issue.code === 'invalid_type' && issue.input === undefined ? 'Required.' : issue.message,
   }));
-  const first = errors[0];
-  throw new InputProblem(
-    400,
-    'invalid_request',
-    first ? `${first.path}: ${first.message}` : 'The request is invalid.',
-    {
-      errors,
-    },
-  );
+  throw VALIDATION_ERRORS.problem({ type: 'invalid_request', errors });
 }

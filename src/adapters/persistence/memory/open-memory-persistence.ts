@@ -5,6 +5,7 @@ import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
 import { InMemoryIssuedTokenRegistry } from './in-memory-issued-token-registry.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
+import { InMemoryQueueAdministration } from './in-memory-queue-administration.js';
 import { InMemoryInstanceKeyStore, InMemoryRemoteKeyStore } from './in-memory-remote-key-store.js';
 import { InMemoryRendererAttachments } from './in-memory-renderer-attachments.js';
 import { InMemoryRevocationStore } from './in-memory-revocation-store.js';
@@ -24,6 +25,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     revocations: new InMemoryRevocationStore(db),
     attachments: new InMemoryRendererAttachments(db),
     jobs: new InMemoryJobQueue(db),
+    queueAdministration: new InMemoryQueueAdministration(db),
     assets: new InMemoryAssetRepository(db),
     activities: new InMemoryActivityLog(db),
     followers: new InMemoryFollowerRepository(db),

@@ -1,13 +1,6 @@
 import { ObjectId, type Db, type Document, type Filter, type UpdateFilter } from 'mongodb';
-import type {
-  ClaimRequest,
-  Job,
-  JobQueue,
-  KindStatistics,
-  ListedJob,
-  NewJob,
-} from '../../../application/ports/job-queue.js';
-import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
+import { storeCall } from './mongo-errors.js';
 import { jobDocument, queueJob } from './mongo-job-document.js';
 import {
   COLLECTION_NAMES,
@@ -95,7 +88,8 @@ function idOf(job: Job): ObjectId | null {
  * jobs without a lane are leased one at a time with `findOneAndUpdate`, atomic per document: of two processes
  * reaching for one job, one sets its lease and the other's filter no longer matches, so it takes the next due job
  * of that lane (or without a lane) instead. Completing, rescheduling and abandoning match the job's lease id, so a
- * worker whose lease was taken over can no longer touch the job.
+ * worker whose lease was taken over can no longer touch the job. MongoQueueAdministration reads and repairs the same
+ * collection for operators.
  */
 export class MongoJobQueue implements JobQueue {
   constructor(
@@ -212,109 +206,6 @@ export class MongoJobQueue implements JobQueue {
       // shortens it. Two upserts of one _id at once: the server retries the one that lost on the duplicate key.
       await laneBackoffs.updateOne({ _id: lane }, { $max: { until } }, { upsert: true });
     });
-  }
-
-  /** For health and metrics, not for requests: two counts of ranges of `jobs_by_state_run_at`. */
-  async list(filter: { kind: string | null; limit: number }, now: Date): Promise<ListedJob[]> {
-    const docs = await storeCall(() =>
-      this.collections.jobs
-        .find(filter.kind === null ? {} : { kind: filter.kind }, { sort: { _id: 1 }, limit: filter.limit })
-        .toArray(),
-    );
-    const lanes = [...new Set(docs.map((doc) => doc.lane).filter((lane): lane is string => Boolean(lane)))];
-    const backoffs = new Map(
-      lanes.length === 0
-        ? []
-        : (await storeCall(() => this.collections.laneBackoffs.find({ _id: { $in: lanes } }).toArray())).map(
-            (b) => [b._id, b.until.getTime()],
-          ),
-    );
-    return docs.map((doc) => ({
-      id: doc._id.toHexString(),
-      kind: doc.kind,
-      state: doc.state,
-      lane: doc.lane ?? null,
-      attempts: doc.attempts,
-      queuedAt: doc.queuedAt,
-      runAt: new Date(Math.max(doc.runAt.getTime(), backoffs.get(doc.lane ?? '') ?? 0)),
-      leased: doc.state === 'pending' && doc.leaseUntil !== null && doc.leaseUntil > now,
-      lastError: doc.lastError,
-    }));
-  }
-
-  /**
-   * Jobs without a key go back at once. Of those sharing a key, the newest is tried, and the unique index refuses it
-   * while a pending job holds the key (another process may queue one at any moment, so the index decides, not a
-   * read before): refused, it stays abandoned, as do the older ones.
-   */
-  async retryAbandoned(kind: string | null, now: Date): Promise<number> {
-    const { jobs } = this.collections;
-    const ofKind = kind === null ? {} : { kind };
-    const back: UpdateFilter<JobDocument> = {
-      $set: { state: 'pending', attempts: 0, queuedAt: now, runAt: now, leaseId: null, leaseUntil: null },
-    };
-    return storeCall(async () => {
-      const unkeyed = await jobs.updateMany(
-        { state: 'abandoned', replaceKey: { $exists: false }, ...ofKind },
-        back,
-      );
-      let retried = unkeyed.modifiedCount;
-      const keyed = jobs.find(
-        { state: 'abandoned', replaceKey: { $exists: true }, ...ofKind },
-        { sort: { _id: -1 }, projection: { _id: 1, replaceKey: 1 } },
-      );
-      const seen = new Set<string>();
-      for await (const doc of keyed) {
-        if (doc.replaceKey === undefined || seen.has(doc.replaceKey)) continue;
-        seen.add(doc.replaceKey);
-        try {
-          retried += (await jobs.updateOne({ _id: doc._id, state: 'abandoned' }, back)).modifiedCount;
-        } catch (error) {
-          if (!isDuplicateKey(error)) throw error;
-        }
-      }
-      return retried;
-    });
-  }
-
-  async dropAbandoned(kind: string | null): Promise<number> {
-    const result = await storeCall(() =>
-      this.collections.jobs.deleteMany({ state: 'abandoned', ...(kind === null ? {} : { kind }) }),
-    );
-    return result.deletedCount;
-  }
-
-  async statsByKind(): Promise<KindStatistics[]> {
-    const rows = await storeCall(() =>
-      this.collections.jobs
-        .aggregate<{ _id: string; pending: number; abandoned: number; oldest: Date | null }>([
-          {
-            $group: {
-              _id: '$kind',
-              pending: { $sum: { $cond: [{ $eq: ['$state', 'pending'] }, 1, 0] } },
-              abandoned: { $sum: { $cond: [{ $eq: ['$state', 'abandoned'] }, 1, 0] } },
-              // $min ignores nulls: the earliest queuedAt of the pending jobs only.
-              oldest: { $min: { $cond: [{ $eq: ['$state', 'pending'] }, '$queuedAt', null] } },
-            },
-          },
-          { $sort: { _id: 1 } },
-        ])
-        .toArray(),
-    );
-    return rows.map((row) => ({
-      kind: row._id,
-      pending: row.pending,
-      abandoned: row.abandoned,
-      oldestPendingQueuedAt: row.oldest ?? null,
-    }));
-  }
-
-  async stats(): Promise<{ pending: number; abandoned: number }> {
-    const { jobs } = this.collections;
-    const [pending, abandoned] = await storeCall(() =>
-      Promise.all([jobs.countDocuments({ state: 'pending' }), jobs.countDocuments({ state: 'abandoned' })]),
-    );
-    return { pending, abandoned };
   }
 
   /** Matches the job while `job`'s lease still holds it (or ran out with nobody taking it over). */

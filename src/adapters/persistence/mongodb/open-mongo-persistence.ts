@@ -8,6 +8,7 @@ import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
 import { MongoFollowerRepository } from './mongo-follower-repository.js';
 import { MongoIssuedTokenRegistry } from './mongo-issued-token-registry.js';
 import { MongoJobQueue } from './mongo-job-queue.js';
+import { MongoQueueAdministration } from './mongo-queue-administration.js';
 import { MongoInstanceKeyStore, MongoRemoteKeyStore } from './mongo-remote-key-store.js';
 import { MongoRendererAttachments } from './mongo-renderer-attachments.js';
 import { MongoRevocationStore } from './mongo-revocation-store.js';
@@ -88,6 +89,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     revocations: new MongoRevocationStore(client, collections),
     attachments: new MongoRendererAttachments(client, collections),
     jobs: new MongoJobQueue(collections, db),
+    queueAdministration: new MongoQueueAdministration(collections),
     assets: new MongoAssetRepository(collections),
     activities,
     followers: new MongoFollowerRepository(client, collections),

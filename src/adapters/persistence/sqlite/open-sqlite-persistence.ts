@@ -10,6 +10,7 @@ import { storeCall } from './sqlite-errors.js';
 import { SqliteFollowerRepository } from './sqlite-follower-repository.js';
 import { SqliteIssuedTokenRegistry } from './sqlite-issued-token-registry.js';
 import { SqliteJobQueue } from './sqlite-job-queue.js';
+import { SqliteQueueAdministration } from './sqlite-queue-administration.js';
 import { SqliteInstanceKeyStore, SqliteRemoteKeyStore } from './sqlite-remote-key-store.js';
 import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
 import { SqliteRevocationStore } from './sqlite-revocation-store.js';
@@ -54,6 +55,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       revocations: new SqliteRevocationStore(db),
       attachments: new SqliteRendererAttachments(db),
       jobs: new SqliteJobQueue(db),
+      queueAdministration: new SqliteQueueAdministration(db),
       assets: new SqliteAssetRepository(db),
       activities,
       followers: new SqliteFollowerRepository(db),

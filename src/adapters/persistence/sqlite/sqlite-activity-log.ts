@@ -5,14 +5,14 @@ import type {
   AppendOutcome,
   AssetChange,
 } from '../../../application/ports/activity-log.js';
-import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Activity, ActivityType } from '../../../domain/activity.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
 import { prepareJobInsert } from './job-insert.js';
 import { storeCall } from './sqlite-errors.js';
-import { NO_POSITION_BOUND, PreparedQueries, type Query } from './sqlite-seeks.js';
+import type { AssetRow } from './sqlite-asset-repository.js';
+import { FilteredSeeks, type Query } from './sqlite-seeks.js';
 
 interface ActivityRow {
   idx: number;
@@ -73,17 +73,7 @@ export function prepareDeliveryInboxes(db: Database): (username: string) => stri
 }
 
 /** An asset's columns but `seq` and `deleted_at`, as named parameters. */
-interface AssetValues {
-  name: string;
-  owner: string;
-  content_hash: string;
-  media_type: string;
-  url: string | null;
-  description: string;
-  tags: string;
-  created_at: number;
-  updated_at: number;
-}
+type AssetValues = Omit<AssetRow, 'seq' | 'deleted_at'>;
 
 const valuesOf = (asset: Asset): AssetValues => ({
   name: asset.name,
@@ -109,16 +99,22 @@ function serialise(document: Record<string, unknown>): string {
  * IMMEDIATE transaction, which also serialises the appends of every process on the file and so keeps idx gap-free,
  * and queues the activity's deliveries to the actor's followers.
  */
-export class SqliteActivityLog implements ActivityLog {
+export class SqliteActivityLog
+  extends FilteredSeeks<Activity, ActivityFilter, ActivityRow>
+  implements ActivityLog
+{
   private readonly selectNextIdx: Statement<[], { n: number }>;
   private readonly selectOne: Statement<[number], ActivityRow>;
-  private readonly queries: PreparedQueries;
   private readonly appendTransaction: Transaction<(activity: Activity, change: AssetChange) => AppendOutcome>;
 
   constructor(db: Database) {
+    super(db, {
+      seek: activitySeekQuery,
+      count: activityCountQuery,
+      read: (row) => ({ position: row.idx, value: fromRow(row) }),
+    });
     this.selectNextIdx = db.prepare(NEXT_IDX_SQL);
     this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM activities WHERE idx = ?`);
-    this.queries = new PreparedQueries(db);
 
     const insertAsset = db.prepare<[AssetValues & { deleted_at: number | null }]>(`
       INSERT INTO assets (name, owner, content_hash, media_type, url, description, tags, created_at, updated_at, deleted_at)
@@ -216,28 +212,5 @@ export class SqliteActivityLog implements ActivityLog {
   /** The same append, inside a transaction the caller runs (it nests as a savepoint). */
   appendWithin(activity: Activity, change: AssetChange): AppendOutcome {
     return this.appendTransaction(activity, change);
-  }
-
-  async listOlder(
-    filter: ActivityFilter,
-    before: number | null,
-    limit: number,
-  ): Promise<Positioned<Activity>[]> {
-    // SQLite reads a negative LIMIT as "no limit".
-    if (limit <= 0) return [];
-    return this.seek(activitySeekQuery(filter, 'older', before ?? NO_POSITION_BOUND, limit));
-  }
-
-  async listNewer(filter: ActivityFilter, after: number, limit: number): Promise<Positioned<Activity>[]> {
-    if (limit <= 0) return [];
-    return this.seek(activitySeekQuery(filter, 'newer', after, limit));
-  }
-
-  async count(filter: ActivityFilter): Promise<number> {
-    return this.queries.get<{ n: number }>(activityCountQuery(filter))?.n ?? 0;
-  }
-
-  private seek(query: Query): Positioned<Activity>[] {
-    return this.queries.all<ActivityRow>(query).map((row) => ({ position: row.idx, value: fromRow(row) }));
   }
 }

@@ -1,12 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { AssetFilter, AssetRepository } from '../../../application/ports/asset-repository.js';
-import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
 import type { Username } from '../../../domain/user.js';
 import { storeCall } from './sqlite-errors.js';
-import { NO_POSITION_BOUND, PreparedQueries, prefixSuccessor, type Query } from './sqlite-seeks.js';
+import { FilteredSeeks, prefixSuccessor, type Query } from './sqlite-seeks.js';
 
-interface AssetRow {
+/** An asset as stored: one row of `assets`. */
+export interface AssetRow {
   seq: number;
   name: string;
   owner: string;
@@ -88,36 +88,23 @@ export function assetCountQuery(filter: AssetFilter): Query {
  * Reads of the registry; positions are `seq`, registration order. Assets are written only by
  * `SqliteActivityLog.append`, in the transaction of their activity.
  */
-export class SqliteAssetRepository implements AssetRepository {
+export class SqliteAssetRepository
+  extends FilteredSeeks<Asset, AssetFilter, AssetRow>
+  implements AssetRepository
+{
   private readonly selectByName: Statement<[string], AssetRow>;
-  private readonly queries: PreparedQueries;
 
   constructor(db: Database) {
+    super(db, {
+      seek: assetSeekQuery,
+      count: assetCountQuery,
+      read: (row) => ({ position: row.seq, value: fromRow(row) }),
+    });
     this.selectByName = db.prepare(`SELECT ${COLUMNS} FROM assets WHERE name = ?`);
-    this.queries = new PreparedQueries(db);
   }
 
   async findByName(name: AssetName): Promise<Asset | null> {
     const row = storeCall(() => this.selectByName.get(name));
     return row ? fromRow(row) : null;
-  }
-
-  async listOlder(filter: AssetFilter, before: number | null, limit: number): Promise<Positioned<Asset>[]> {
-    // SQLite reads a negative LIMIT as "no limit".
-    if (limit <= 0) return [];
-    return this.seek(assetSeekQuery(filter, 'older', before ?? NO_POSITION_BOUND, limit));
-  }
-
-  async listNewer(filter: AssetFilter, after: number, limit: number): Promise<Positioned<Asset>[]> {
-    if (limit <= 0) return [];
-    return this.seek(assetSeekQuery(filter, 'newer', after, limit));
-  }
-
-  async count(filter: AssetFilter): Promise<number> {
-    return this.queries.get<{ n: number }>(assetCountQuery(filter))?.n ?? 0;
-  }
-
-  private seek(query: Query): Positioned<Asset>[] {
-    return this.queries.all<AssetRow>(query).map((row) => ({ position: row.seq, value: fromRow(row) }));
   }
 }

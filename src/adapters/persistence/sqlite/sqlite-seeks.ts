@@ -1,4 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import type { Positioned, SeekableList } from '../../../application/ports/positioned.js';
 import { storeCall } from './sqlite-errors.js';
 import { prefixSuccessor } from '../prefix-successor.js';
 
@@ -16,12 +18,15 @@ export interface Query {
   readonly params: readonly (string | number)[];
 }
 
+/** Far more texts than the filters make: the bound only guards against a text that ever carried a value. */
+const MAX_PREPARED = 256;
+
 /**
  * Runs queries whose text depends on a filter, preparing each text once. There are only a handful of texts (one
- * per filter shape and direction), since values are always parameters.
+ * per filter shape and direction), since values are always parameters; a statement forgotten is prepared again.
  */
 export class PreparedQueries {
-  private readonly statements = new Map<string, Statement<unknown[], unknown>>();
+  private readonly statements = new LRUCache<string, Statement<unknown[], unknown>>({ max: MAX_PREPARED });
 
   constructor(private readonly db: Database) {}
 
@@ -40,5 +45,46 @@ export class PreparedQueries {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+}
+
+/** How one table pages: its seek and count queries for a filter, and how a row becomes a positioned entry. */
+export interface SeekQueries<T, F, Row> {
+  seek(filter: F, direction: 'older' | 'newer', bound: number, limit: number): Query;
+  count(filter: F): Query;
+  read(row: Row): Positioned<T>;
+}
+
+/**
+ * A cursor-paged list over one table (SeekableList): the two seeks and the count, written once for every table
+ * whose queries depend on a filter. Repositories extend it with their own writes and reads.
+ */
+export class FilteredSeeks<T, F, Row> implements SeekableList<T, F> {
+  protected readonly queries: PreparedQueries;
+
+  constructor(
+    db: Database,
+    private readonly paging: SeekQueries<T, F, Row>,
+  ) {
+    this.queries = new PreparedQueries(db);
+  }
+
+  async listOlder(filter: F, before: number | null, limit: number): Promise<Positioned<T>[]> {
+    // SQLite reads a negative LIMIT as "no limit".
+    if (limit <= 0) return [];
+    return this.rows(this.paging.seek(filter, 'older', before ?? NO_POSITION_BOUND, limit));
+  }
+
+  async listNewer(filter: F, after: number, limit: number): Promise<Positioned<T>[]> {
+    if (limit <= 0) return [];
+    return this.rows(this.paging.seek(filter, 'newer', after, limit));
+  }
+
+  async count(filter: F): Promise<number> {
+    return this.queries.get<{ n: number }>(this.paging.count(filter))?.n ?? 0;
+  }
+
+  private rows(query: Query): Positioned<T>[] {
+    return this.queries.all<Row>(query).map((row) => this.paging.read(row));
   }
 }

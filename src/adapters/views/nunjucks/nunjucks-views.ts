@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nunjucks from 'nunjucks';
+import { ASSET_NAME_RULE, DESCRIPTION_MAX_CHARACTERS, TAGS_MAX } from '../../../domain/asset.js';
+import { PASSWORD_HASHED_BYTES, PASSWORD_MIN_CHARACTERS } from '../../../domain/password.js';
+import { USERNAME_RULE } from '../../../domain/user.js';
 
 const TEMPLATES = fileURLToPath(new URL('./templates/', import.meta.url));
 
@@ -11,6 +14,19 @@ export interface PageContext {
   /** The request path, to mark the current navigation link. */
   readonly path: string;
 }
+
+/**
+ * The domain's rules as the forms spell them in attributes and hints (`rules.username.typedPattern`, …): a page
+ * cannot promise one limit while the service checks another. The asset-name pattern is printed `| safe`: it is
+ * ours, and autoescape would write its backslash as `&#92;`.
+ */
+const RULES = {
+  username: USERNAME_RULE,
+  password: { minCharacters: PASSWORD_MIN_CHARACTERS, hashedBytes: PASSWORD_HASHED_BYTES },
+  assetName: ASSET_NAME_RULE,
+  description: { maxCharacters: DESCRIPTION_MAX_CHARACTERS },
+  tags: { max: TAGS_MAX },
+} as const;
 
 /** "2026-11-22T10:00:00.000Z" → "2026-11-22 10:00 UTC": readable, unambiguous, no client-side script needed. */
 const readableDate = (iso: unknown): string =>
@@ -49,6 +65,7 @@ export class NunjucksViews {
     );
     env.addFilter('date', readableDate);
     env.addGlobal('version', this.options.version);
+    env.addGlobal('rules', RULES);
     this.loaded = env;
     return env;
   }

@@ -1,5 +1,5 @@
 // Rule: every live account is listed, newest first (deleted ones are in no list).
-import type { Page } from '../../../domain/activity.js';
+import type { Page } from '../../../domain/page.js';
 import type { UserProfile } from '../../../domain/user.js';
 import { paginate, type CursorRequest } from '../../pagination.js';
 import type { UserRepository } from '../../ports/user-repository.js';

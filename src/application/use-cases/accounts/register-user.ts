@@ -4,7 +4,13 @@
 // limited number of accounts per window.
 import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
 import { err, ok, type Result } from '../../../domain/result.js';
-import { normaliseUsername, profileOf, type User, type UserProfile } from '../../../domain/user.js';
+import {
+  normaliseUsername,
+  profileOf,
+  USERNAME_RULE,
+  type User,
+  type UserProfile,
+} from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KeyPairGenerator } from '../../ports/key-pair-generator.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
@@ -39,11 +45,7 @@ export class RegisterUser {
   ): Promise<Result<{ user: UserProfile; session: IssuedTokenView }, RegisterUserError>> {
     const username = normaliseUsername(input.username);
     if (!username.ok) {
-      return err({
-        type: 'invalid_request',
-        path: 'username',
-        message: 'Use 3–30 characters of a–z, 0–9 and _.',
-      });
+      return err({ type: 'invalid_request', path: 'username', message: USERNAME_RULE.message });
     }
     const password = checkNewPassword(input.password);
     if (!password.ok) {

@@ -1,5 +1,5 @@
 // Rule: a user's followers collection lists the actors following them, newest follow first, with the true count.
-import type { Page } from '../../../domain/activity.js';
+import type { Page } from '../../../domain/page.js';
 import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
 import { paginate, type CursorRequest } from '../../pagination.js';
@@ -15,10 +15,5 @@ export class ListFollowers {
       newer: (after, limit) => this.followers.listNewer(filter, after, limit),
       count: () => this.followers.count(filter),
     });
-  }
-
-  /** How many actors follow the user (the profile shows it). */
-  count(username: Username): Promise<number> {
-    return this.followers.count({ username });
   }
 }

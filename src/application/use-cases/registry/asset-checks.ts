@@ -1,21 +1,12 @@
 // The checks every asset change shares: who may write, the writer's budget, field rules and ownership of a live
 // asset.
-import {
-  DESCRIPTION_MAX_CHARACTERS,
-  normaliseAssetUrl,
-  normaliseDescription,
-  MEDIA_TYPE_PATTERN,
-  CONTENT_HASH_PATTERN,
-  normaliseTags,
-  parseAssetName,
-  type Asset,
-  type AssetFields,
-} from '../../../domain/asset.js';
+import { checkAssetFields, parseAssetName, type Asset, type AssetFields } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { isScoped, type TokenClaims } from '../../../domain/token.js';
-import type { Username } from '../../../domain/user.js';
+import { isActive, type User, type Username } from '../../../domain/user.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
+import type { UserRepository } from '../../ports/user-repository.js';
 
 /** The expected ways an asset operation fails; `type` is the API.md code. */
 export type AssetError =
@@ -41,32 +32,29 @@ export function writerOf(token: TokenClaims): Result<Username, AssetError> {
   return isScoped(token) ? err({ type: 'forbidden', reason: 'scoped_token' }) : ok(token.username);
 }
 
-/** Counts one write against the user's budget: every write appends a signed activity sent to every follower. */
-export async function spendWrite(writes: RateLimit, writer: Username): Promise<Result<void, AssetError>> {
-  const verdict = await writes.consume(writer);
+/**
+ * The second half of every asset write's preamble, once the request itself has been judged: the writer's account,
+ * which must be active — a deleted or disabled account writes nothing, even through a request signed in before —
+ * and one write of its budget (every write appends a signed activity sent to every follower). Writes refused for
+ * their input never get here, so they count nothing.
+ */
+export async function activeWriterSpending(
+  users: UserRepository,
+  writes: RateLimit,
+  writer: Username,
+): Promise<Result<User, AssetError>> {
+  const owner = await users.findByUsername(writer);
+  if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
+  const verdict = await writes.consume(owner.username);
   return verdict.limited
     ? err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds })
-    : ok(undefined);
+    : ok(owner);
 }
 
-/** The domain's field rules, applied whatever the edge already checked. */
+/** The domain's field rules (checkAssetFields), applied whatever the edge already checked. */
 export function checkFields(fields: AssetFields): Result<AssetFields, AssetError> {
-  const invalid = (path: string, message: string) => err({ type: 'invalid_request' as const, path, message });
-  const contentHash = fields.contentHash.toLowerCase();
-  if (!CONTENT_HASH_PATTERN.test(contentHash))
-    return invalid('content_hash', 'Use sha256: followed by 64 hex digits.');
-  const mediaType = fields.mediaType.toLowerCase();
-  if (!MEDIA_TYPE_PATTERN.test(mediaType))
-    return invalid('media_type', 'Use a media type such as image/png.');
-  const url = fields.url === null ? null : normaliseAssetUrl(fields.url);
-  if (fields.url !== null && url === null) return invalid('url', 'Use an absolute http(s) URL.');
-  const description = normaliseDescription(fields.description);
-  if ([...description].length > DESCRIPTION_MAX_CHARACTERS) {
-    return invalid('description', `At most ${DESCRIPTION_MAX_CHARACTERS} characters.`);
-  }
-  const tags = normaliseTags(fields.tags);
-  if (!tags.ok) return invalid(tags.error.path, tags.error.message);
-  return ok({ contentHash, mediaType, url, description, tags: tags.value });
+  const checked = checkAssetFields(fields);
+  return checked.ok ? checked : err({ type: 'invalid_request', ...checked.error });
 }
 
 /** Finds a live asset the actor owns, or says why not. */

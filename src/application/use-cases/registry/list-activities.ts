@@ -1,5 +1,6 @@
 // Rule: the activity log is listed newest first — all of it, or one user's (their outbox).
-import type { Activity, Page } from '../../../domain/activity.js';
+import type { Activity } from '../../../domain/activity.js';
+import type { Page } from '../../../domain/page.js';
 import type { Username } from '../../../domain/user.js';
 import { paginate, type CursorRequest } from '../../pagination.js';
 import type { ActivityFilter, ActivityLog } from '../../ports/activity-log.js';

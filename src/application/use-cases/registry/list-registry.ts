@@ -1,5 +1,5 @@
 // Rule: the registry lists live assets, newest first, optionally one owner's or by name prefix.
-import type { Page } from '../../../domain/activity.js';
+import type { Page } from '../../../domain/page.js';
 import type { Asset } from '../../../domain/asset.js';
 import type { Username } from '../../../domain/user.js';
 import { paginate, type CursorRequest } from '../../pagination.js';

@@ -4,20 +4,11 @@ import type { Activity } from '../../../domain/activity.js';
 import { parseAssetName, type Asset, type AssetFields } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
-import type { PublishActivity } from './publish-activity.js';
-import type { AssetRepository } from '../../ports/asset-repository.js';
-import type { RateLimit } from '../../ports/rate-limit.js';
-import type { UserRepository } from '../../ports/user-repository.js';
-import { checkFields, spendWrite, writerOf, type AssetError } from './asset-checks.js';
-import { isActive } from '../../../domain/user.js';
+import type { AssetWrites } from '../../services/asset-writes.js';
+import { checkFields, type AssetError } from './asset-checks.js';
 
 export class RegisterAsset {
-  constructor(
-    private readonly assets: AssetRepository,
-    private readonly users: UserRepository,
-    private readonly publish: PublishActivity,
-    private readonly writes: RateLimit,
-  ) {}
+  constructor(private readonly writes: AssetWrites) {}
 
   async execute(input: {
     /** The token the request was made with. */
@@ -25,22 +16,20 @@ export class RegisterAsset {
     name: string;
     fields: AssetFields;
   }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
-    const writer = writerOf(input.writer);
+    const writer = this.writes.writer(input.writer);
     if (!writer.ok) return writer;
     const name = parseAssetName(input.name);
     if (!name.ok) return err({ type: 'invalid_request', ...name.error });
     const fields = checkFields(input.fields);
     if (!fields.ok) return fields;
-    if (await this.assets.findByName(name.value)) return err({ type: 'asset_exists', name: name.value });
-    const owner = await this.users.findByUsername(writer.value);
-    // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-    if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
-    const spent = await spendWrite(this.writes, owner.username);
-    if (!spent.ok) return spent;
+    if (await this.writes.assets.findByName(name.value))
+      return err({ type: 'asset_exists', name: name.value });
+    const owner = await this.writes.spend(writer.value);
+    if (!owner.ok) return owner;
 
-    const published = await this.publish.execute({
-      publisher: owner,
-      edit: { kind: 'create', name: name.value, owner: owner.username, fields: fields.value },
+    const published = await this.writes.publish.execute({
+      publisher: owner.value,
+      edit: { kind: 'create', name: name.value, owner: owner.value.username, fields: fields.value },
     });
     return published.ok ? published : err({ type: 'asset_exists', name: name.value });
   }

@@ -1,52 +1,29 @@
-// Rule: only the owner, through a session token and within the budget of writes, changes a live asset's description, tags, url or media type — at least one of them, and
-// never its name, content hash or owner; the change and its signed Update activity are written together.
+// Rule: only the owner, through a session token and within the budget of writes, changes a live asset's description,
+// tags, url or media type — at least one of them; its name, content hash and owner are fixed (FIXED_ASSET_FIELDS:
+// `changes` has no place for them). The change and its signed Update activity are written together.
 import type { Activity } from '../../../domain/activity.js';
-import {
-  FIXED_ASSET_FIELDS,
-  type Asset,
-  type AssetFields,
-  type FixedAssetField,
-} from '../../../domain/asset.js';
+import type { Asset, AssetFields } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
-import type { PublishActivity } from './publish-activity.js';
-import type { AssetRepository } from '../../ports/asset-repository.js';
-import type { RateLimit } from '../../ports/rate-limit.js';
-import type { UserRepository } from '../../ports/user-repository.js';
-import { checkFields, ownedLiveAsset, spendWrite, writerOf, type AssetError } from './asset-checks.js';
-import { isActive } from '../../../domain/user.js';
+import type { AssetWrites } from '../../services/asset-writes.js';
+import { checkFields, type AssetError } from './asset-checks.js';
+import type { User } from '../../../domain/user.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
 
 export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
 
 export class UpdateAsset {
-  constructor(
-    private readonly assets: AssetRepository,
-    private readonly users: UserRepository,
-    private readonly publish: PublishActivity,
-    private readonly writes: RateLimit,
-  ) {}
+  constructor(private readonly writes: AssetWrites) {}
 
   async execute(input: {
     /** The token the request was made with. */
     writer: TokenClaims;
     name: string;
     changes: AssetChanges;
-    /** Fixed fields the request tried to set: each is refused by name. */
-    fixed?: readonly FixedAssetField[];
   }): Promise<Result<{ asset: Asset; activity: Activity }, AssetError>> {
-    const writer = writerOf(input.writer);
+    const writer = this.writes.writer(input.writer);
     if (!writer.ok) return writer;
-    const [firstFixed] = input.fixed ?? [];
-    if (firstFixed !== undefined) {
-      return err({
-        type: 'invalid_request',
-        path: firstFixed,
-        message: FIXED_ASSET_FIELDS[firstFixed],
-        others: (input.fixed ?? []).slice(1).map((path) => ({ path, message: FIXED_ASSET_FIELDS[path] })),
-      });
-    }
     if (Object.values(input.changes).every((value) => value === undefined)) {
       return err({
         type: 'invalid_request',
@@ -54,26 +31,23 @@ export class UpdateAsset {
         message: 'Give at least one of description, tags, url, media_type.',
       });
     }
-    let spent = false;
+    let owner: User | null = null;
     // Another writer (another process) may change the asset between our read and our write: the store then
     // refuses the stale change, and the edit is applied again on top of the fresh asset.
     for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
-      const found = await ownedLiveAsset(this.assets, input.name, writer.value);
+      const found = await this.writes.ownedLive(input.name, writer.value);
       if (!found.ok) return found;
       const current = found.value;
       const fields = checkFields({ ...current, ...input.changes });
       if (!fields.ok) return fields;
-      const owner = await this.users.findByUsername(writer.value);
-      // A deleted account writes nothing, even through a request that was signed in before it was deleted.
-      if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
-      if (!spent) {
+      if (owner === null) {
         // One edit is one write, however often it is applied again on a fresher read.
-        const budget = await spendWrite(this.writes, owner.username);
-        if (!budget.ok) return budget;
-        spent = true;
+        const spent = await this.writes.spend(writer.value);
+        if (!spent.ok) return spent;
+        owner = spent.value;
       }
 
-      const published = await this.publish.execute({
+      const published = await this.writes.publish.execute({
         publisher: owner,
         edit: { kind: 'update', current, fields: fields.value },
       });

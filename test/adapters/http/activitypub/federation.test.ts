@@ -3,9 +3,8 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { MemoryDatabase } from '../../../../src/adapters/persistence/memory/memory-database.js';
 import type { SqlitePersistence } from '../../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
-import { SIGNATURE_REFUSED_DETAIL } from '../../../../src/adapters/http/koa/error-status.js';
+import { SIGNATURE_REFUSED_DETAIL } from '../../../../src/adapters/http/koa/errors/federation-errors.js';
 import type { SignatureRefusal } from '../../../../src/application/ports/signature-verifier.js';
-import { persistenceOf } from '../../../../src/composition/container.js';
 import { client, registerUser } from '../../../support/http.js';
 import { FedifyPeer } from '../../../support/fedify-peer.js';
 import type { TestServer } from '../../../support/test-server.js';
@@ -194,9 +193,7 @@ for (const store of STORES) {
         expect(metrics.text).to.include(`l2_inbox_refusals_total{reason="${reason}"} 1\n`);
         expect(await followers()).to.deep.equal({ totalItems: 0, items: [] });
         expect(await queueStats(server)).to.deep.equal({ pending: 0, abandoned: 0 });
-        expect(await persistenceOf(server.container).remoteKeys.get(peer.keyId), 'no key kept').to.equal(
-          null,
-        );
+        expect(await server.parts.store.remoteKeys.get(peer.keyId), 'no key kept').to.equal(null);
       }
       const inbox = () => `${server.url}/users/alice/inbox`;
 
@@ -288,11 +285,11 @@ for (const store of STORES) {
 }
 
 /** Jobs waiting in the server's queue, read from its store. */
-const queueStats = (server: TestServer) => persistenceOf(server.container).jobs.stats();
+const queueStats = (server: TestServer) => server.parts.store.queueAdministration.stats();
 
 /** How many jobs, leased or not, the server's store holds for one destination. */
 function jobsInLane(server: TestServer, lane: string): number {
-  const { db } = persistenceOf(server.container) as unknown as { db: unknown };
+  const { db } = server.parts.store as unknown as { db: unknown };
   if (db instanceof MemoryDatabase) return [...db.jobs.values()].filter((j) => j.lane === lane).length;
   const sqlite = db as SqlitePersistence['db'];
   return sqlite.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM jobs WHERE lane = ?').get(lane)!

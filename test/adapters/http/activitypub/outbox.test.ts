@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { persistenceOf } from '../../../../src/composition/container.js';
 import { aFollower, anAcceptJob, aUsername } from '../../../support/builders.js';
 import { client, registerUser, type HttpResponse } from '../../../support/http.js';
 import type { TestServer } from '../../../support/test-server.js';
@@ -265,7 +264,7 @@ for (const store of STORES) {
 
     it('pages through the followers, newest follow first, with the true count and working next/prev links', async () => {
       await registerUser(server.url, 'dora');
-      const store = persistenceOf(server.container);
+      const store = server.parts.store;
       const actors: string[] = [];
       for (let i = 0; i < 5; i++) {
         const follower = aFollower({ username: aUsername('dora') });
@@ -303,7 +302,7 @@ for (const store of STORES) {
     it('shows the follower count and the handle to follow on the profile page', async () => {
       await registerUser(server.url, 'erin');
       const follower = aFollower({ username: aUsername('erin') });
-      await persistenceOf(server.container).followers.add(follower, anAcceptJob(follower), new Date());
+      await server.parts.store.followers.add(follower, anAcceptJob(follower), new Date());
 
       const page = await getAs(api, '/users/erin', 'text/html');
 

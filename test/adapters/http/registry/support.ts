@@ -1,10 +1,8 @@
 // Shared fixtures for the registry (API.md §3) and ActivityPub (API.md §4) HTTP tests.
 import { createHash, generateKeyPair } from 'node:crypto';
 import { expect } from 'chai';
-import type { DependencyContainer } from 'tsyringe';
 import type { Clock } from '../../../../src/application/ports/clock.js';
 import type { KeyPair, KeyPairGenerator } from '../../../../src/application/ports/key-pair-generator.js';
-import { TOKENS } from '../../../../src/composition/tokens.js';
 import { registerUser, type client, type HttpResponse } from '../../../support/http.js';
 import { TEST_PUBLIC_URL, type TestServer, type TestServerOptions } from '../../../support/test-server.js';
 import { startServer as startSharedKeyServer, type StoreKind } from '../helpers.js';
@@ -75,10 +73,10 @@ export function startServer(
 ): Promise<TestServer> {
   return startSharedKeyServer(store, {
     ...options,
-    override: (c: DependencyContainer) => {
-      c.register(TOKENS.KeyPairGenerator, { useValue: new PooledKeyPairs() });
-      c.register(TOKENS.Clock, { useValue: new StrictlyIncreasingClock() });
-      options.override?.(c);
+    override: {
+      keyPairs: () => new PooledKeyPairs(),
+      clock: () => new StrictlyIncreasingClock(),
+      ...options.override,
     },
   });
 }

@@ -56,5 +56,5 @@ export async function noticesSent(kit: Kit): Promise<string[]> {
 }
 
 export async function expectNothingQueued(kit: Kit): Promise<void> {
-  expect(await kit.store.jobs.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+  expect(await kit.store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
 }

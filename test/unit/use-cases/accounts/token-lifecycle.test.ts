@@ -62,7 +62,7 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
     for (const token of [session.token, a.value.token, b.value.token]) {
       expect(await kit.store.revocations.isRevoked(kit.codec.decode(token)!.tokenHash)).to.equal(true);
     }
-    expect((await kit.store.jobs.stats()).pending).to.equal(2);
+    expect((await kit.store.queueAdministration.stats()).pending).to.equal(2);
     expect(kit.signals.count).to.equal(1);
   });
 
@@ -75,7 +75,7 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
       ok: true,
       value: { revoked: 0 },
     });
-    expect((await kit.store.jobs.stats()).pending).to.equal(1);
+    expect((await kit.store.queueAdministration.stats()).pending).to.equal(1);
   });
 
   it('logs out everywhere: every unexpired token of the user, and nobody else’s', async () => {

@@ -97,7 +97,7 @@ describe('ReceiveActivity (the inbox)', () => {
       leaseId: 'l',
     });
     expect(waiting).to.have.length(1);
-    expect(await store.jobs.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 1, abandoned: 0 });
     const accept = (waiting[0]?.payload as { document: { object: { id: string } } }).document;
     expect(accept.object.id).to.equal(`${BOB}/follows/1000`);
   });
@@ -191,9 +191,10 @@ describe('ReceiveActivity (the inbox)', () => {
 
   it('answers unavailable (the peer sends again) when the follower’s server cannot be asked now, invalid when it has no actor', async () => {
     const { post, follow, federation } = await setUp();
-    federation.fetchActor = async () => ({ ok: false, retryable: true, reason: 'answered 503' });
+    federation.unavailable.add(BOB);
     const first = await post(follow);
-    federation.fetchActor = async () => ({ ok: false, retryable: false, reason: 'no actor' });
+    federation.unavailable.delete(BOB);
+    federation.actors.delete(BOB);
     const second = await post(follow);
 
     expect(!first.ok && first.error.type).to.equal('unavailable');

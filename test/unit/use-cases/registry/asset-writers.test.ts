@@ -5,6 +5,7 @@ import { RateLimiterBudget } from '../../../../src/adapters/throttle/rate-limite
 import type { ActivitySigner } from '../../../../src/application/ports/activity-signer.js';
 import { DeleteAsset } from '../../../../src/application/use-cases/registry/delete-asset.js';
 import { PublishActivity } from '../../../../src/application/use-cases/registry/publish-activity.js';
+import { AssetWrites } from '../../../../src/application/services/asset-writes.js';
 import { RegisterAsset } from '../../../../src/application/use-cases/registry/register-asset.js';
 import { GetEditableAsset } from '../../../../src/application/use-cases/registry/get-editable-asset.js';
 import { UpdateAsset } from '../../../../src/application/use-cases/registry/update-asset.js';
@@ -50,13 +51,14 @@ async function setUp(writesPerWindow = 100) {
     sid: 'session',
     l1_server: anL1Server('https://l1.example'),
   };
+  const writing = new AssetWrites(store.assets, store.users, publish, writes);
   return {
     store,
     session,
     scoped,
-    register: new RegisterAsset(store.assets, store.users, publish, writes),
-    update: new UpdateAsset(store.assets, store.users, publish, writes),
-    remove: new DeleteAsset(store.assets, store.users, publish, writes),
+    register: new RegisterAsset(writing),
+    update: new UpdateAsset(writing),
+    remove: new DeleteAsset(writing),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { Activity, Page } from '../../../../domain/activity.js';
+import type { Activity } from '../../../../domain/activity.js';
+import type { Page } from '../../../../domain/page.js';
 import { AS_CONTEXT, SECURITY_CONTEXT } from '../../../../domain/activity-streams.js';
 import type { Follower } from '../../../../domain/follower.js';
 

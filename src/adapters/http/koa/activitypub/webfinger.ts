@@ -1,7 +1,5 @@
 import type { Urls } from '../../../../domain/activity-streams.js';
 
-export const JRD_CONTENT_TYPE = 'application/jrd+json; charset=utf-8';
-
 /** A user's JRD (API.md §4): the acct: subject, the actor as alias, self and profile-page links. */
 export function userJrd(username: string, domain: string, urls: Urls) {
   const actor = urls.actor(username);

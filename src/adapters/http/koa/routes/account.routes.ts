@@ -7,12 +7,14 @@ import type { SessionView } from '../../../../application/use-cases/accounts/lis
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import {
-  changePasswordProblem,
-  deleteAccountProblem,
-  revokeSessionProblem,
-  listProblem,
-} from '../error-status.js';
-import { json, problem, signedIn, signedInPostDoc, tokenErrors, withResponses } from '../openapi-docs.js';
+  CHANGE_PASSWORD_ERRORS,
+  DELETE_ACCOUNT_ERRORS,
+  REVOKE_SESSION_ERRORS,
+} from '../errors/account-errors.js';
+import { BODY_ERRORS } from '../errors/edge-errors.js';
+import type { Refusals } from '../errors/error-table.js';
+import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
+import { json, ownListDoc, SESSION_WRITE, signedIn, signedInPostDoc } from '../openapi-docs.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { requireSession, viewer } from '../request-auth.js';
@@ -29,12 +31,6 @@ const sessionJson = (session: SessionView) => ({
   l1_server: session.l1Server,
   current: session.current,
 });
-
-const passwordRefusals = {
-  401: problem('invalid_credentials: the password is wrong (counts towards the login limits)'),
-  429: problem('rate_limited, with Retry-After'),
-  503: problem('unavailable: too many passwords being checked now, nothing changed (with Retry-After)'),
-};
 
 export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
@@ -68,24 +64,24 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
    */
   const passwordConfirmedPost = <S extends z.ZodType>(
     path: string,
-    doc: { summary: string; body: S; ok: [number, z.ZodType, string]; redirect: string },
+    doc: {
+      summary: string;
+      body: S;
+      ok: [number, z.ZodType, string];
+      redirect: string;
+      refusals: readonly Refusals[];
+    },
     handle: (
       ctx: Context,
       asker: { session: AuthenticatedToken; clientAddress: string },
       input: z.infer<S>,
     ) => Promise<void>,
   ) =>
-    routes.post(
-      path,
-      withResponses(
-        signedInPostDoc({ ...doc, forbidden: 'forbidden (a scoped token) or csrf_failed' }),
-        passwordRefusals,
-      ),
-      (ctx) =>
-        formOrJson(ctx, showAccountForm(ctx), async () => {
-          const session = await requireSession(ctx, deps);
-          await handle(ctx, { session, clientAddress: clientAddress(ctx) }, validateBody(ctx, doc.body));
-        }),
+    routes.post(path, signedInPostDoc(doc), (ctx) =>
+      formOrJson(ctx, showAccountForm(ctx), async () => {
+        const session = await requireSession(ctx, deps);
+        await handle(ctx, { session, clientAddress: clientAddress(ctx) }, validateBody(ctx, doc.body));
+      }),
     );
 
   passwordConfirmedPost(
@@ -95,11 +91,12 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       body: schemas.ChangePasswordRequest,
       ok: [200, schemas.RevokedResponse, 'Changed; the asking session stays valid'],
       redirect: 'Form post: redirected to /account',
+      refusals: [CHANGE_PASSWORD_ERRORS],
     },
     async (ctx, asker, input) => {
       const { current_password: currentPassword, new_password: newPassword } = input;
       const result = await useCases.changePassword.execute({ ...asker, currentPassword, newPassword });
-      if (!result.ok) throw changePasswordProblem(result.error);
+      if (!result.ok) throw CHANGE_PASSWORD_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/account?changed=1');
       ctx.body = { revoked: result.value.revoked };
     },
@@ -107,20 +104,15 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
 
   routes.get(
     '/auth/sessions',
-    {
-      summary: "The caller's unexpired, unrevoked tokens (sessions and scoped tokens), newest first",
-      security: signedIn,
-      responses: {
-        200: json(schemas.SessionList, 'Sessions'),
-        ...tokenErrors,
-        403: problem('forbidden: a scoped token'),
-        406: problem('not_acceptable'),
-      },
-    },
+    ownListDoc(
+      "The caller's unexpired, unrevoked tokens (sessions and scoped tokens), newest first",
+      schemas.SessionList,
+      'Sessions',
+    ),
     async (ctx) => {
       const listFor = async (session: AuthenticatedToken) => {
         const result = await useCases.listSessions.execute(session);
-        if (!result.ok) throw listProblem(result.error);
+        if (!result.ok) throw SCOPED_TOKEN.problem(result.error);
         return result.value.map(sessionJson);
       };
       await respond(ctx, {
@@ -143,16 +135,14 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       responses: {
         200: json(schemas.RevokedResponse, 'Revoked; notices to L1 servers are queued'),
         303: { description: 'Form post: redirected to /auth/sessions (to / when it was this session)' },
-        ...tokenErrors,
-        403: problem('forbidden (a scoped token) or csrf_failed'),
-        404: problem('not_found: no live token of the caller has this jti'),
       },
+      refusals: [...SESSION_WRITE, BODY_ERRORS, REVOKE_SESSION_ERRORS],
     },
     async (ctx) => {
       const session = await requireSession(ctx, deps);
       const jti = String(ctx.params.jti);
       const result = await useCases.revokeSession.execute({ session, jti });
-      if (!result.ok) throw revokeSessionProblem(result.error);
+      if (!result.ok) throw REVOKE_SESSION_ERRORS.problem(result.error);
       const ownSession = jti === session.claims.jti;
       if (ownSession) clearTokenCookie(ctx, settings.cookies);
       if (isFormPost(ctx)) return seeOther(ctx, ownSession ? '/' : '/auth/sessions');
@@ -169,10 +159,11 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       body: schemas.DeleteAccountRequest,
       ok: [200, schemas.DeletedAccount, 'Deleted'],
       redirect: 'Form post: cookie cleared, redirected to /',
+      refusals: [DELETE_ACCOUNT_ERRORS],
     },
     async (ctx, asker, input) => {
       const result = await useCases.deleteAccount.execute({ ...asker, password: input.password });
-      if (!result.ok) throw deleteAccountProblem(result.error);
+      if (!result.ok) throw DELETE_ACCOUNT_ERRORS.problem(result.error);
       clearTokenCookie(ctx, settings.cookies);
       if (isFormPost(ctx)) return seeOther(ctx, '/');
       ctx.body = { deleted: true, username: asker.session.claims.username, ...result.value };

@@ -1,6 +1,8 @@
+// Local users as ActivityPub actors (API.md §4): the user list and pages, the actor documents, their collections and
+// the service's own actor.
 import type { Context } from 'koa';
-import { accountState, type UserProfile } from '../../../../domain/user.js';
-import { actorDocument } from '../activitypub/actor-document.js';
+import { AS_CONTEXT } from '../../../../domain/activity-streams.js';
+import type { UserProfile } from '../../../../domain/user.js';
 import {
   countedCollection,
   followersPage,
@@ -8,103 +10,34 @@ import {
   outboxPage,
 } from '../activitypub/collections.js';
 import { instanceActorDocument } from '../activitypub/instance-actor-document.js';
-import { hostMetaXml, JRD_CONTENT_TYPE, userJrd, usernameFromResource } from '../activitypub/webfinger.js';
-import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
-import { apJson, json, listDoc, negotiated, problem, userParam } from '../openapi-docs.js';
+import { NOT_ACCEPTABLE, QUERY_ERRORS } from '../errors/edge-errors.js';
+import { PUBLIC_ACTOR_ERRORS } from '../errors/federation-errors.js';
+import { apJson, json, listDoc, negotiated, userParam } from '../openapi-docs.js';
 import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
-import { AS_CONTEXT } from '../../../../domain/activity-streams.js';
 import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
-import { refusalReason } from '../../../../application/use-cases/federation/receive-activity.js';
-import { clientAddress } from '../client-address.js';
-import { inboxProblem } from '../error-status.js';
-import { ThrottledLog } from '../throttled-log.js';
-import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson, listJson, userJson } from '../representations.js';
 import { respond } from '../respond.js';
 
-const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
-
-/** Header values as received (names lower-case; repeated headers joined with ", "), for signature checks. */
-function receivedHeaders(ctx: Context): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(ctx.req.headersDistinct).map(([name, values]) => [name, (values ?? []).join(', ')]),
-  );
-}
-
-/** An ActivityStreams collection of a user. */
-const collectionDoc = (summary: string): RouteDoc => ({
+/** An ActivityStreams collection of a user; a paged one reads a cursor. */
+const collectionDoc = (summary: string, paged = true): RouteDoc => ({
   summary,
   request: { params: userParam },
-  responses: {
-    200: apJson('ActivityStreams collection'),
-    404: problem('not_found'),
-    406: problem('not_acceptable'),
-    410: problem('gone: the account was deleted or is disabled'),
-  },
+  responses: { 200: apJson('ActivityStreams collection') },
+  refusals: [NOT_ACCEPTABLE, PUBLIC_ACTOR_ERRORS, ...(paged ? [QUERY_ERRORS] : [])],
 });
-
-const activityBody = z.object({ type: z.string(), actor: z.string() }).passthrough();
-const inboxDoc = (summary: string, extra: RouteDoc['request'] = {}, notFound = {}): RouteDoc => ({
-  summary,
-  request: {
-    ...extra,
-    body: {
-      description:
-        'An activity HTTP-signed by its actor (draft-cavage rsa-sha256 or hs2019 covering (request-target), host, ' +
-        'date and digest, or RFC 9421 with content-digest; Date within 5 minutes). Follow, Undo of a Follow and ' +
-        'Delete of the actor are acted on; anything else is accepted and ignored. See docs/activitypub.md.',
-      content: {
-        'application/activity+json': { schema: activityBody },
-        'application/ld+json': { schema: activityBody },
-      },
-    },
-  },
-  responses: {
-    202: { description: 'Accepted (acted on or ignored)' },
-    400: problem('invalid_request: not JSON, not an object, no type or actor; a follower without an inbox'),
-    401: problem(
-      'unauthenticated: unsigned, bad signature or digest, stale Date, unknown key, signer is not the actor ' +
-        '(one fixed detail for every case; the reason is in the operator’s log)',
-    ),
-    ...notFound,
-    413: problem('payload_too_large: over 256 KiB'),
-    415: problem('unsupported_media_type'),
-    429: problem(
-      'rate_limited: this client named too many unknown keys, or a Follow beyond the budget of its actor or its ' +
-        'server, or while too many Accepts wait for its server; nothing was stored; send again after Retry-After',
-    ),
-    503: problem(
-      'unavailable: the signer’s key or the follower’s actor cannot be fetched now; send again after Retry-After',
-    ),
-  },
-});
-
-const accountGone = (user: UserProfile) =>
-  new HttpProblem(
-    410,
-    'gone',
-    accountState(user) === 'disabled' ? 'This account is disabled.' : 'This account has been deleted.',
-  );
 
 export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
-  // The service actor is @<host>@<domain>, as Mastodon names its own.
   const instanceHost = new URL(settings.publicUrl).hostname;
-  const instanceAcct = `acct:${instanceHost}@${settings.webfingerDomain}`.toLowerCase();
 
-  /** The account the path names: 404 when there is none, 410 while it is deleted or disabled. */
-  const profileOf = async (ctx: Context): Promise<UserProfile> => {
-    const user = await useCases.getUser.execute(String(ctx.params.username));
-    if (!user) throw new HttpProblem(404, 'not_found', 'There is no such user.');
-    return user;
-  };
+  /** The live account the path names: 404 when there is none, 410 while it is deleted or disabled. */
   const userOr404 = async (ctx: Context): Promise<UserProfile> => {
-    const user = await profileOf(ctx);
-    if (accountState(user) !== 'active') throw accountGone(user);
-    return user;
+    const found = await useCases.getPublicActor.execute(String(ctx.params.username));
+    if (!found.ok) throw PUBLIC_ACTOR_ERRORS.problem(found.error);
+    return found.value;
   };
 
   // Usernames are case-insensitive, but an actor's id must equal the URL it is fetched from: send other spellings
@@ -134,23 +67,19 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       summary: 'One user; application/activity+json gives the ActivityPub actor',
       description: `${negotiated} Other spellings of the name answer 301 to the lower-case URL.`,
       request: { params: userParam },
-      responses: {
-        200: json(schemas.UserSummary, 'The user'),
-        404: problem('not_found'),
-        406: problem('not_acceptable'),
-        410: problem(
-          'gone: the account was deleted (a Tombstone in the ActivityPub form, a page in HTML) or is disabled (a page in HTML)',
-        ),
-      },
+      responses: { 200: json(schemas.UserSummary, 'The user') },
+      // A deleted account is a Tombstone in the ActivityPub form; a deleted or disabled one a page in HTML. The
+      // page lists the user's activities, paged by the query.
+      refusals: [NOT_ACCEPTABLE, PUBLIC_ACTOR_ERRORS, QUERY_ERRORS],
     },
     async (ctx) => {
-      const user = await profileOf(ctx);
-      const state = accountState(user);
-      if (state !== 'active') {
+      const found = await useCases.getPublicActor.execute(String(ctx.params.username));
+      if (!found.ok) {
+        const gone = found.error;
+        if (gone.type === 'not_found') throw PUBLIC_ACTOR_ERRORS.problem(gone);
         // What a deleted account's URL shows: a page, a Tombstone (as Mastodon serves one), or the problem. A
         // disabled account gets no Tombstone: it may come back, and peers should not forget it for good.
-        const deletedAt = user.deletedAt;
-        const disabled = state === 'disabled';
+        const disabled = gone.type === 'disabled';
         return respond(ctx, {
           html: () =>
             renderPage(
@@ -158,33 +87,34 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
               deps,
               'user-gone',
               {
-                title: `${user.username} ${disabled ? 'is disabled' : 'left'}`,
-                username: user.username,
+                title: `${gone.username} ${disabled ? 'is disabled' : 'left'}`,
+                username: gone.username,
                 disabled,
               },
               410,
             ),
           ap: () => {
-            if (deletedAt === null) throw accountGone(user);
+            if (gone.type !== 'gone') throw PUBLIC_ACTOR_ERRORS.problem(gone);
             ctx.status = 410;
             return {
               '@context': AS_CONTEXT,
-              id: urls.actor(user.username),
+              id: urls.actor(gone.username),
               type: 'Tombstone',
-              deleted: deletedAt.toISOString(),
+              deleted: gone.deletedAt.toISOString(),
             };
           },
           json: () => {
-            throw accountGone(user);
+            throw PUBLIC_ACTOR_ERRORS.problem(gone);
           },
         });
       }
+      const user = found.value;
       await respond(ctx, {
         html: async () => {
           const [assets, activities, followers] = await Promise.all([
             useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
             useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
-            useCases.listFollowers.count(user.username),
+            useCases.countFollowers.execute(user.username),
           ]);
           await renderPage(ctx, deps, 'user', {
             title: user.username,
@@ -201,7 +131,11 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
           });
         },
         // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.
-        ap: () => actorDocument(user, urls),
+        ap: () => {
+          const answer = deps.actorAnswers.of(user);
+          for (const [name, value] of answer.headers) ctx.set(name, value);
+          return answer.body;
+        },
         json: () => userJson(user, urls),
       });
     },
@@ -242,7 +176,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       const id = urls.followers(user.username);
       const body = async () =>
         ctx.query.page === undefined
-          ? orderedCollection(id, await useCases.listFollowers.count(user.username))
+          ? orderedCollection(id, await useCases.countFollowers.execute(user.username))
           : followersPage({
               ...pageOf(ctx, id),
               page: await useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
@@ -251,61 +185,12 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
     },
   );
 
-  // Inboxes: signed activities from other servers (API.md §5). The body middleware has read the exact bytes.
-  const refusals = new ThrottledLog(deps.logger);
-  const inbox = (owner: (ctx: Context) => string | null) => async (ctx: Context) => {
-    const client = clientAddress(ctx);
-    const received = await useCases.receiveActivity.execute({
-      inboxOwner: owner(ctx),
-      body: ctx.request.body,
-      request: {
-        method: ctx.method,
-        target: ctx.originalUrl,
-        headers: receivedHeaders(ctx),
-        body: ctx.request.rawBytes ?? Buffer.alloc(0),
-        clientAddress: client,
-      },
-    });
-    if (!received.ok) {
-      const { error } = received;
-      const reason = refusalReason(error);
-      if (reason !== null) {
-        deps.metrics.inboxRefused(reason);
-        refusals.warn(
-          {
-            reqId: ctx.state.requestId,
-            client,
-            reason,
-            detail: 'message' in error ? error.message : undefined,
-          },
-          'inbox request refused',
-        );
-      }
-      throw inboxProblem(error);
-    }
-    ctx.status = 202;
-    ctx.body = '';
-  };
-  routes.post(
-    '/inbox',
-    inboxDoc('The shared inbox (ActivityPub)'),
-    inbox(() => null),
-  );
-  routes.post(
-    '/users/:username/inbox',
-    inboxDoc(
-      "A user's inbox (ActivityPub)",
-      { params: userParam },
-      { 404: problem('not_found: no such user'), 410: problem('gone: the account was deleted') },
-    ),
-    inbox((ctx) => String(ctx.params.username)),
-  );
-
   routes.get(
     '/actor',
     {
       summary: "The service's own actor (an Application), which signs the GETs the service makes",
-      responses: { 200: apJson('ActivityStreams Application'), 406: problem('not_acceptable') },
+      responses: { 200: apJson('ActivityStreams Application') },
+      refusals: [NOT_ACCEPTABLE],
     },
     async (ctx) => {
       const { publicKeyPem } = await deps.instanceActorKeys.keyPair();
@@ -316,104 +201,12 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
 
   routes.get(
     '/users/:username/following',
-    collectionDoc('An empty OrderedCollection (L2 users follow no one)'),
+    collectionDoc('An empty OrderedCollection (L2 users follow no one)', false),
     async (ctx) => {
       const user = await userOr404(ctx);
       // L2 users follow no one: the collection exists because the actor links to it.
       const body = () => countedCollection(urls.following(user.username), 0);
       await respond(ctx, { json: body, ap: body });
-    },
-  );
-
-  routes.get(
-    '/.well-known/webfinger',
-    {
-      summary:
-        'WebFinger (JRD) for acct:<user>@<domain>, an actor URL, or the service actor acct:<host>@<domain>',
-      request: { query: z.object({ resource: z.string().openapi({ example: 'acct:alice@l2.example' }) }) },
-      responses: {
-        200: {
-          description: 'JRD',
-          content: { 'application/jrd+json': { schema: z.object({}).passthrough() } },
-        },
-        400: problem('invalid_request: missing or malformed resource'),
-        404: problem('not_found: another domain or an unknown user'),
-        410: problem('gone: the account was deleted or is disabled'),
-      },
-    },
-    async (ctx) => {
-      ctx.set('Access-Control-Allow-Origin', '*');
-      const resource = ctx.query.resource;
-      if (typeof resource !== 'string' || resource === '') {
-        throw new HttpProblem(400, 'invalid_request', 'resource: give acct:<user>@<domain> or an actor URL.');
-      }
-      if (resource.toLowerCase() === instanceAcct || resource === urls.instanceActor()) {
-        ctx.type = JRD_CONTENT_TYPE;
-        ctx.body = {
-          subject: instanceAcct,
-          aliases: [urls.instanceActor()],
-          links: [{ rel: 'self', type: 'application/activity+json', href: urls.instanceActor() }],
-        };
-        return;
-      }
-      const named = usernameFromResource(resource, {
-        domain: settings.webfingerDomain,
-        actorUrlPrefix: settings.publicUrl,
-      });
-      if (named === 'malformed')
-        throw new HttpProblem(400, 'invalid_request', 'resource: not an acct: URI or an http(s) URL.');
-      const user = named === null ? null : await useCases.getUser.execute(named);
-      if (!user) throw new HttpProblem(404, 'not_found', 'No such account here.');
-      if (accountState(user) !== 'active') throw accountGone(user);
-      ctx.type = JRD_CONTENT_TYPE;
-      ctx.body = userJrd(user.username, settings.webfingerDomain, urls);
-    },
-  );
-
-  routes.get(
-    '/.well-known/host-meta',
-    {
-      summary: 'XRD with the webfinger lrdd template (for peers that look here first)',
-      responses: { 200: { description: 'XRD', content: { 'application/xrd+xml': { schema: z.string() } } } },
-    },
-    (ctx) => {
-      ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.type = 'application/xrd+xml; charset=utf-8';
-      ctx.body = hostMetaXml(settings.publicUrl);
-    },
-  );
-
-  routes.get(
-    '/.well-known/nodeinfo',
-    {
-      summary: 'Links to the NodeInfo documents',
-      responses: { 200: json(z.object({}).passthrough(), 'NodeInfo links') },
-    },
-    (ctx) => {
-      ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.body = { links: [{ rel: NODEINFO_21, href: `${settings.publicUrl}/nodeinfo/2.1` }] };
-    },
-  );
-
-  routes.get(
-    '/nodeinfo/2.1',
-    {
-      summary: 'NodeInfo 2.1 (linked from /.well-known/nodeinfo)',
-      responses: { 200: json(z.object({}).passthrough(), 'NodeInfo') },
-    },
-    async (ctx) => {
-      const stats = await useCases.getStatistics.execute();
-      ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.type = `application/json; profile="${NODEINFO_21}#"`;
-      ctx.body = {
-        version: '2.1',
-        software: { name: 'l2', version: settings.version },
-        protocols: ['activitypub'],
-        services: { inbound: [], outbound: [] },
-        openRegistrations: true,
-        usage: { users: { total: stats.users }, localPosts: stats.activities },
-        metadata: {},
-      };
     },
   );
 }

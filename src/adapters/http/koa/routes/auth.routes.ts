@@ -3,23 +3,28 @@ import type { z } from 'zod';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { body, commonBodyErrors, json, problem, signedIn } from '../openapi-docs.js';
+import { body, json, signedIn } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 import {
-  loginProblem,
-  registerProblem,
-  sessionProblem,
+  AUTHENTICATION,
+  LOGIN_ERRORS,
+  LOGOUT_ERRORS,
+  REGISTER_ERRORS,
+  TOKEN_ERRORS,
   tokenProblem,
-  unauthenticated,
-} from '../error-status.js';
+} from '../errors/account-errors.js';
+import { CSRF_ERRORS, JSON_BODY, OVERLOADED, REVOCATIONS_UNREADABLE } from '../errors/edge-errors.js';
+import type { Refusals } from '../errors/error-table.js';
 import { formOrJson, isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth.js';
 import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
-import { verifiedJson, verifyInput } from '../verify-representation.js';
+import { verifiedAnswer } from '../../hot-paths/answers.js';
+import { verifyInput } from '../../hot-paths/verify-answer.js';
+import { sendAnswer } from '../respond.js';
 import { counted } from '../outcomes.js';
 
 /** A refused login or registration form shows again with the message; the password is never echoed back. */
@@ -55,7 +60,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       body: z.ZodType;
       ok: [number, z.ZodType, string];
       redirect: string;
-      refusals: object;
+      refusals: readonly Refusals[];
     },
     handle: (ctx: Context) => Promise<void>,
   ) =>
@@ -67,10 +72,9 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
         responses: {
           [doc.ok[0]]: json(doc.ok[1], doc.ok[2]),
           303: { description: doc.redirect },
-          ...commonBodyErrors,
-          403: problem('csrf_failed (form posts only)'),
-          ...doc.refusals,
         },
+        // Only a form post is CSRF-checked: it is rendered for signed-out visitors, bound to no session.
+        refusals: [CSRF_ERRORS, ...JSON_BODY, ...doc.refusals],
       },
       (ctx) => {
         checkSignedOutForm(ctx, deps);
@@ -85,21 +89,12 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       body: schemas.RegisterRequest,
       ok: [201, schemas.RegisterResponse, 'Created and signed in'],
       redirect: 'Form post: cookie set, redirected to /',
-      refusals: {
-        409: problem('username_taken'),
-        429: problem(
-          'rate_limited: too many registrations from this address (Retry-After says when to try again)',
-        ),
-        503: problem(
-          'unavailable: too many key pairs being generated or passwords being hashed now (Retry-After says when ' +
-            'to try again)',
-        ),
-      },
+      refusals: [REGISTER_ERRORS, OVERLOADED],
     },
     async (ctx) => {
       const input = validateBody(ctx, RegisterRequest);
       const result = await useCases.registerUser.execute({ ...input, clientAddress: clientAddress(ctx, 48) });
-      if (!result.ok) throw registerProblem(result.error);
+      if (!result.ok) throw REGISTER_ERRORS.problem(result.error);
       const { user, session } = result.value;
       if (isFormPost(ctx)) {
         setTokenCookie(ctx, session.token, settings.cookies);
@@ -125,11 +120,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       body: schemas.LoginRequest,
       ok: [200, schemas.LoginResponse, 'Signed in'],
       redirect: 'Form post: cookie set, redirected to `next` (a local path) or /',
-      refusals: {
-        401: problem('invalid_credentials (same answer for an unknown user and a wrong password)'),
-        429: problem('rate_limited, with Retry-After'),
-        503: problem('unavailable: too many passwords being checked now, nothing checked (with Retry-After)'),
-      },
+      refusals: [LOGIN_ERRORS],
     },
     (ctx) => counted(deps.metrics.loggedIn, 'ok', () => login(ctx)),
   );
@@ -137,7 +128,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const login = async (ctx: Context) => {
     const input = validateBody(ctx, LoginRequest);
     const result = await useCases.issueToken.execute({ ...input, clientAddress: clientAddress(ctx) });
-    if (!result.ok) throw loginProblem(result.error);
+    if (!result.ok) throw LOGIN_ERRORS.problem(result.error);
     const session = result.value;
     if (isFormPost(ctx)) {
       setTokenCookie(ctx, session.token, settings.cookies);
@@ -157,12 +148,14 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
     {
       summary: 'The current user and token',
       security: signedIn,
-      responses: { 200: json(schemas.MeResponse, 'The caller'), 401: problem('unauthenticated or token_*') },
+      responses: { 200: json(schemas.MeResponse, 'The caller') },
+      // A token whose account is gone since it was issued is no longer valid.
+      refusals: [AUTHENTICATION, TOKEN_ERRORS.only('token_invalid')],
     },
     async (ctx) => {
       const session = await requireAuth(ctx, deps);
       const found = await useCases.getCurrentUser.execute(session);
-      if (!found.ok) throw tokenProblem(found.error);
+      if (!found.ok) throw TOKEN_ERRORS.problem(found.error);
       const user = found.value;
       const { claims } = session;
       ctx.body = {
@@ -185,18 +178,17 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
     {
       summary: 'Called by L1 servers: is this token valid for me?',
       request: body(schemas.VerifyRequest),
-      responses: {
-        200: json(schemas.VerifyResponse, 'Valid'),
-        ...commonBodyErrors,
-        401: problem('valid: false with token_invalid, token_expired, token_revoked or token_scope_mismatch'),
-        503: problem('unavailable: the revocation records cannot be read (fails closed)'),
-      },
+      responses: { 200: json(schemas.VerifyResponse, 'Valid') },
+      // Every token verdict carries `valid: false`.
+      refusals: [...JSON_BODY, TOKEN_ERRORS, REVOCATIONS_UNREADABLE],
     },
     (ctx) =>
       counted(deps.metrics.verified, 'valid', async () => {
-        const result = await useCases.verifyToken.execute(verifyInput(validateBody(ctx, VerifyRequest)));
+        const result = await useCases.verifyToken.execute(
+          verifyInput(validateBody(ctx, VerifyRequest), deps.l1ServerUrls),
+        );
         if (!result.ok) throw tokenProblem(result.error, { valid: false });
-        ctx.body = verifiedJson(result.value.claims);
+        sendAnswer(ctx, verifiedAnswer(result.value.claims));
       }),
   );
 
@@ -211,14 +203,18 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       responses: {
         200: json(schemas.RevokedResponse, 'Revoked; notices to L1 servers are queued'),
         303: { description: 'Form post: cookie cleared, redirected to /' },
-        ...commonBodyErrors,
-        401: problem('unauthenticated, token_invalid or token_expired'),
-        403: problem('csrf_failed (cookie-authenticated requests)'),
       },
+      // A revoked token may log out again: the token is judged by its signature and lifetime only.
+      refusals: [
+        AUTHENTICATION.only('unauthenticated', 'malformed_authorization'),
+        CSRF_ERRORS,
+        ...JSON_BODY,
+        LOGOUT_ERRORS.only('token_invalid', 'token_expired', 'forbidden'),
+      ],
     },
     async (ctx) => {
       const presented = presentedToken(ctx);
-      if (!presented) throw unauthenticated();
+      if (!presented) throw AUTHENTICATION.problem({ type: 'unauthenticated' });
       guardCookieRequest(ctx, deps, presented);
       const input = validateBody(ctx, LogoutRequest);
       const result = await useCases.revokeToken.execute({
@@ -226,7 +222,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
         everywhere: input.everywhere ?? false,
       });
       clearTokenCookie(ctx, settings.cookies);
-      if (!result.ok) throw sessionProblem(result.error);
+      if (!result.ok) throw LOGOUT_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/');
       ctx.body = { revoked: result.value.revoked };
     },

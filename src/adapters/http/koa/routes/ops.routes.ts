@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
-import { json, problem } from '../openapi-docs.js';
-import { HttpProblem } from '../problem.js';
+import { OPS_ERRORS } from '../errors/edge-errors.js';
+import { json } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 
@@ -15,7 +15,11 @@ export function opsRoutes(
   const { openApiDocument, metrics } = extras;
   routes.get(
     '/healthz',
-    { summary: 'Liveness', responses: { 200: json(schemas.HealthResponse, 'The process runs') } },
+    {
+      summary: 'Liveness',
+      responses: { 200: json(schemas.HealthResponse, 'The process runs') },
+      refusals: [],
+    },
     (ctx) => {
       ctx.body = { status: 'ok' };
     },
@@ -25,15 +29,14 @@ export function opsRoutes(
     '/readyz',
     {
       summary: 'Readiness: the store answers',
-      responses: { 200: json(schemas.HealthResponse, 'Ready'), 503: problem('unavailable') },
+      responses: { 200: json(schemas.HealthResponse, 'Ready') },
+      refusals: [OPS_ERRORS.only('store_unreachable')],
     },
     async (ctx) => {
       try {
         await deps.health.ping();
       } catch {
-        throw new HttpProblem(503, 'unavailable', 'The store does not answer.', {
-          headers: { 'Retry-After': '5' },
-        });
+        throw OPS_ERRORS.problem({ type: 'store_unreachable' });
       }
       ctx.body = { status: 'ready' };
     },
@@ -46,17 +49,15 @@ export function opsRoutes(
         'Prometheus metrics (text format); with METRICS_TOKEN set, only for `Authorization: Bearer <it>`',
       responses: {
         200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } },
-        401: problem('unauthenticated: METRICS_TOKEN is set and the request does not carry it'),
       },
+      refusals: [OPS_ERRORS.only('metrics_token_missing')],
     },
     async (ctx) => {
       if (
         deps.settings.metricsToken !== null &&
         !bearerMatches(ctx.get('Authorization'), deps.settings.metricsToken)
       ) {
-        throw new HttpProblem(401, 'unauthenticated', 'These metrics need the metrics token.', {
-          headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
-        });
+        throw OPS_ERRORS.problem({ type: 'metrics_token_missing' });
       }
       ctx.body = await metrics.metrics();
       ctx.type = metrics.contentType;
@@ -68,6 +69,7 @@ export function opsRoutes(
     {
       summary: 'This document: OpenAPI 3.1 for every JSON route',
       responses: { 200: json(z.object({}).passthrough(), 'OpenAPI 3.1') },
+      refusals: [],
     },
     (ctx) => {
       ctx.body = openApiDocument();

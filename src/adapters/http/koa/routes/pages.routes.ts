@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
+import { NOT_ACCEPTABLE } from '../errors/edge-errors.js';
 import { json, negotiated } from '../openapi-docs.js';
 import { renderPage, safeNextPath, seeOther } from '../pages.js';
 import { viewer } from '../request-auth.js';
@@ -20,6 +21,7 @@ export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
       summary: 'The service: name, version, l2_server and live statistics',
       description: negotiated,
       responses: { 200: json(ServiceResponse, 'The service') },
+      refusals: [NOT_ACCEPTABLE],
     },
     async (ctx) => {
       const stats = await deps.useCases.getStatistics.execute();

@@ -1,289 +1,36 @@
-import type { Context } from 'koa';
+// The registry's lists (API.md §3): live assets, the activity log, one activity.
 import { z } from 'zod';
-import type { Activity } from '../../../../domain/activity.js';
-import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
-import { FIXED_ASSET_FIELDS, type Asset, type FixedAssetField } from '../../../../domain/asset.js';
 import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
-import {
-  body,
-  commonBodyErrors,
-  json,
-  listDoc,
-  listParams,
-  nameParam,
-  negotiated,
-  problem,
-  signedIn,
-  signedInPostDoc,
-  tokenErrors,
-  withResponses,
-} from '../openapi-docs.js';
+import { NOT_ACCEPTABLE } from '../errors/edge-errors.js';
+import { ACTIVITY_ERRORS, OWNER_FILTER_ERRORS } from '../errors/registry-errors.js';
+import { json, listDoc, listParams, negotiated } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as registrySchemas from '../registry-schemas.js';
 import { cursorRequest, pageLink, singleQuery } from '../listing.js';
-import { assetProblem } from '../error-status.js';
-import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
-import { HttpProblem } from '../problem.js';
+import { renderPage } from '../pages.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
-import { negotiate } from '../negotiate.js';
-import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
-import { validateBody } from '../validate.js';
-
-/** The asset form's fields as the person typed them, to show again after an error. */
-function formValues(body: unknown, asset?: Asset): Record<string, string> {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const text = (key: string, fallback = '') => (typeof b[key] === 'string' ? (b[key] as string) : fallback);
-  return {
-    name: asset?.name ?? text('name'),
-    content_hash: asset?.contentHash ?? text('content_hash'),
-    media_type: text('media_type', asset?.mediaType ?? ''),
-    url: text('url', asset?.url ?? ''),
-    description: text('description', asset?.description ?? ''),
-    tags: text('tags', asset?.tags.join(', ') ?? ''),
-  };
-}
-
-const writeLimited = problem(
-  'rate_limited: the per-user budget of asset writes is used up (see Retry-After)',
-);
-
-const FIXED_FIELD_NAMES = Object.keys(FIXED_ASSET_FIELDS) as FixedAssetField[];
 
 export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
-
-  /** A refused asset form shows again with the message and what was typed. */
-  const showAssetForm = (ctx: Context, editing: Asset | null) => (problem: HttpProblem) =>
-    renderAssetForm(
-      ctx,
-      editing,
-      formValues(ctx.request.body, editing ?? undefined),
-      problem.detail,
-      problem.status,
-    );
-
-  const renderAssetForm = (
-    ctx: Context,
-    editing: Asset | null,
-    form: Record<string, string>,
-    error?: string,
-    status = 200,
-  ) =>
-    renderPage(
-      ctx,
-      deps,
-      'asset-form',
-      {
-        title: editing ? `Edit ${editing.name}` : 'Register an asset',
-        editing: editing !== null,
-        action: editing ? `/assets/${encodeURIComponent(editing.name)}` : '/assets',
-        form,
-        ...(error ? { error } : {}),
-      },
-      status,
-    );
-
-  /** Pages that need a signed-in user send a signed-out browser to the login form, and back afterwards. */
-  const signedInOrLogin = async (ctx: Context) => {
-    const signedIn = await viewer(ctx, deps);
-    if (!signedIn) seeOther(ctx, `/login?next=${encodeURIComponent(ctx.path)}`);
-    return signedIn;
-  };
-
-  routes.get('/assets/new', PAGE, async (ctx, next) => {
-    // An asset may be called "new": only a browser asking for a page gets the form.
-    if (negotiate(ctx.get('Accept'), ['html', 'json', 'ap']) !== 'html') return next();
-    ctx.vary('Accept');
-    if (!(await signedInOrLogin(ctx))) return;
-    await renderAssetForm(ctx, null, formValues({}));
-  });
-
-  routes.get('/assets/:name/edit', PAGE, async (ctx) => {
-    const signedIn = await signedInOrLogin(ctx);
-    if (!signedIn) return;
-    const name = String(ctx.params.name);
-    const editable = await useCases.getEditableAsset.execute({ writer: signedIn.claims, name });
-    if (!editable.ok) throw assetProblem(editable.error, name);
-    await renderAssetForm(ctx, editable.value, formValues({}, editable.value));
-  });
-  const withActivity = (asset: Asset, activity: Activity) => ({
-    ...assetJson(asset, urls),
-    activity: { idx: activity.idx, id: urls.activity(activity.idx) },
-  });
-
-  routes.post(
-    '/assets',
-    withResponses(
-      signedInPostDoc({
-        summary: 'Register an asset (appends a signed Create)',
-        body: schemas.RegisterAssetRequest,
-        ok: [201, schemas.AssetWithActivity, 'Registered'],
-        redirect: 'Form post: redirected to the asset page',
-        forbidden: 'forbidden (a token scoped to an L1 server) or csrf_failed',
-      }),
-      { 409: problem('asset_exists (also for the name of a deleted asset)'), 429: writeLimited },
-    ),
-    (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)),
-  );
-
-  const registerAsset = async (ctx: Context) => {
-    const session = await requireSession(ctx, deps);
-    const input = validateBody(ctx, schemas.RegisterAssetRequest);
-    const result = await useCases.registerAsset.execute({
-      writer: session.claims,
-      name: input.name,
-      fields: {
-        contentHash: input.content_hash,
-        mediaType: input.media_type,
-        url: input.url ?? null,
-        description: input.description ?? '',
-        tags: input.tags ?? [],
-      },
-    });
-    if (!result.ok) throw assetProblem(result.error, input.name);
-    const { asset, activity } = result.value;
-    if (isFormPost(ctx)) return seeOther(ctx, `/assets/${encodeURIComponent(asset.name)}`);
-    ctx.status = 201;
-    ctx.set('Location', urls.asset(asset.name));
-    ctx.body = withActivity(asset, activity);
-  };
-
-  const update = async (ctx: Context) => {
-    const session = await requireSession(ctx, deps);
-    const sent = (ctx.request.body ?? {}) as Record<string, unknown>;
-    // The edit form shows the fixed fields read-only; only an API client asking to change them is refused.
-    const fixed = isFormPost(ctx) ? [] : FIXED_FIELD_NAMES.filter((field) => field in sent);
-    const input = fixed.length > 0 ? {} : validateBody(ctx, schemas.UpdateAssetRequest);
-    const name = String(ctx.params.name);
-    const result = await useCases.updateAsset.execute({
-      writer: session.claims,
-      name,
-      fixed,
-      changes: {
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.tags !== undefined ? { tags: input.tags } : {}),
-        ...(input.url !== undefined ? { url: input.url } : {}),
-        ...(input.media_type !== undefined ? { mediaType: input.media_type } : {}),
-      },
-    });
-    if (!result.ok) throw assetProblem(result.error, name);
-    if (isFormPost(ctx)) return seeOther(ctx, `/assets/${encodeURIComponent(name)}`);
-    ctx.body = withActivity(result.value.asset, result.value.activity);
-  };
-
-  const remove = async (ctx: Context) => {
-    const session = await requireSession(ctx, deps);
-    const name = String(ctx.params.name);
-    const result = await useCases.deleteAsset.execute({ writer: session.claims, name });
-    if (!result.ok) throw assetProblem(result.error, name);
-    if (isFormPost(ctx)) return seeOther(ctx, '/registry');
-    ctx.body = { activity: activityJson(result.value.activity, urls) };
-  };
-
-  routes.patch(
-    '/assets/:name',
-    {
-      summary: "Change an asset's description, tags, url or media type (owner only; appends a signed Update)",
-      security: signedIn,
-      request: { params: nameParam, ...body(schemas.UpdateAssetRequest) },
-      responses: {
-        200: json(schemas.AssetWithActivity, 'Changed'),
-        ...commonBodyErrors,
-        ...tokenErrors,
-        403: problem('forbidden (not the owner, or a token scoped to an L1 server) or csrf_failed'),
-        404: problem('not_found'),
-        410: problem('gone'),
-        429: writeLimited,
-      },
-    },
-    update,
-  );
-  routes.delete(
-    '/assets/:name',
-    {
-      summary: 'Delete an asset (owner only; appends a signed Delete; the name stays taken)',
-      security: signedIn,
-      request: { params: nameParam },
-      responses: {
-        200: json(schemas.DeletedAsset, 'Deleted'),
-        ...tokenErrors,
-        403: problem('forbidden (not the owner, or a token scoped to an L1 server) or csrf_failed'),
-        404: problem('not_found'),
-        410: problem('gone: deleted already'),
-        429: writeLimited,
-      },
-    },
-    remove,
-  );
-  // HTML forms cannot send PATCH or DELETE: they post with a hidden _method.
-  routes.post('/assets/:name', PAGE, async (ctx) => {
-    const method = (ctx.request.body as Record<string, unknown> | undefined)?._method;
-    if (method === 'PATCH') {
-      const current = await useCases.getAsset.execute(String(ctx.params.name));
-      return formOrJson(ctx, showAssetForm(ctx, current), () => update(ctx));
-    }
-    if (method === 'DELETE') return remove(ctx);
-    throw new HttpProblem(400, 'invalid_request', '_method: use PATCH or DELETE.', {
-      errors: [{ path: '_method', message: 'Use PATCH or DELETE.' }],
-    });
-  });
-
-  routes.get(
-    '/assets/:name',
-    {
-      summary: 'One asset',
-      description: `${negotiated} application/activity+json gives the ActivityStreams object.`,
-      request: { params: nameParam },
-      responses: {
-        200: json(schemas.Asset, 'The asset'),
-        404: problem('not_found'),
-        406: problem('not_acceptable'),
-        410: problem('gone: deleted (a Tombstone in the ActivityStreams form)'),
-      },
-    },
-    async (ctx) => {
-      const name = String(ctx.params.name);
-      const asset = await useCases.getAsset.execute(name);
-      if (!asset) throw assetProblem({ type: 'not_found' }, name);
-      if (asset.deletedAt) {
-        const deletedAt = asset.deletedAt;
-        await respond(ctx, {
-          html: () => renderPage(ctx, deps, 'gone', { title: `${name} was deleted`, name }, 410),
-          json: () => {
-            throw assetProblem({ type: 'gone' }, name);
-          },
-          ap: () => {
-            ctx.status = 410;
-            return { '@context': ACTIVITY_CONTEXT[0], ...tombstoneObject(asset, urls, deletedAt) };
-          },
-        });
-        return;
-      }
-      await respond(ctx, {
-        html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
-        ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetObject(asset, urls) }),
-        json: () => assetJson(asset, urls),
-      });
-    },
-  );
 
   routes.get(
     '/registry',
     listDoc(
       'Live assets, newest first',
-      schemas.AssetList,
+      registrySchemas.AssetList,
       listParams.extend({
         owner: z.string().optional().openapi({ description: "Only this user's assets" }),
         q: z.string().optional().openapi({ description: 'Name prefix (case-sensitive)' }),
       }),
+      [OWNER_FILTER_ERRORS],
     ),
     async (ctx) => {
       const request = cursorRequest(ctx);
       const ownerParam = singleQuery(ctx, 'owner');
       const owner = ownerParam ? normaliseUsername(ownerParam) : null;
-      if (owner && !owner.ok) throw new HttpProblem(400, 'invalid_request', 'owner: not a valid username.');
+      if (owner && !owner.ok) throw OWNER_FILTER_ERRORS.problem({ type: 'invalid_owner' });
       const q = singleQuery(ctx, 'q') || undefined;
       const page = await useCases.listRegistry.execute(
         { ...(owner?.ok ? { owner: owner.value } : {}), ...(q ? { namePrefix: q } : {}) },
@@ -303,14 +50,18 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     },
   );
 
-  routes.get('/activities', listDoc('The activity log, newest first', schemas.ActivityList), async (ctx) => {
-    const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
-    const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
-    await respond(ctx, {
-      html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
-      json,
-    });
-  });
+  routes.get(
+    '/activities',
+    listDoc('The activity log, newest first', registrySchemas.ActivityList),
+    async (ctx) => {
+      const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
+      const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
+      await respond(ctx, {
+        html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
+        json,
+      });
+    },
+  );
 
   routes.get(
     '/activities/:idx',
@@ -318,20 +69,15 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
       summary: 'One activity',
       description: `${negotiated} application/activity+json gives the signed ActivityStreams document.`,
       request: { params: z.object({ idx: z.string().openapi({ example: '0' }) }) },
-      responses: {
-        200: json(schemas.Activity, 'The activity'),
-        400: problem('invalid_request: idx is not a non-negative integer'),
-        404: problem('not_found'),
-        406: problem('not_acceptable'),
-      },
+      responses: { 200: json(registrySchemas.Activity, 'The activity') },
+      refusals: [NOT_ACCEPTABLE, ACTIVITY_ERRORS],
     },
     async (ctx) => {
       const raw = String(ctx.params.idx);
-      if (!/^\d+$/.test(raw))
-        throw new HttpProblem(400, 'invalid_request', 'idx: use a non-negative integer.');
+      if (!/^\d+$/.test(raw)) throw ACTIVITY_ERRORS.problem({ type: 'invalid_request' });
       const idx = Number(raw);
       const activity = Number.isSafeInteger(idx) ? await useCases.getActivity.execute(idx) : null;
-      if (!activity) throw new HttpProblem(404, 'not_found', `There is no activity ${raw}.`);
+      if (!activity) throw ACTIVITY_ERRORS.problem({ type: 'not_found', idx: raw });
       await respond(ctx, {
         html: () =>
           renderPage(ctx, deps, 'activity', {

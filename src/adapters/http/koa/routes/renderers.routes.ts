@@ -2,13 +2,15 @@ import type { Context } from 'koa';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../../../domain/l1-server.js';
 import type { HttpDependencies } from '../dependencies.js';
-import { json, problem, signedIn, signedInPostDoc, tokenErrors, withResponses } from '../openapi-docs.js';
+import { ownListDoc, signedInPostDoc } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
-import { attachProblem, listProblem, sessionProblem } from '../error-status.js';
+import { ATTACH_ERRORS, L1_SERVER_ERRORS } from '../errors/account-errors.js';
+import type { Refusals } from '../errors/error-table.js';
+import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
 import { respond } from '../respond.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
-import { InputProblem, type HttpProblem } from '../problem.js';
+import type { HttpProblem } from '../problem.js';
 import { requireAuth, requireSession, viewer } from '../request-auth.js';
 import { validateBody } from '../validate.js';
 
@@ -19,7 +21,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
 
   const listItems = async (session: AuthenticatedToken) => {
     const result = await useCases.listRenderers.execute(session);
-    if (!result.ok) throw listProblem(result.error);
+    if (!result.ok) throw SCOPED_TOKEN.problem(result.error);
     return result.value.map((a) => ({ l1_server: a.l1Server, attached_at: a.attachedAt.toISOString() }));
   };
 
@@ -44,20 +46,14 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
 
   const l1ServerOf = (ctx: Context): L1ServerUrl => {
     const normalised = normaliseL1Server(validateBody(ctx, schemas.RendererRequest).l1_server);
-    if (!normalised.ok)
-      throw new InputProblem(400, 'invalid_request', 'l1_server: not a valid L1 server URL.', {
-        errors: [{ path: 'l1_server', message: 'Not a valid L1 server URL.' }],
-      });
+    if (!normalised.ok) throw L1_SERVER_ERRORS.problem({ type: 'invalid_l1_server' });
     return normalised.value;
   };
 
   routes.get(
     '/renderers',
-    {
-      summary: "The caller's attached L1 servers",
-      security: signedIn,
-      responses: { 200: json(schemas.RenderersResponse, 'Attachments'), ...tokenErrors },
-    },
+    // Any valid token authenticates; listing then refuses a scoped one.
+    ownListDoc("The caller's attached L1 servers", schemas.RenderersResponse, 'Attachments'),
     async (ctx) => {
       await respond(ctx, {
         html: async () => {
@@ -85,20 +81,13 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
   /** Attach and detach take the same body and run for a signed-in caller, from a form or the API. */
   const rendererRoute = (
     path: string,
-    doc: Omit<Parameters<typeof signedInPostDoc>[0], 'body' | 'forbidden'> & { forbidden?: string },
+    doc: Omit<Parameters<typeof signedInPostDoc>[0], 'body' | 'refusals'>,
     run: Parameters<typeof withL1Server>[0],
-    moreAnswers: Parameters<typeof withResponses>[1] = {},
+    refusals: Refusals,
   ) =>
     routes.post(
       path,
-      withResponses(
-        signedInPostDoc({
-          forbidden: 'forbidden (a scoped token cannot do this) or csrf_failed',
-          ...doc,
-          body: schemas.RendererRequest,
-        }),
-        moreAnswers,
-      ),
+      signedInPostDoc({ ...doc, body: schemas.RendererRequest, refusals: [L1_SERVER_ERRORS, refusals] }),
       withL1Server(run),
     );
 
@@ -108,11 +97,10 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
       summary: 'Create a token scoped to one L1 server',
       ok: [201, schemas.AttachResponse, 'Scoped token created'],
       redirect: 'Form post: redirected to `<l1_server>/auth/callback?token=<jwt>`',
-      forbidden: 'forbidden (a scoped token cannot attach) or csrf_failed',
     },
     async (ctx, session, l1Server) => {
       const result = await useCases.attachRenderer.execute({ session, l1Server });
-      if (!result.ok) throw attachProblem(result.error);
+      if (!result.ok) throw ATTACH_ERRORS.problem(result.error);
       const scoped = result.value;
       if (isFormPost(ctx)) {
         // The token leaves only in the Location header: never in a body, never in a page.
@@ -127,7 +115,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
         expires_at: scoped.expiresAt.toISOString(),
       };
     },
-    { 429: problem("rate_limited: the user's write budget is spent (Retry-After says when to try again)") },
+    ATTACH_ERRORS,
   );
 
   rendererRoute(
@@ -139,9 +127,10 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
     },
     async (ctx, session, l1Server) => {
       const outcome = await useCases.detachRenderer.execute({ session, l1Server });
-      if (!outcome.ok) throw sessionProblem(outcome.error);
+      if (!outcome.ok) throw SCOPED_TOKEN.problem(outcome.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/renderers');
       ctx.body = { revoked: outcome.value.revoked };
     },
+    SCOPED_TOKEN,
   );
 }

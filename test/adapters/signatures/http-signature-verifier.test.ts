@@ -2,19 +2,17 @@
 // cannot be asked — with a scripted federation client (a map of documents) and a clock the test moves.
 import { expect } from 'chai';
 import { createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import type { SignedRequest } from '../../src/application/ports/signature-verifier.js';
-import type {
-  FetchResult,
-  HttpFederationClient,
-} from '../../src/adapters/outbound/http-federation-client.js';
+import type { SignedRequest } from '../../../src/application/ports/signature-verifier.js';
+import type { DocumentFetcher, FetchResult } from '../../../src/application/ports/document-fetcher.js';
 import {
   HttpSignatureVerifier,
   KEY_REFRESH_MS,
   REFETCH_INTERVAL_MS,
-} from '../../src/adapters/outbound/http-signature-verifier.js';
-import { readSignature, signedHeaders } from '../../src/adapters/outbound/http-signatures.js';
-import { InMemoryRemoteKeyStore } from '../../src/adapters/persistence/memory/in-memory-remote-key-store.js';
-import { FixedClock } from '../support/fixed-clock.js';
+} from '../../../src/adapters/signatures/http-signature-verifier.js';
+import { signedHeaders } from '../../../src/adapters/outbound/http-signing.js';
+import { readSignature } from '../../../src/adapters/signatures/http-signature-reading.js';
+import { InMemoryRemoteKeyStore } from '../../../src/adapters/persistence/memory/in-memory-remote-key-store.js';
+import { FixedClock } from '../../support/fixed-clock.js';
 
 const ACTOR = 'https://peer.example/users/bob';
 const KEY_ID = `${ACTOR}#main-key`;
@@ -39,7 +37,7 @@ class ScriptedPeer {
     };
   }
 
-  asClient(): HttpFederationClient {
+  asClient(): DocumentFetcher {
     return {
       fetchDocument: async (url: string) => {
         expect(url).to.equal(ACTOR);
@@ -47,7 +45,7 @@ class ScriptedPeer {
         return this.answer;
       },
       forget: () => {},
-    } as unknown as HttpFederationClient;
+    } as unknown as DocumentFetcher;
   }
 }
 
@@ -182,7 +180,7 @@ describe('HttpSignatureVerifier: keys it will not use, and fetches it will not m
         return answer(url);
       },
       forget: () => {},
-    } as unknown as HttpFederationClient;
+    } as unknown as DocumentFetcher;
     verifier = new HttpSignatureVerifier(client, keys, clock, 'https://l2.example');
   });
 

@@ -1,12 +1,12 @@
-// POST /auth/verify's input and answer, shared by its Koa route and its hot path (hot-paths.ts).
+// POST /auth/verify's input and answer body, shared by its Koa route and its hot path (README.md).
 import type { z } from 'zod';
-import { normalisedL1Server } from './l1-server-urls.js';
+import type { L1ServerUrls } from '../koa/l1-server-urls.js';
 import { expiresAt, type TokenClaims } from '../../../domain/token.js';
-import type { VerifyRequest } from './schemas.js';
+import type { VerifyRequest } from '../koa/schemas.js';
 
 /** What the use-case is asked: the token, and the caller's L1 server in its normalised form. */
-export function verifyInput(input: z.output<typeof VerifyRequest>) {
-  return { token: input.token, l1Server: input.l1_server ? normalisedL1Server(input.l1_server) : null };
+export function verifyInput(input: z.output<typeof VerifyRequest>, l1Servers: L1ServerUrls) {
+  return { token: input.token, l1Server: input.l1_server ? l1Servers.normalise(input.l1_server) : null };
 }
 
 /** The 200 answer (API.md §1). */

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { createHash, generateKeyPairSync } from 'node:crypto';
+import { signedHeaders } from '../../../src/adapters/outbound/http-signing.js';
 import {
   readSignature,
-  signedHeaders,
   verifyClaim,
   type ReceivedRequest,
-} from '../../src/adapters/outbound/http-signatures.js';
+} from '../../../src/adapters/signatures/http-signature-reading.js';
 
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const NOW = new Date('2026-11-22T10:00:00.000Z');

@@ -10,8 +10,12 @@ import type {
   SignedRequest,
 } from '../../application/ports/signature-verifier.js';
 import { httpUrl, sameOrigin } from '../../domain/federation.js';
-import type { FetchedDocument, FetchFailure, HttpFederationClient } from './http-federation-client.js';
-import { readSignature, verifyClaim, type SignatureClaim } from './http-signatures.js';
+import type {
+  DocumentFetcher,
+  FetchedDocument,
+  FetchFailure,
+} from '../../application/ports/document-fetcher.js';
+import { readSignature, verifyClaim, type SignatureClaim } from './http-signature-reading.js';
 import { KeyFetchBudget } from './key-fetch-budget.js';
 import { PeerPublicKeys } from './peer-public-keys.js';
 import { ReplayGuard } from './replay-guard.js';
@@ -83,13 +87,13 @@ export class HttpSignatureVerifier implements SignatureVerifier {
   private readonly refreshFailed: LRUCache<string, true>;
   /** Origins a signature verified from: their fetches may use the reserved slots. */
   private readonly verifiedOrigins = new LRUCache<string, true>({ max: MAX_REMEMBERED });
-  private readonly replays = new ReplayGuard();
+  private readonly replays: ReplayGuard;
   private readonly publicKeys = new PeerPublicKeys();
   private readonly host: string;
   private readonly scheme: 'http' | 'https';
 
   constructor(
-    private readonly client: HttpFederationClient,
+    private readonly client: DocumentFetcher,
     private readonly keys: RemoteKeyStore,
     private readonly clock: Clock,
     /** PUBLIC_URL: a signature must be made for this service's host, not replayed from another server. */
@@ -101,13 +105,14 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     this.refetched = minuteMemory(clock);
     this.unfetchable = minuteMemory(clock);
     this.refreshFailed = minuteMemory(clock);
+    this.replays = new ReplayGuard(clock);
   }
 
   async verify(request: SignedRequest, actor: string): Promise<SignatureVerdict> {
     const verdict = await this.verifySignature(request, actor);
     if (!verdict.ok) return verdict;
     // Checked once the signature verified, so that unsigned noise cannot fill the memory.
-    if (!this.replays.firstUse(verdict.signature, this.clock.now().getTime()))
+    if (!this.replays.firstUse(verdict.signature))
       return refuse('replay', 'this signed request was received already (a replay)');
     this.verifiedOrigins.set(new URL(verdict.keyId).origin, true);
     return { ok: true, keyId: verdict.keyId, owner: verdict.owner };

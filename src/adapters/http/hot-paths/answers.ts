@@ -1,0 +1,75 @@
+// The successful answers of the three routes that also have a hot path, written once: the Koa routes and the hot
+// paths both send exactly these (representation, headers, metric label).
+import { LRUCache } from 'lru-cache';
+import type { Urls } from '../../../domain/activity-streams.js';
+import type { TokenClaims } from '../../../domain/token.js';
+import type { UserProfile } from '../../../domain/user.js';
+import { actorDocument } from '../koa/activitypub/actor-document.js';
+import { userJrd } from '../koa/activitypub/webfinger.js';
+import type { Representation } from '../koa/negotiate.js';
+import { AP_CONTENT_TYPE, JRD_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
+import { verifiedJson } from './verify-answer.js';
+
+/** A 200 answer: the route pattern it is counted under, its content type, headers and serialised body. */
+export interface Answer {
+  readonly route: string;
+  readonly contentType: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: string;
+}
+
+/** The route patterns of the hot paths, as the router and /metrics name them. */
+export const HOT_ROUTES = {
+  verify: '/auth/verify',
+  actor: '/users/:username',
+  webfinger: '/.well-known/webfinger',
+} as const;
+
+/** The representations GET /users/{u} offers, in the Koa route's order (ties go to the first). */
+export const USER_REPRESENTATIONS: readonly Representation[] = ['html', 'ap', 'json'];
+
+/** POST /auth/verify: the token is valid (API.md §1). */
+export const verifiedAnswer = (claims: TokenClaims): Answer => ({
+  route: HOT_ROUTES.verify,
+  contentType: JSON_CONTENT_TYPE,
+  headers: [['Cache-Control', 'no-store']],
+  body: JSON.stringify(verifiedJson(claims)),
+});
+
+/** GET /.well-known/webfinger: the JRD of a live account (API.md §4), readable from any origin. */
+export const webfingerAnswer = (username: string, domain: string, urls: Urls): Answer => ({
+  route: HOT_ROUTES.webfinger,
+  contentType: JRD_CONTENT_TYPE,
+  headers: [['Access-Control-Allow-Origin', '*']],
+  body: JSON.stringify(userJrd(username, domain, urls)),
+});
+
+/** Actor documents kept serialised (about 1.3 KiB each). */
+const REMEMBERED_ACTORS = 10_000;
+
+/**
+ * GET /users/{u} as ActivityStreams: the actor of a live account. Each document is serialised once per key: it is
+ * made of what never changes (the name, the public key, the registration time); the account itself is still read
+ * on every request, so a deletion is seen at once.
+ */
+export class ActorAnswers {
+  private readonly texts = new LRUCache<string, { publicKeyPem: string; text: string }>({
+    max: REMEMBERED_ACTORS,
+  });
+
+  constructor(private readonly urls: Urls) {}
+
+  of(user: UserProfile): Answer {
+    let cached = this.texts.get(user.username);
+    if (cached?.publicKeyPem !== user.publicKeyPem) {
+      cached = { publicKeyPem: user.publicKeyPem, text: JSON.stringify(actorDocument(user, this.urls)) };
+      this.texts.set(user.username, cached);
+    }
+    return {
+      route: HOT_ROUTES.actor,
+      contentType: AP_CONTENT_TYPE,
+      headers: [['Vary', 'Accept']],
+      body: cached.text,
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import type { Registry } from 'prom-client';
+import type { HttpDependencies } from '../dependencies.js';
+import { buildOpenApiDocument } from '../openapi.js';
+import type { RouteTable } from '../route-table.js';
+import { accountRoutes } from './account.routes.js';
+import { activityPubRoutes } from './activitypub.routes.js';
+import { assetRoutes } from './assets.routes.js';
+import { authRoutes } from './auth.routes.js';
+import { discoveryRoutes } from './discovery.routes.js';
+import { inboxRoutes } from './inbox.routes.js';
+import { opsRoutes } from './ops.routes.js';
+import { pagesRoutes } from './pages.routes.js';
+import { registryRoutes } from './registry.routes.js';
+import { renderersRoutes } from './renderers.routes.js';
+
+/** Every route of the service, declared on `routes` in the order they match; /openapi.json documents them. */
+export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metrics: Registry): RouteTable {
+  let openApi: object | null = null;
+  opsRoutes(routes, deps, {
+    openApiDocument: () =>
+      (openApi ??= buildOpenApiDocument(routes.documented(), deps.settings.publicUrl, deps.settings.version)),
+    metrics,
+  });
+  authRoutes(routes, deps);
+  accountRoutes(routes, deps);
+  renderersRoutes(routes, deps);
+  pagesRoutes(routes, deps);
+  assetRoutes(routes, deps);
+  registryRoutes(routes, deps);
+  activityPubRoutes(routes, deps);
+  inboxRoutes(routes, deps);
+  discoveryRoutes(routes, deps);
+  return routes;
+}
