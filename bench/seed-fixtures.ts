@@ -4,7 +4,8 @@ import { BcryptPasswordHasher } from '../src/adapters/crypto/bcrypt-password-has
 import { JsonLdActivitySigner } from '../src/adapters/crypto/ld-signature/json-ld-activity-signer.js';
 import type { Activity } from '../src/domain/activity.js';
 import type { AssetChange } from '../src/application/ports/activity-log.js';
-import { activityDocument, Urls } from '../src/domain/activity-streams.js';
+import { activityDocument } from '../src/domain/activity-document.js';
+import { Urls } from '../src/domain/activity-streams.js';
 import type { Asset, AssetName } from '../src/domain/asset.js';
 import { passwordBytesForHashing } from '../src/domain/password.js';
 import type { Username } from '../src/domain/user.js';

@@ -1,13 +1,33 @@
-import type { ActivityType } from './activity.js';
-import { objectTypeFor, type Asset } from './asset.js';
 import { USERNAME_PATTERN } from './user.js';
 
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 export const SECURITY_CONTEXT = 'https://w3id.org/security/v1';
 export const PUBLIC_AUDIENCE = 'https://www.w3.org/ns/activitystreams#Public';
 
-/** Every term an activity uses is defined here, so canonicalisation signs all of it (API.md §4). */
-export const ACTIVITY_CONTEXT = [AS_CONTEXT, SECURITY_CONTEXT, { Hashtag: 'as:Hashtag' }];
+export { escapeHtml } from './html-text.js';
+
+/**
+ * Every term a signed document uses — activities, the actor and its `Update` — is defined here, with Mastodon's own
+ * definitions, so that canonicalisation (in safe mode) signs all of it (API.md §4.1). Activities already in the log
+ * keep the context they were signed with.
+ */
+export const ACTIVITY_CONTEXT = [
+  AS_CONTEXT,
+  SECURITY_CONTEXT,
+  {
+    Hashtag: 'as:Hashtag',
+    sensitive: 'as:sensitive',
+    digestMultibase: 'https://w3id.org/security#digestMultibase',
+    manuallyApprovesFollowers: 'as:manuallyApprovesFollowers',
+    toot: 'http://joinmastodon.org/ns#',
+    featured: { '@id': 'toot:featured', '@type': '@id' },
+    discoverable: 'toot:discoverable',
+    indexable: 'toot:indexable',
+    schema: 'http://schema.org#',
+    PropertyValue: 'schema:PropertyValue',
+    value: 'schema:value',
+  },
+];
 
 /** The URLs of one service, all derived from PUBLIC_URL. */
 export class Urls {
@@ -29,61 +49,9 @@ export class Urls {
     const rest = actorId.slice(prefix.length);
     return USERNAME_PATTERN.test(rest) ? rest : null;
   };
+  featured = (username: string) => `${this.actor(username)}/featured`;
   asset = (name: string) => `${this.base}/assets/${encodeURIComponent(name)}`;
   activity = (idx: number) => `${this.base}/activities/${idx}`;
-}
-
-/** Text shown by peers as HTML: escaped, so a description is always shown as the text it is. */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`,
-  );
-}
-
-/** The ActivityStreams object for a live asset. */
-export function assetObject(asset: Asset, urls: Urls): Record<string, unknown> {
-  return {
-    id: urls.asset(asset.name),
-    type: objectTypeFor(asset.mediaType),
-    name: asset.name,
-    attributedTo: urls.actor(asset.owner),
-    mediaType: asset.mediaType,
-    ...(asset.url ? { url: asset.url } : {}),
-    content: escapeHtml(asset.description),
-    published: asset.createdAt.toISOString(),
-    ...(asset.updatedAt.getTime() !== asset.createdAt.getTime()
-      ? { updated: asset.updatedAt.toISOString() }
-      : {}),
-    tag: asset.tags.map((tag) => ({ type: 'Hashtag', name: `#${tag}` })),
-  };
-}
-
-/**
- * What a deleted asset's URL shows, and what a Delete carries. No `formerType`: the AS context makes it a link,
- * so a bare "Document" would be a relative IRI that safe-mode canonicalisation refuses (Mastodon omits it too).
- */
-export function tombstoneObject(asset: Asset, urls: Urls, deletedAt: Date): Record<string, unknown> {
-  return { id: urls.asset(asset.name), type: 'Tombstone', deleted: deletedAt.toISOString() };
-}
-
-/** The unsigned document of an activity about an asset; the signer adds `signature`. */
-export function activityDocument(input: {
-  idx: number;
-  type: ActivityType;
-  asset: Asset;
-  published: Date;
-  urls: Urls;
-}): Record<string, unknown> {
-  const { idx, type, asset, published, urls } = input;
-  return {
-    '@context': ACTIVITY_CONTEXT,
-    id: urls.activity(idx),
-    type,
-    actor: urls.actor(asset.owner),
-    published: published.toISOString(),
-    to: [PUBLIC_AUDIENCE],
-    cc: [urls.followers(asset.owner)],
-    object: type === 'Delete' ? tombstoneObject(asset, urls, published) : assetObject(asset, urls),
-  };
+  /** The page of one hashtag: its live assets. */
+  tag = (tag: string) => `${this.base}/tags/${encodeURIComponent(tag)}`;
 }

@@ -21,6 +21,10 @@ export const CONTENT_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
 /** type/subtype with RFC 6838 characters, optional parameters not allowed (they belong to no stored asset). */
 export const MEDIA_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 export const DESCRIPTION_MAX_CHARACTERS = 5000;
+/** Alt text as Mastodon keeps it: at most 1,500 characters. */
+export const ALT_TEXT_MAX_CHARACTERS = 1500;
+/** The longest asset URL (API.md §3): long enough for any signed CDN URL, short enough for every peer. */
+export const URL_MAX_CHARACTERS = 2048;
 export const TAGS_MAX = 20;
 export const TAG_MAX_CHARACTERS = 50;
 /** A tag is one word: no whitespace, no comma (the form separates tags with commas), no leading '#'. */
@@ -43,6 +47,10 @@ export interface Asset {
   readonly mediaType: string;
   readonly url: string | null;
   readonly description: string;
+  /** What the picture (or sound, or film) shows, for those who cannot see it; null when not given. */
+  readonly altText: string | null;
+  /** Peers hide its media behind a warning. */
+  readonly sensitive: boolean;
   readonly tags: readonly string[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -68,6 +76,8 @@ export interface AssetFields {
   readonly mediaType: string;
   readonly url: string | null;
   readonly description: string;
+  readonly altText: string | null;
+  readonly sensitive: boolean;
   readonly tags: readonly string[];
 }
 
@@ -109,11 +119,15 @@ export function normaliseTags(tags: readonly string[]): Result<string[], AssetFi
   return ok(cleaned);
 }
 
-/** The URL in its WHATWG serialisation (spaces and brackets escaped), or null if it is no absolute http(s) URL. */
+/**
+ * The URL in its WHATWG serialisation (spaces and brackets escaped), or null if it is no absolute http(s) URL or
+ * is longer than URL_MAX_CHARACTERS once serialised.
+ */
 export function normaliseAssetUrl(value: string): string | null {
   if (!URL.canParse(value)) return null;
   const url = new URL(value);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url.href : null;
+  const http = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  return http && url.href.length <= URL_MAX_CHARACTERS ? url.href : null;
 }
 
 /**
@@ -130,20 +144,48 @@ export function checkAssetFields(fields: AssetFields): Result<AssetFields, Asset
   if (!MEDIA_TYPE_PATTERN.test(mediaType))
     return invalid('media_type', 'Use a media type such as image/png.');
   const url = fields.url === null ? null : normaliseAssetUrl(fields.url);
-  if (fields.url !== null && url === null) return invalid('url', 'Use an absolute http(s) URL.');
+  if (fields.url !== null && url === null)
+    return invalid('url', `Use an absolute http(s) URL of at most ${URL_MAX_CHARACTERS} characters.`);
   const description = normaliseDescription(fields.description);
   if ([...description].length > DESCRIPTION_MAX_CHARACTERS) {
     return invalid('description', `At most ${DESCRIPTION_MAX_CHARACTERS} characters.`);
   }
+  // Alt text is cleaned as a description is (it is signed in the same way); blank is none.
+  const alt = fields.altText === null ? '' : normaliseDescription(fields.altText).trim();
+  if ([...alt].length > ALT_TEXT_MAX_CHARACTERS)
+    return invalid('alt_text', `At most ${ALT_TEXT_MAX_CHARACTERS} characters.`);
   const tags = normaliseTags(fields.tags);
   if (!tags.ok) return tags;
-  return ok({ contentHash, mediaType, url, description, tags: tags.value });
+  return ok({
+    contentHash,
+    mediaType,
+    url,
+    description,
+    altText: alt === '' ? null : alt,
+    sensitive: fields.sensitive,
+    tags: tags.value,
+  });
 }
 
-/** ActivityStreams object type for a media type: Image, Video or Audio by its top-level type, else Document. */
-export function objectTypeFor(mediaType: string): 'Image' | 'Video' | 'Audio' | 'Document' {
-  const top = mediaType.split('/')[0];
-  return top === 'image' ? 'Image' : top === 'video' ? 'Video' : top === 'audio' ? 'Audio' : 'Document';
+/** Whether a URL is an https: one (the only files peers show, and the only pictures a page shows). */
+export const isHttps = (url: string | null): url is string => url !== null && url.startsWith('https:');
+
+/**
+ * Whether a fediverse post of the asset carries its file as an attachment (API.md §4.1): an https file of a media
+ * type every peer shows — a picture, a film or a sound.
+ */
+export function hasMediaAttachment(asset: Pick<Asset, 'url' | 'mediaType'>): boolean {
+  return isHttps(asset.url) && /^(image|video|audio)\//.test(asset.mediaType);
+}
+
+/** Whether the asset can stand for its owner's face or banner: a live https picture (API.md §4.2). */
+export function isProfilePicture(asset: Asset, owner: Username): boolean {
+  return (
+    asset.owner === owner &&
+    asset.deletedAt === null &&
+    isHttps(asset.url) &&
+    asset.mediaType.startsWith('image/')
+  );
 }
 
 /** A change an owner makes to the registry; the moment it is published decides its times. */

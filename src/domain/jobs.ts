@@ -14,11 +14,21 @@ export interface DocumentDelivery {
   readonly document: Record<string, unknown>;
 }
 
+/**
+ * The `Update` of a user's profile, delivered to one inbox. It carries no document: the actor as it is when the job
+ * runs is sent (so a later change overtakes an earlier one still waiting), signed once per change.
+ */
+export interface ProfileUpdateDelivery {
+  readonly username: Username;
+  readonly inbox: string;
+}
+
 /** Every kind of outbound work, and what its job carries. A new kind needs a handler: the worker's map is total. */
 export interface JobPayloads {
   readonly revocation_notice: RevocationNotice;
   readonly activity_delivery: ActivityDelivery;
   readonly document_delivery: DocumentDelivery;
+  readonly profile_update: ProfileUpdateDelivery;
 }
 
 export type JobKind = keyof JobPayloads;
@@ -27,6 +37,7 @@ const KINDS: Readonly<Record<JobKind, true>> = {
   revocation_notice: true,
   activity_delivery: true,
   document_delivery: true,
+  profile_update: true,
 };
 
 export const isJobKind = (kind: string): kind is JobKind => Object.hasOwn(KINDS, kind);
@@ -77,4 +88,15 @@ export const acceptJob = (delivery: DocumentDelivery, follower: string): JobSpec
   ...documentDeliveryJob(delivery),
   // Usernames and URLs hold no space, so the parts cannot run into each other.
   replaceKey: `accept ${delivery.signer} ${follower}`,
+});
+
+/**
+ * A profile's `Update` to one follower inbox. At most one waits per (user, inbox): a second change while the first
+ * waits replaces it, and the actor as it then is goes out once.
+ */
+export const profileUpdateJob = (username: Username, inbox: string): JobSpec<'profile_update'> => ({
+  kind: 'profile_update',
+  payload: { username, inbox },
+  lane: laneOf(inbox),
+  replaceKey: `profile ${username} ${inbox}`,
 });

@@ -1,3 +1,4 @@
+import type { Profile } from './profile.js';
 import { err, ok, type Result } from './result.js';
 
 /** A username after normalisation: lower-case, 3–30 characters of [a-z0-9_]. */
@@ -42,6 +43,10 @@ export interface UserProfile {
    * keeps its name, assets, followers and place in lists, and comes back as it was when enabled.
    */
   readonly disabledAt: Date | null;
+  /** What the person tells about themself (API.md §4.2). */
+  readonly profile: Profile;
+  /** Counts the changes of what the actor document shows; names each change's `Update` (`<actor>#updates/<n>`). */
+  readonly profileVersion: number;
 }
 
 /** An account with its credentials: read only where a password is checked or something is signed. */
@@ -58,6 +63,8 @@ export const profileOf = (user: User): UserProfile => ({
   createdAt: user.createdAt,
   deletedAt: user.deletedAt,
   disabledAt: user.disabledAt,
+  profile: user.profile,
+  profileVersion: user.profileVersion,
 });
 
 export type AccountState = 'active' | 'disabled' | 'deleted';

@@ -1,6 +1,7 @@
 import type { Activity } from '../../domain/activity.js';
 import type { Asset, AssetName } from '../../domain/asset.js';
 import type { Username } from '../../domain/user.js';
+import type { ProfileChange } from './user-repository.js';
 import type { SeekableList } from './positioned.js';
 
 export interface ActivityFilter {
@@ -9,14 +10,23 @@ export interface ActivityFilter {
 }
 
 /** The asset change an activity records; applied in the same transaction as the append. */
-export type AssetChange =
+export type AssetChange = (
   | { readonly kind: 'create'; readonly asset: Asset }
   /**
-   * Stores the asset's mutable fields (media type, url, description, tags) and `updatedAt`; the rest is fixed.
-   * Applied only while the stored asset still has `expectedUpdatedAt`, so concurrent edits cannot lose each other.
+   * Stores the asset's mutable fields (media type, url, description, alt text, sensitive, tags) and `updatedAt`;
+   * the rest is fixed. Applied only while the stored asset still has `expectedUpdatedAt`, so concurrent edits cannot
+   * lose each other.
    */
   | { readonly kind: 'update'; readonly asset: Asset; readonly expectedUpdatedAt: Date }
-  | { readonly kind: 'delete'; readonly name: AssetName; readonly deletedAt: Date };
+  | { readonly kind: 'delete'; readonly name: AssetName; readonly deletedAt: Date }
+) & {
+  /**
+   * The owner's profile as the change leaves it, when the asset is its avatar, header or a pin (API.md §4.2):
+   * written in the same transaction, as UserRepository.updateProfile writes one — or the whole append is refused
+   * with `'profile_changed'`.
+   */
+  readonly profile?: ProfileChange;
+};
 
 export type AppendOutcome =
   | 'appended'
@@ -27,7 +37,9 @@ export type AppendOutcome =
   /** update/delete: the asset is no longer live (deleted meanwhile) or does not exist. */
   | 'asset_gone'
   /** update: the asset was changed by someone else since it was read; read it again and re-apply the edit. */
-  | 'asset_changed';
+  | 'asset_changed'
+  /** The owner's profile changed since it was read (its version moved): read it again and re-apply the edit. */
+  | 'profile_changed';
 
 /**
  * The global activity log: positions are `idx`, 0, 1, 2, … with no gap and no repeat, across processes and

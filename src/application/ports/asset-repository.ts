@@ -6,6 +6,8 @@ export interface AssetFilter {
   readonly owner?: Username;
   /** Case-sensitive name prefix. */
   readonly namePrefix?: string;
+  /** Assets carrying this tag, compared case-insensitively (`Art` finds `art`). */
+  readonly tag?: string;
 }
 
 /**

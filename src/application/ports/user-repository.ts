@@ -1,6 +1,18 @@
 import type { IssuedToken, Revocation } from '../../domain/revocation.js';
+import type { Profile } from '../../domain/profile.js';
 import type { User, UserProfile, Username } from '../../domain/user.js';
 import type { Positioned } from './positioned.js';
+
+/**
+ * A user's profile as a write leaves it. Written only while the stored `profileVersion` is `expectedVersion`,
+ * which then becomes `expectedVersion + 1`; in the same write, one `profileUpdateJob` per distinct delivery inbox
+ * of the user's followers (a shared inbox once) is queued, replacing any still waiting for that inbox.
+ */
+export interface ProfileChange {
+  readonly username: Username;
+  readonly expectedVersion: number;
+  readonly profile: Profile;
+}
 
 export interface UserRepository {
   /**
@@ -44,4 +56,10 @@ export interface UserRepository {
    * replaced it.
    */
   rehashPassword(username: Username, previousHash: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Writes a live user's profile as `change` says (see ProfileChange), queueing its deliveries at `now`. `'conflict'`
+   * (writing nothing) when the stored version is no longer the expected one; `'not_found'` when there is no live
+   * user of that name.
+   */
+  updateProfile(change: ProfileChange, now: Date): Promise<'updated' | 'conflict' | 'not_found'>;
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { activityDocument, escapeHtml, Urls } from '../../../src/domain/activity-streams.js';
+import { activityDocument } from '../../../src/domain/activity-document.js';
+import { escapeHtml, Urls } from '../../../src/domain/activity-streams.js';
 import {
   normaliseAssetUrl,
   normaliseDescription,

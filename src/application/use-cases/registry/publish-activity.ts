@@ -1,7 +1,8 @@
 // Rule: every registry change is published as an activity signed by its owner, appended to the one gap-free log
 // together with the change and the deliveries to the owner's followers; nothing of it is written unless all is.
 import { activityTypeOf, type Activity, type ActivityType } from '../../../domain/activity.js';
-import { activityDocument, type Urls } from '../../../domain/activity-streams.js';
+import { activityDocument } from '../../../domain/activity-document.js';
+import type { Urls } from '../../../domain/activity-streams.js';
 import { editedAsset, type Asset, type AssetEdit } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import type { User } from '../../../domain/user.js';

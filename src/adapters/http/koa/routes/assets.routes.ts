@@ -1,7 +1,9 @@
 // Assets (API.md §3): register, change and delete one — from the API or the browser's forms — and read one.
 import type { Context } from 'koa';
 import type { Activity } from '../../../../domain/activity.js';
-import { ACTIVITY_CONTEXT, assetObject, tombstoneObject } from '../../../../domain/activity-streams.js';
+import { tombstoneObject } from '../../../../domain/activity-document.js';
+import { ACTIVITY_CONTEXT } from '../../../../domain/activity-streams.js';
+import { assetNote } from '../../../../domain/asset-note.js';
 import { fixedFieldsNamed, type Asset } from '../../../../domain/asset.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { BODY_ERRORS, JSON_BODY, NOT_ACCEPTABLE } from '../errors/edge-errors.js';
@@ -241,7 +243,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
       }
       await respond(ctx, {
         html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
-        ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetObject(asset, urls) }),
+        ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetNote(asset, urls) }),
         json: () => assetJson(asset, urls),
       });
     },
