@@ -41,7 +41,10 @@ import { ChangePassword } from './use-cases/accounts/change-password.js';
 import { DeleteAccount } from './use-cases/accounts/delete-account.js';
 import { DetachRenderer } from './use-cases/accounts/detach-renderer.js';
 import { GetCurrentUser } from './use-cases/accounts/get-current-user.js';
+import { GetActorView } from './use-cases/accounts/get-actor-view.js';
 import { GetPublicActor } from './use-cases/accounts/get-public-actor.js';
+import { UpdateProfile } from './use-cases/accounts/update-profile.js';
+import { GetFeatured } from './use-cases/federation/get-featured.js';
 import { IssueToken } from './use-cases/accounts/issue-token.js';
 import { ListRenderers } from './use-cases/accounts/list-renderers.js';
 import { ListSessions } from './use-cases/accounts/list-sessions.js';
@@ -131,14 +134,25 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
-    new PublishActivity(p.store.activities, p.activitySigner, p.clock, p.urls, p.workSignal),
-  deliveries: (p) => new Deliveries(p.store.activities, p.store.users, p.federation, p.urls, p.caches),
+    new PublishActivity(p.store.activities, p.store.users, p.activitySigner, p.clock, p.urls, p.workSignal),
+  deliveries: (p) =>
+    new Deliveries(
+      p.store.activities,
+      p.store.users,
+      p.federation,
+      p.urls,
+      p.caches,
+      new GetActorView(p.store.assets),
+      p.activitySigner,
+      p.clock,
+    ),
   instanceActorKeys: (p) => new InstanceActorKeys(p.store.instanceKeys, p.keyPairs, p.clock),
   jobRunner: (p) => {
     const handlers: JobHandlers = {
       revocation_notice: (notice) => p.l1Notifier.notify(notice),
       activity_delivery: (delivery) => p.deliveries.activity(delivery),
       document_delivery: (delivery) => p.deliveries.document(delivery),
+      profile_update: (delivery) => p.deliveries.profileUpdate(delivery),
     };
     const { retryPolicy, limits, problems, observer, onSettled } = p.jobs;
     return new JobRunner(
@@ -189,6 +203,9 @@ const USE_CASES = {
       p.urls,
     ),
   getPublicActor: (p) => new GetPublicActor(p.store.users),
+  getActorView: (p) => new GetActorView(p.store.assets),
+  updateProfile: (p) =>
+    new UpdateProfile(p.store.users, p.store.assets, p.assetWrites, p.workSignal, p.clock),
   listUsers: (p) => new ListUsers(p.store.users),
   attachRenderer: (p) =>
     new AttachRenderer(
@@ -216,6 +233,7 @@ const USE_CASES = {
 
   listFollowers: (p) => new ListFollowers(p.store.followers),
   countFollowers: (p) => new CountFollowers(p.store.followers),
+  getFeatured: (p) => new GetFeatured(new GetPublicActor(p.store.users), p.store.assets),
   receiveActivity: (p) =>
     new ReceiveActivity(
       p.store.users,

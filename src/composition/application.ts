@@ -59,7 +59,7 @@ export function buildApplication(l2: L2Parts): L2Application {
     csrf: l2.csrf,
     health: l2.store.health,
     instanceActorKeys: l2.services.instanceActorKeys,
-    actorAnswers: new ActorAnswers(l2.urls),
+    actorAnswers: new ActorAnswers(l2.urls, (user) => l2.useCases.getActorView.execute(user)),
     l1ServerUrls: new L1ServerUrls(),
     authentication: l2.services.authenticateToken,
     useCases: l2.useCases,

@@ -191,6 +191,28 @@ export function profileAfterAssetChange(profile: Profile, asset: Asset): Profile
   return { ...profile, avatar, header, pinned };
 }
 
-/** Whether the asset's own change alters the actor document (its avatar or header, whose url and alt it shows). */
-export const showsInActor = (profile: Profile, asset: Asset): boolean =>
-  profile.avatar === asset.name || profile.header === asset.name;
+/**
+ * The profile a change of `asset` (as the change leaves it) makes its owner's: a new profile when a reference goes
+ * (see profileAfterAssetChange), the same one when the asset is a picture the actor shows (its url and alt text are
+ * in the actor document, which changes all the same), or null when the actor and its pins are untouched.
+ */
+export function profileTouchedBy(profile: Profile, asset: Asset): Profile | null {
+  const changed = profileAfterAssetChange(profile, asset);
+  if (changed) return changed;
+  return profile.avatar === asset.name || profile.header === asset.name ? profile : null;
+}
+
+/** Whether two profiles say the same (field by field, fields and pins in order). */
+export function sameProfile(a: Profile, b: Profile): boolean {
+  return (
+    a.displayName === b.displayName &&
+    a.bio === b.bio &&
+    a.avatar === b.avatar &&
+    a.header === b.header &&
+    a.indexable === b.indexable &&
+    a.pinned.length === b.pinned.length &&
+    a.pinned.every((name, i) => name === b.pinned[i]) &&
+    a.fields.length === b.fields.length &&
+    a.fields.every((field, i) => field.name === b.fields[i]!.name && field.value === b.fields[i]!.value)
+  );
+}

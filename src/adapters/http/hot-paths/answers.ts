@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Urls } from '../../../domain/activity-streams.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { UserProfile } from '../../../domain/user.js';
-import { actorDocument } from '../koa/activitypub/actor-document.js';
+import { actorDocument, type ActorView } from '../../../domain/actor-document.js';
 import { userJrd } from '../koa/activitypub/webfinger.js';
 import type { Representation } from '../koa/negotiate.js';
 import { AP_CONTENT_TYPE, JRD_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
@@ -44,32 +44,43 @@ export const webfingerAnswer = (username: string, domain: string, urls: Urls): A
   body: JSON.stringify(userJrd(username, domain, urls)),
 });
 
-/** Actor documents kept serialised (about 1.3 KiB each). */
+/** Actor documents kept serialised (1–3 KiB each). */
 const REMEMBERED_ACTORS = 10_000;
 
 /**
- * GET /users/{u} as ActivityStreams: the actor of a live account. Each document is serialised once per key: it is
- * made of what never changes (the name, the public key, the registration time); the account itself is still read
- * on every request, so a deletion is seen at once.
+ * GET /users/{u} as ActivityStreams: the actor of a live account. Each document is serialised once per key and
+ * profile version — made of what changes only with them (the name, the key, the profile and the pictures it shows,
+ * whose changes move the version); the account itself is still read on every request, so a deletion is seen at once.
+ * Only a document not in memory needs its pictures read (`views`).
  */
 export class ActorAnswers {
-  private readonly texts = new LRUCache<string, { publicKeyPem: string; text: string }>({
+  private readonly texts = new LRUCache<string, { publicKeyPem: string; version: number; text: string }>({
     max: REMEMBERED_ACTORS,
   });
 
-  constructor(private readonly urls: Urls) {}
+  constructor(
+    private readonly urls: Urls,
+    private readonly views: (user: UserProfile) => Promise<ActorView>,
+  ) {}
 
-  of(user: UserProfile): Answer {
-    let cached = this.texts.get(user.username);
-    if (cached?.publicKeyPem !== user.publicKeyPem) {
-      cached = { publicKeyPem: user.publicKeyPem, text: JSON.stringify(actorDocument(user, this.urls)) };
-      this.texts.set(user.username, cached);
-    }
+  /** The answer, at once when it is in memory. */
+  of(user: UserProfile): Answer | Promise<Answer> {
+    const cached = this.texts.get(user.username);
+    if (cached?.publicKeyPem === user.publicKeyPem && cached.version === user.profileVersion)
+      return this.answer(cached.text);
+    return this.views(user).then((view) => {
+      const text = JSON.stringify(actorDocument(view, this.urls));
+      this.texts.set(user.username, { publicKeyPem: user.publicKeyPem, version: user.profileVersion, text });
+      return this.answer(text);
+    });
+  }
+
+  private answer(text: string): Answer {
     return {
       route: HOT_ROUTES.actor,
       contentType: AP_CONTENT_TYPE,
       headers: [['Vary', 'Accept']],
-      body: cached.text,
+      body: text,
     };
   }
 }

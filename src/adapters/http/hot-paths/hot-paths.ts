@@ -137,13 +137,19 @@ export class HotPaths {
     res: ServerResponse,
     koa: RequestListener,
     name: string,
-    answer: (user: UserProfile) => Answer,
+    answer: (user: UserProfile) => Answer | Promise<Answer>,
   ): boolean {
     const started = performance.now();
     this.useCases.getPublicActor
       .execute(name)
       .then(
-        (found) => (found.ok ? this.send(req, res, started, answer(found.value)) : koa(req, res)),
+        (found) =>
+          found.ok
+            ? Promise.resolve(answer(found.value)).then(
+                (made) => this.send(req, res, started, made),
+                () => koa(req, res),
+              )
+            : koa(req, res),
         () => koa(req, res),
       )
       .catch((error: unknown) => this.failed(req, res, error));

@@ -1,12 +1,14 @@
 // The registry's requests and answers (API.md §3): they validate bodies and generate /openapi.json.
 import { z } from 'zod';
 import {
+  ALT_TEXT_MAX_CHARACTERS,
   ASSET_NAME_PATTERN,
   DESCRIPTION_MAX_CHARACTERS,
   TAG_MAX_CHARACTERS,
   TAGS_MAX,
+  URL_MAX_CHARACTERS,
 } from '../../../domain/asset.js';
-import { isoTime, listOf } from './schemas.js';
+import { formBoolean, isoTime, listOf } from './schemas.js';
 
 // The domain's rules (asset.ts) judge every field and word its message; the bounds written here only cap what is
 // parsed before them, above anything the rules let through.
@@ -25,9 +27,24 @@ const tagsField = z
     description: `At most ${TAGS_MAX} tags of at most ${TAG_MAX_CHARACTERS} characters; a form sends one comma-separated field.`,
   });
 const nullableUrl = z
-  .union([z.string().max(2048), z.null()])
+  .union([z.string().max(URL_MAX_CHARACTERS * 4), z.null()])
   .transform((v) => (v === '' ? null : v))
-  .openapi({ type: ['string', 'null'], format: 'uri', description: 'Absolute http(s) URL, or null.' });
+  .openapi({
+    type: ['string', 'null'],
+    format: 'uri',
+    description: `Absolute http(s) URL of at most ${URL_MAX_CHARACTERS} characters, or null.`,
+  });
+const altText = z
+  .union([z.string().max(ALT_TEXT_MAX_CHARACTERS * 4), z.null()])
+  .transform((v) => (v === '' ? null : v))
+  .openapi({
+    type: ['string', 'null'],
+    description: `What the picture shows, for those who cannot see it: at most ${ALT_TEXT_MAX_CHARACTERS} characters, or null (peers then read the description).`,
+  });
+const sensitive = formBoolean.openapi({
+  type: 'boolean',
+  description: 'Peers hide the media behind a warning. A form sends a checkbox.',
+});
 
 export const RegisterAssetRequest = z
   .object({
@@ -49,6 +66,8 @@ export const RegisterAssetRequest = z
       .max(20000)
       .optional()
       .openapi({ description: `At most ${DESCRIPTION_MAX_CHARACTERS} characters.` }),
+    alt_text: altText.optional(),
+    sensitive: sensitive.optional(),
     tags: tagsField.optional(),
   })
   .openapi('RegisterAssetRequest');
@@ -63,6 +82,8 @@ export const UpdateAssetRequest = z
     tags: tagsField.optional(),
     url: nullableUrl.optional(),
     media_type: z.string().max(255).optional(),
+    alt_text: altText.optional(),
+    sensitive: sensitive.optional(),
   })
   .openapi('UpdateAssetRequest');
 
@@ -74,6 +95,8 @@ export const Asset = z
     media_type: z.string(),
     url: z.string().nullable(),
     description: z.string(),
+    alt_text: z.string().nullable(),
+    sensitive: z.boolean(),
     tags: z.array(z.string()),
     created_at: isoTime,
     updated_at: isoTime,

@@ -14,6 +14,8 @@ export const assetJson = (asset: Asset, urls: Urls) => {
     media_type: asset.mediaType,
     url,
     description,
+    alt_text: asset.altText,
+    sensitive: asset.sensitive,
     tags: [...asset.tags],
     created_at: asset.createdAt.toISOString(),
     updated_at: asset.updatedAt.toISOString(),
@@ -35,6 +37,21 @@ export const userJson = (user: UserProfile, urls: Urls) => ({
   actor: urls.actor(user.username),
   created_at: user.createdAt.toISOString(),
 });
+
+/** One user (GET /users/{u}): the list's fields and the profile (API.md §4.2). */
+export const userWithProfileJson = (user: UserProfile, urls: Urls) => {
+  const { profile } = user;
+  return {
+    ...userJson(user, urls),
+    display_name: profile.displayName,
+    bio: profile.bio,
+    avatar: profile.avatar,
+    header: profile.header,
+    fields: profile.fields.map(({ name, value }) => ({ name, value })),
+    pinned: [...profile.pinned],
+    indexable: profile.indexable,
+  };
+};
 
 /** The shared list shape: items, total, and absolute next/prev links that keep the request's other parameters. */
 export function listJson<T, J>(

@@ -72,7 +72,8 @@ export const VerifyRequest = z
   })
   .openapi('VerifyRequest');
 
-const formBoolean = z
+/** A boolean as JSON sends it, or as a form does (a checkbox sends `on` when ticked and nothing when not). */
+export const formBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', 'on'])])
   .transform((v) => v === true || v === 'true' || v === 'on');
 

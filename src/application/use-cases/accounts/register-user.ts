@@ -3,6 +3,7 @@
 // together, so no account exists whose client was told registration failed. One client address registers a
 // limited number of accounts per window.
 import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
+import { EMPTY_PROFILE } from '../../../domain/profile.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import {
   normaliseUsername,
@@ -69,6 +70,8 @@ export class RegisterUser {
       createdAt: this.clock.now(),
       deletedAt: null,
       disabledAt: null,
+      profile: EMPTY_PROFILE,
+      profileVersion: 0,
     };
     const session = this.issuer.signSession(user.username);
     if ((await this.users.create(user, session.record)) === 'taken')

@@ -1,4 +1,4 @@
-// Rule: the registry lists live assets, newest first, optionally one owner's or by name prefix.
+// Rule: the registry lists live assets, newest first, optionally one owner's, by name prefix, or by tag (any case).
 import type { Page } from '../../../domain/page.js';
 import type { Asset } from '../../../domain/asset.js';
 import type { Username } from '../../../domain/user.js';
@@ -8,7 +8,10 @@ import type { AssetFilter, AssetRepository } from '../../ports/asset-repository.
 export class ListRegistry {
   constructor(private readonly assets: AssetRepository) {}
 
-  execute(filter: { owner?: Username; namePrefix?: string }, page: CursorRequest): Promise<Page<Asset>> {
+  execute(
+    filter: { owner?: Username; namePrefix?: string; tag?: string },
+    page: CursorRequest,
+  ): Promise<Page<Asset>> {
     const f: AssetFilter = filter;
     return paginate(page, {
       older: (before, limit) => this.assets.listOlder(f, before, limit),

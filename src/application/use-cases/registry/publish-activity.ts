@@ -1,14 +1,18 @@
 // Rule: every registry change is published as an activity signed by its owner, appended to the one gap-free log
-// together with the change and the deliveries to the owner's followers; nothing of it is written unless all is.
+// together with the change and the deliveries to the owner's followers; nothing of it is written unless all is. A
+// change to an asset the owner's profile shows (its avatar, header or a pin) changes the profile in the same write
+// (a picture that is no longer one, or a deleted pin, leaves it), and that profile's Update is delivered too.
 import { activityTypeOf, type Activity, type ActivityType } from '../../../domain/activity.js';
 import { activityDocument } from '../../../domain/activity-document.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import { editedAsset, type Asset, type AssetEdit } from '../../../domain/asset.js';
 import { err, ok, type Result } from '../../../domain/result.js';
+import { profileTouchedBy } from '../../../domain/profile.js';
 import type { User } from '../../../domain/user.js';
 import type { ActivityLog, AssetChange } from '../../ports/activity-log.js';
 import type { ActivitySigner } from '../../ports/activity-signer.js';
 import type { Clock } from '../../ports/clock.js';
+import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
 
 const MAX_ATTEMPTS = 100;
@@ -16,21 +20,34 @@ const MAX_ATTEMPTS = 100;
 /** Why an activity was not appended: its asset change no longer fits the stored asset. */
 export type PublishRefusal = 'asset_exists' | 'asset_gone' | 'asset_changed';
 
+/** How often a profile changed under the append is read again before giving up (another writer keeps changing it). */
+const MAX_PROFILE_READS = 10;
+
 export interface Published {
   readonly activity: Activity;
   /** The asset as the activity left it. */
   readonly asset: Asset;
 }
 
-/** What the store applies for an edit published at `at`. */
-function changeOf(edit: AssetEdit, asset: Asset, at: Date): AssetChange {
+/** What the store applies for an edit published at `at`, with the publisher's profile when the asset touches it. */
+function changeOf(edit: AssetEdit, asset: Asset, at: Date, publisher: User): AssetChange {
+  const touched = profileTouchedBy(publisher.profile, asset);
+  const profile = touched
+    ? {
+        profile: {
+          username: publisher.username,
+          expectedVersion: publisher.profileVersion,
+          profile: touched,
+        },
+      }
+    : {};
   switch (edit.kind) {
     case 'create':
-      return { kind: 'create', asset };
+      return { kind: 'create', asset, ...profile };
     case 'update':
-      return { kind: 'update', asset, expectedUpdatedAt: edit.current.updatedAt };
+      return { kind: 'update', asset, expectedUpdatedAt: edit.current.updatedAt, ...profile };
     case 'delete':
-      return { kind: 'delete', name: asset.name, deletedAt: at };
+      return { kind: 'delete', name: asset.name, deletedAt: at, ...profile };
   }
 }
 
@@ -56,6 +73,7 @@ export class PublishActivity {
 
   constructor(
     private readonly log: ActivityLog,
+    private readonly users: UserRepository,
     private readonly signer: ActivitySigner,
     private readonly clock: Clock,
     private readonly urls: Urls,
@@ -69,8 +87,10 @@ export class PublishActivity {
     return run;
   }
 
-  private async append(publisher: User, edit: AssetEdit): Promise<Result<Published, PublishRefusal>> {
+  private async append(given: User, edit: AssetEdit): Promise<Result<Published, PublishRefusal>> {
     const type = activityTypeOf(edit.kind);
+    let publisher = given;
+    let profileReads = 0;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const idx = await this.log.nextIdx();
       const published = this.clock.now();
@@ -82,10 +102,19 @@ export class PublishActivity {
         this.signer,
         this.urls,
       );
-      const outcome = await this.log.append(activity, changeOf(edit, asset, published));
+      const outcome = await this.log.append(activity, changeOf(edit, asset, published, publisher));
       if (outcome === 'appended') {
         this.signal.jobsQueued();
         return ok({ activity, asset });
+      }
+      if (outcome === 'profile_changed') {
+        // The owner changed their profile meanwhile: the change is worked out again on the profile as it now is.
+        const fresh =
+          profileReads++ < MAX_PROFILE_READS ? await this.users.findByUsername(publisher.username) : null;
+        if (!fresh)
+          throw new Error(`the profile of ${publisher.username} kept changing under an asset write`);
+        publisher = fresh;
+        continue;
       }
       if (outcome !== 'idx_taken') return err(outcome);
     }

@@ -1,6 +1,7 @@
 // Rule: only the owner, through a session token and within the budget of writes, changes a live asset's description,
-// tags, url or media type — at least one of them; its name, content hash and owner are fixed (FIXED_ASSET_FIELDS:
-// `changes` has no place for them). The change and its signed Update activity are written together.
+// tags, url, media type, alt text or sensitive flag — at least one of them; its name, content hash and owner are
+// fixed (FIXED_ASSET_FIELDS: `changes` has no place for them). The change and its signed Update activity are written
+// together.
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset, AssetFields } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
@@ -11,7 +12,9 @@ import type { User } from '../../../domain/user.js';
 
 const MAX_EDIT_ATTEMPTS = 10;
 
-export type AssetChanges = Partial<Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType'>>;
+export type AssetChanges = Partial<
+  Pick<AssetFields, 'description' | 'tags' | 'url' | 'mediaType' | 'altText' | 'sensitive'>
+>;
 
 export class UpdateAsset {
   constructor(private readonly writes: AssetWrites) {}
@@ -28,7 +31,7 @@ export class UpdateAsset {
       return err({
         type: 'invalid_request',
         path: '(body)',
-        message: 'Give at least one of description, tags, url, media_type.',
+        message: 'Give at least one of description, tags, url, media_type, alt_text, sensitive.',
       });
     }
     let owner: User | null = null;

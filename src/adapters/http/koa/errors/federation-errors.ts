@@ -1,7 +1,9 @@
 // The federation's error unions as HTTP answers (API.md §4–§5): public actors, inboxes, webfinger.
 import type { PublicActorError } from '../../../../application/use-cases/accounts/get-public-actor.js';
 import type { InboxError } from '../../../../application/use-cases/federation/receive-activity.js';
+import type { UpdateProfileError } from '../../../../application/use-cases/accounts/update-profile.js';
 import { ErrorTable } from './error-table.js';
+import { invalidField, rateLimited, SCOPED_TOKEN_DETAIL, scopedTokenForbidden } from './shared-refusals.js';
 
 /** A public actor that cannot be shown: unknown (404), or deleted or disabled (410). */
 export const PUBLIC_ACTOR_ERRORS = new ErrorTable<PublicActorError>({
@@ -69,4 +71,22 @@ export const WEBFINGER_ERRORS = new ErrorTable<
 >({
   invalid_request: { status: 400, doc: 'missing or malformed resource', detail: (error) => error.detail },
   not_found: { status: 404, doc: 'another domain or an unknown user', detail: 'No such account here.' },
+});
+
+/** A profile change (PATCH /users/{u}): only the user themself, with their own session, within their budget. */
+export const PROFILE_ERRORS = new ErrorTable<UpdateProfileError>({
+  not_found: { status: 404, doc: 'no such user', detail: 'There is no such user.' },
+  forbidden: {
+    status: 403,
+    doc: ['another user’s profile', scopedTokenForbidden.doc as string],
+    detail: (error) =>
+      error.reason === 'scoped_token'
+        ? SCOPED_TOKEN_DETAIL
+        : 'Only the user themself can change this profile.',
+  },
+  invalid_request: invalidField(),
+  rate_limited: rateLimited(
+    'Too many changes in a short time. Try again later.',
+    'the per-user budget of writes is used up (see Retry-After)',
+  ),
 });

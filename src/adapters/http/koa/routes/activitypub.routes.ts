@@ -3,6 +3,8 @@
 import type { Context } from 'koa';
 import { AS_CONTEXT } from '../../../../domain/activity-streams.js';
 import type { UserProfile } from '../../../../domain/user.js';
+import type { Asset } from '../../../../domain/asset.js';
+import { altTextOf } from '../../../../domain/asset-note.js';
 import {
   countedCollection,
   followersPage,
@@ -18,7 +20,8 @@ import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
-import { activityJson, assetJson, listJson, userJson } from '../representations.js';
+import { activityJson, assetJson, listJson, userJson, userWithProfileJson } from '../representations.js';
+import * as profileSchemas from '../profile-schemas.js';
 import { respond } from '../respond.js';
 
 /** An ActivityStreams collection of a user; a paged one reads a cursor. */
@@ -67,7 +70,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       summary: 'One user; application/activity+json gives the ActivityPub actor',
       description: `${negotiated} Other spellings of the name answer 301 to the lower-case URL.`,
       request: { params: userParam },
-      responses: { 200: json(schemas.UserSummary, 'The user') },
+      responses: { 200: json(profileSchemas.UserWithProfile, 'The user and their profile') },
       // A deleted account is a Tombstone in the ActivityPub form; a deleted or disabled one a page in HTML. The
       // page lists the user's activities, paged by the query.
       refusals: [NOT_ACCEPTABLE, PUBLIC_ACTOR_ERRORS, QUERY_ERRORS],
@@ -111,14 +114,27 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       const user = found.value;
       await respond(ctx, {
         html: async () => {
-          const [assets, activities, followers] = await Promise.all([
+          const [assets, activities, followers, view, featured] = await Promise.all([
             useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
             useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
             useCases.countFollowers.execute(user.username),
+            useCases.getActorView.execute(user),
+            useCases.getFeatured.execute(user.username),
           ]);
+          const picture = (asset: Asset | null) => (asset ? { url: asset.url, alt: altTextOf(asset) } : null);
           await renderPage(ctx, deps, 'user', {
-            title: user.username,
-            user: userJson(user, urls),
+            title: user.profile.displayName ?? user.username,
+            user: userWithProfileJson(user, urls),
+            displayName: user.profile.displayName ?? user.username,
+            bio: paragraphsOf(user.profile.bio ?? ''),
+            fields: user.profile.fields.map((field) => ({
+              ...field,
+              link: /^https?:\/\/\S+$/.test(field.value) ? field.value : null,
+            })),
+            avatar: picture(view.avatar),
+            header: picture(view.header),
+            pinned: featured.ok ? featured.value.pinned.map((a) => assetJson(a, urls)) : [],
+            alternate: urls.actor(user.username),
             handle: `@${user.username}@${settings.webfingerDomain}`,
             followers,
             assets: listJson(
@@ -131,12 +147,12 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
           });
         },
         // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.
-        ap: () => {
-          const answer = deps.actorAnswers.of(user);
+        ap: async () => {
+          const answer = await deps.actorAnswers.of(user);
           for (const [name, value] of answer.headers) ctx.set(name, value);
           return answer.body;
         },
-        json: () => userJson(user, urls),
+        json: () => userWithProfileJson(user, urls),
       });
     },
   );
@@ -209,4 +225,14 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       await respond(ctx, { json: body, ap: body });
     },
   );
+}
+
+/** Plain text as paragraphs of lines, for a page to show with its own markup (every line escaped there). */
+function paragraphsOf(text: string): string[][] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n\s*/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '')
+    .map((paragraph) => paragraph.split('\n'));
 }

@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 import type { Activity } from '../../../../domain/activity.js';
 import { tombstoneObject } from '../../../../domain/activity-document.js';
 import { ACTIVITY_CONTEXT } from '../../../../domain/activity-streams.js';
-import { assetNote } from '../../../../domain/asset-note.js';
-import { fixedFieldsNamed, type Asset } from '../../../../domain/asset.js';
+import { altTextOf, assetNote } from '../../../../domain/asset-note.js';
+import { fixedFieldsNamed, isHttps, type Asset } from '../../../../domain/asset.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { BODY_ERRORS, JSON_BODY, NOT_ACCEPTABLE } from '../errors/edge-errors.js';
 import { ASSET_ERRORS } from '../errors/registry-errors.js';
@@ -37,6 +37,10 @@ function formValues(body: unknown, asset?: Asset): Record<string, string> {
     media_type: text('media_type', asset?.mediaType ?? ''),
     url: text('url', asset?.url ?? ''),
     description: text('description', asset?.description ?? ''),
+    alt_text: text('alt_text', asset?.altText ?? ''),
+    // A ticked checkbox sends `on`; an unticked one sends nothing.
+    sensitive:
+      b.sensitive !== undefined ? String(b.sensitive !== 'false') : String(asset?.sensitive ?? false),
     tags: text('tags', asset?.tags.join(', ') ?? ''),
   };
 }
@@ -126,6 +130,8 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
         mediaType: input.media_type,
         url: input.url ?? null,
         description: input.description ?? '',
+        altText: input.alt_text ?? null,
+        sensitive: input.sensitive ?? false,
         tags: input.tags ?? [],
       },
     });
@@ -145,6 +151,8 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     const fixed = isFormPost(ctx) ? null : fixedFieldsNamed((ctx.request.body ?? {}) as object);
     if (fixed) throw ASSET_ERRORS.problem({ type: 'invalid_request', ...fixed }, { name });
     const input = validateBody(ctx, registrySchemas.UpdateAssetRequest);
+    // The edit form always carries the whole form, and an unticked checkbox sends nothing: it means "not sensitive".
+    const sensitive = input.sensitive ?? (isFormPost(ctx) ? false : undefined);
     const result = await useCases.updateAsset.execute({
       writer: session.claims,
       name,
@@ -153,6 +161,8 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.media_type !== undefined ? { mediaType: input.media_type } : {}),
+        ...(input.alt_text !== undefined ? { altText: input.alt_text } : {}),
+        ...(sensitive !== undefined ? { sensitive } : {}),
       },
     });
     if (!result.ok) throw ASSET_ERRORS.problem(result.error, { name });
@@ -172,7 +182,9 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
   routes.patch(
     '/assets/:name',
     {
-      summary: "Change an asset's description, tags, url or media type (owner only; appends a signed Update)",
+      summary:
+        "Change an asset's description, tags, url, media type, alt text or sensitive flag (owner only; appends a " +
+        'signed Update)',
       security: signedIn,
       request: { params: nameParam, ...body(registrySchemas.UpdateAssetRequest) },
       responses: { 200: json(registrySchemas.AssetWithActivity, 'Changed') },
@@ -242,7 +254,18 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
         return;
       }
       await respond(ctx, {
-        html: () => renderPage(ctx, deps, 'asset', { title: asset.name, asset: assetJson(asset, urls) }),
+        html: () =>
+          renderPage(ctx, deps, 'asset', {
+            title: asset.name,
+            asset: assetJson(asset, urls),
+            // A picture is shown only from an https URL (a page never loads a file over plain http).
+            picture:
+              isHttps(asset.url) && asset.mediaType.startsWith('image/')
+                ? { url: asset.url, alt: altTextOf(asset) }
+                : null,
+            tags: asset.tags.map((tag) => ({ name: tag, href: `/tags/${encodeURIComponent(tag)}` })),
+            alternate: urls.asset(asset.name),
+          }),
         ap: () => ({ '@context': ACTIVITY_CONTEXT, ...assetNote(asset, urls) }),
         json: () => assetJson(asset, urls),
       });

@@ -1,4 +1,4 @@
-// The registry's lists (API.md §3): live assets, the activity log, one activity.
+// The registry's lists (API.md §3, §4.1): live assets, a tag's assets, the activity log, one activity.
 import { z } from 'zod';
 import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
@@ -45,6 +45,26 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
             owner: owner?.ok ? owner.value : '',
             q: q ?? '',
           }),
+        json,
+      });
+    },
+  );
+
+  routes.get(
+    '/tags/:tag',
+    {
+      ...listDoc(
+        'Live assets carrying a tag (compared in any case), newest first; a tag nobody uses is an empty list',
+        registrySchemas.AssetList,
+      ),
+      request: { params: z.object({ tag: z.string().openapi({ example: 'art' }) }), query: listParams },
+    },
+    async (ctx) => {
+      const tag = String(ctx.params.tag).replace(/^#/, '');
+      const page = await useCases.listRegistry.execute({ tag }, cursorRequest(ctx));
+      const json = () => listJson(page, (a) => assetJson(a, urls), pageLink(ctx, settings.publicUrl));
+      await respond(ctx, {
+        html: () => renderPage(ctx, deps, 'tag', { title: `#${tag}`, tag, list: json() }),
         json,
       });
     },

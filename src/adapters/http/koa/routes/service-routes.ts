@@ -10,6 +10,7 @@ import { discoveryRoutes } from './discovery.routes.js';
 import { inboxRoutes } from './inbox.routes.js';
 import { opsRoutes } from './ops.routes.js';
 import { pagesRoutes } from './pages.routes.js';
+import { profileRoutes } from './profile.routes.js';
 import { registryRoutes } from './registry.routes.js';
 import { renderersRoutes } from './renderers.routes.js';
 
@@ -28,6 +29,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   assetRoutes(routes, deps);
   registryRoutes(routes, deps);
   activityPubRoutes(routes, deps);
+  profileRoutes(routes, deps);
   inboxRoutes(routes, deps);
   discoveryRoutes(routes, deps);
   return routes;
