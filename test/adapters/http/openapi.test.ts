@@ -34,6 +34,9 @@ describe('GET /openapi.json', () => {
       'POST /renderers/attach',
       'PATCH /assets/{name}',
       'GET /users/{username}/followers',
+      'GET /users/{username}/featured',
+      'PATCH /users/{username}',
+      'GET /tags/{tag}',
       'POST /inbox',
       'GET /metrics',
     ])
@@ -45,13 +48,26 @@ describe('GET /openapi.json', () => {
       'media_type',
       'url',
       'description',
+      'alt_text',
+      'sensitive',
       'tags',
     ]);
     expect(Object.keys(schemas.UpdateAssetRequest!.properties!)).to.have.members([
       'description',
+      'alt_text',
+      'sensitive',
       'tags',
       'url',
       'media_type',
+    ]);
+    expect(Object.keys(schemas.UpdateProfileRequest!.properties!)).to.have.members([
+      'display_name',
+      'bio',
+      'avatar',
+      'header',
+      'fields',
+      'pinned',
+      'indexable',
     ]);
   });
 });
