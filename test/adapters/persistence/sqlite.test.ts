@@ -361,6 +361,36 @@ describe('SQLite persistence', () => {
         () => activitySeekQuery({ actor: alice }, 'newer', 10, 5),
         /SEARCH activities USING INDEX activities_by_actor \(actor=\? AND idx>\?\)/,
       ],
+      [
+        'live assets of a tag, newest page',
+        () => assetSeekQuery({ tag: 'Art' }, 'older', Number.MAX_SAFE_INTEGER, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq<\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        'live assets of a tag, older',
+        () => assetSeekQuery({ tag: 'Art' }, 'older', 10, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq<\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        'live assets of a tag, newer',
+        () => assetSeekQuery({ tag: 'Art' }, 'newer', 10, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq>\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        "an owner's live assets of a tag (the tag's range, each asset checked)",
+        () => assetSeekQuery({ tag: 'Art', owner: alice, namePrefix: 'asset' }, 'older', 10, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq<\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        "count of a tag's live assets (one counter row)",
+        () => assetCountQuery({ tag: 'Art' }),
+        /^SEARCH tag_counts USING PRIMARY KEY \(tag=\?\)$/,
+      ],
+      [
+        "count of an owner's live assets of a tag",
+        () => assetCountQuery({ tag: 'Art', owner: alice }),
+        /SEARCH t USING PRIMARY KEY \(tag=\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
       ['next idx', () => ({ sql: NEXT_IDX_SQL, params: [] }), /SEARCH activities/],
       ['count of activities', () => activityCountQuery({}), /SEARCH activities/],
       [
@@ -392,6 +422,8 @@ describe('SQLite persistence', () => {
 
     it('runs the queries it plans: the adapters give the same answers', async () => {
       expect(await store.assets.count({ owner: alice })).to.equal(10);
+      expect(await store.assets.count({ tag: 'TEST' })).to.equal(20);
+      expect(await store.assets.count({ tag: 'test', owner: alice })).to.equal(10);
       expect(await store.activities.count({ actor: alice })).to.equal(10);
       expect(await store.activities.count({})).to.equal(20);
     });
