@@ -74,6 +74,8 @@ export function benchAsset(idx: number, owner: Username, at: Date): Asset {
     mediaType: 'image/png',
     url: `https://cdn.example/bench/${idx}.png`,
     description: `Benchmark asset number ${idx}.`,
+    altText: null,
+    sensitive: false,
     tags: ['bench'],
     createdAt: at,
     updatedAt: at,

@@ -3,6 +3,7 @@
 // Progress goes to stderr; the last stdout line is a SeedReport as JSON.
 import { randomBytes } from 'node:crypto';
 import { openSqlitePersistence } from '../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import { EMPTY_PROFILE } from '../src/domain/profile.js';
 import type { Revocation } from '../src/domain/revocation.js';
 import type { Username } from '../src/domain/user.js';
 import { seedFixtures, benchActivity, type SeedFixtures } from './seed-fixtures.js';
@@ -45,6 +46,8 @@ async function seedUsers(f: SeedFixtures): Promise<void> {
           createdAt,
           deletedAt: null,
           disabledAt: null,
+          profile: EMPTY_PROFILE,
+          profileVersion: 0,
         });
         if (outcome !== 'created') throw new Error(`user ${username}: ${outcome}`);
       }
