@@ -67,6 +67,6 @@ export class InMemoryAssetRepository implements AssetRepository {
   /** The assets a filtered list walks: a tag's own (its index entry), or the whole registry. */
   private candidates(filter: AssetFilter): readonly StoredAsset[] {
     if (filter.tag === undefined) return this.db.assetsInOrder;
-    return this.db.assetsByTag.get(tagKey(filter.tag)) ?? [];
+    return this.db.tags.assetsOf(tagKey(filter.tag));
   }
 }

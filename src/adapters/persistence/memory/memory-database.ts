@@ -10,7 +10,7 @@ import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
-import { tagKeysOf } from '../tag-key.js';
+import { MemoryTagIndex } from './memory-tag-index.js';
 
 export interface StoredJob {
   readonly id: number;
@@ -84,11 +84,8 @@ export class MemoryDatabase {
   readonly assets = new Map<string, StoredAsset>();
   /** The same assets in registration order. */
   readonly assetsInOrder: StoredAsset[] = [];
-  /**
-   * The live assets of each tag key (see tagKey), in registration order: what SQLite's `asset_tags` is, so that a
-   * tag's page walks its own assets rather than the whole registry.
-   */
-  readonly assetsByTag = new Map<string, StoredAsset[]>();
+  /** The live assets of each tag key, in registration order. */
+  readonly tags = new MemoryTagIndex();
   liveAssetCount = 0;
   /** How many of `users` are deleted accounts. */
   deletedUsers = 0;
@@ -143,35 +140,15 @@ export class MemoryDatabase {
     this.assets.set(asset.name, stored);
     this.assetsInOrder.push(stored);
     if (asset.deletedAt === null) this.liveAssetCount++;
-    this.indexTags(stored);
+    this.tags.file(stored);
   }
 
   /** Replaces a stored asset (an update or a delete), keeping the live count and the tag index in step. */
   replaceAsset(stored: StoredAsset, asset: Asset): void {
     if (stored.asset.deletedAt === null && asset.deletedAt !== null) this.liveAssetCount--;
-    this.unindexTags(stored);
+    this.tags.unfile(stored);
     stored.asset = asset;
-    this.indexTags(stored);
-  }
-
-  /** Files a live asset under each of its tag keys, at its position. */
-  private indexTags(stored: StoredAsset): void {
-    if (stored.asset.deletedAt !== null) return;
-    for (const key of tagKeysOf(stored.asset.tags)) {
-      const list = this.assetsByTag.get(key) ?? [];
-      list.splice(firstAbove(list, stored.position), 0, stored);
-      this.assetsByTag.set(key, list);
-    }
-  }
-
-  private unindexTags(stored: StoredAsset): void {
-    if (stored.asset.deletedAt !== null) return;
-    for (const key of tagKeysOf(stored.asset.tags)) {
-      const list = this.assetsByTag.get(key) ?? [];
-      const at = list.indexOf(stored);
-      if (at >= 0) list.splice(at, 1);
-      if (list.length === 0) this.assetsByTag.delete(key);
-    }
+    this.tags.file(stored);
   }
 
   /**
@@ -292,16 +269,4 @@ export class MemoryDatabase {
       if (job.state === 'pending' && job.lane === lane && job.kind === kind) n++;
     return n;
   }
-}
-
-/** The index in `list` (ascending positions) where an entry at `position` goes. */
-function firstAbove(list: readonly StoredAsset[], position: number): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((list[middle]?.position ?? Infinity) < position) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
