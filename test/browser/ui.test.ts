@@ -1,30 +1,19 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { FakeL1Server } from '../support/fake-l1-server.js';
-import { chromiumAvailable, launchChromium, SCREENSHOT_DIR } from '../support/chromium.js';
+import {
+  axeViolations,
+  chromiumAvailable,
+  launchChromium,
+  pageStructure,
+  SCREENSHOT_DIR,
+  VIEWPORTS,
+} from '../support/chromium.js';
 import { client, registerUser } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'correct horse battery';
-/** Runs in the page (as a string: the test's own TypeScript has no DOM types). */
-const AUDIT_SCRIPT = `(() => {
-  const visibleInputs = [...document.querySelectorAll('input, textarea, select')].filter((el) => el.type !== 'hidden');
-  return {
-    h1: document.querySelectorAll('h1').length,
-    main: document.querySelectorAll('main').length,
-    nav: document.querySelectorAll('nav').length,
-    unlabelled: visibleInputs.filter((el) => !el.labels || el.labels.length === 0).map((el) => el.id || el.name),
-    lang: document.documentElement.lang,
-  };
-})()`;
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const AXE_SCRIPT = `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_AA)} } }).then((r) =>
-  r.violations.map((v) => v.id + ': ' + v.help + ' — ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`;
-const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } } as const;
 
 describe('web UI in a real browser (Chromium)', function () {
   this.timeout(60_000);
@@ -268,13 +257,7 @@ describe('web UI in a real browser (Chromium)', function () {
     ];
     for (const path of paths) {
       await go(path);
-      const audit = (await page.evaluate(AUDIT_SCRIPT)) as {
-        h1: number;
-        main: number;
-        nav: number;
-        unlabelled: string[];
-        lang: string;
-      };
+      const audit = await pageStructure(page);
       expect(audit.h1, path).to.equal(1);
       expect(audit.main, path).to.equal(1);
       expect(audit.nav, path).to.be.at.least(1);
@@ -392,8 +375,7 @@ describe('web UI in a real browser (Chromium)', function () {
           for (const target of targets) {
             if (typeof target === 'string') await auditPage.goto(`${l2.url}${target}`);
             else await target.reach(auditPage);
-            await auditPage.addScriptTag({ path: AXE_SOURCE });
-            const found = (await auditPage.evaluate(AXE_SCRIPT)) as string[];
+            const found = await axeViolations(auditPage);
             const name = typeof target === 'string' ? target : target.name;
             violations.push(...found.map((v) => `${name} (${who}, ${size}): ${v}`));
             audited++;

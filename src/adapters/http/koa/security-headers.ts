@@ -1,11 +1,15 @@
 import type { Context, Next } from 'koa';
 
-/** No inline script at all; forms may post anywhere because the attach form redirects to the L1 server. */
+/**
+ * No inline script at all; forms may post anywhere because the attach form redirects to the L1 server. Pictures
+ * may come from any https server: an asset's file, an avatar and a header live where their owner put them
+ * (API.md §4.1, §4.2), and a page shows them without a referrer.
+ */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: https:",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -1,7 +1,16 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nunjucks from 'nunjucks';
-import { ASSET_NAME_RULE, DESCRIPTION_MAX_CHARACTERS, TAGS_MAX } from '../../../domain/asset.js';
+import { altTextOf } from '../../../domain/asset-note.js';
+import {
+  ALT_TEXT_MAX_CHARACTERS,
+  ASSET_NAME_RULE,
+  DESCRIPTION_MAX_CHARACTERS,
+  isHttps,
+  TAGS_MAX,
+  URL_MAX_CHARACTERS,
+  type Asset,
+} from '../../../domain/asset.js';
 import { PASSWORD_HASHED_BYTES, PASSWORD_MIN_CHARACTERS } from '../../../domain/password.js';
 import { USERNAME_RULE } from '../../../domain/user.js';
 
@@ -26,7 +35,27 @@ const RULES = {
   assetName: ASSET_NAME_RULE,
   description: { maxCharacters: DESCRIPTION_MAX_CHARACTERS },
   tags: { max: TAGS_MAX },
+  altText: { maxCharacters: ALT_TEXT_MAX_CHARACTERS },
+  url: { maxCharacters: URL_MAX_CHARACTERS },
 } as const;
+
+/**
+ * An asset (its JSON form) as a picture a page may show — `{ url, alt }` for an https image, else null — with the
+ * alt text peers read (API.md §4.1: the alt text, else the description, else the name). A page never loads a file
+ * over plain http.
+ */
+const pictureOf = (asset: unknown): { url: string; alt: string } | null => {
+  if (typeof asset !== 'object' || asset === null) return null;
+  const { name, url, media_type, description, alt_text } = asset as Record<string, unknown>;
+  if (typeof url !== 'string' || !isHttps(url) || typeof media_type !== 'string') return null;
+  if (!media_type.startsWith('image/')) return null;
+  const alt = altTextOf({
+    name: String(name ?? ''),
+    description: typeof description === 'string' ? description : '',
+    altText: typeof alt_text === 'string' ? alt_text : null,
+  } as Asset);
+  return { url, alt };
+};
 
 /** "2026-11-22T10:00:00.000Z" → "2026-11-22 10:00 UTC": readable, unambiguous, no client-side script needed. */
 const readableDate = (iso: unknown): string =>
@@ -64,6 +93,10 @@ export class NunjucksViews {
       },
     );
     env.addFilter('date', readableDate);
+    env.addFilter('picture', pictureOf);
+    env.addFilter('pluck', (items: unknown, key: string) =>
+      Array.isArray(items) ? items.map((item) => (item as Record<string, unknown> | null)?.[key]) : [],
+    );
     env.addGlobal('version', this.options.version);
     env.addGlobal('rules', RULES);
     this.loaded = env;

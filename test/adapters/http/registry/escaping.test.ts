@@ -25,6 +25,14 @@ function escapedForms(raw: string): string[] {
   return [base.replace(/"/g, '&quot;'), base.replace(/"/g, '&#34;'), base.replace(/"/g, '&#x22;')];
 }
 
+/**
+ * No element carries an onerror handler. Quoted attribute values are blanked first: an asset page's picture holds
+ * the (escaped) text in its alt attribute, which is text, not an attribute of its own.
+ */
+function expectNoOnerror(html: string): void {
+  expect(html.replace(/=\s*"[^"]*"/g, '=""')).to.not.match(/<img[^>]*onerror/i);
+}
+
 function expectEscaped(html: string, raw: string, where: string): void {
   expect(html, `${where}: the raw ${raw}`).to.not.include(raw);
   expect(
@@ -62,7 +70,7 @@ for (const store of STORES) {
       expectEscaped(html, SCRIPT, 'asset page');
       expectEscaped(html, ATTRIBUTE, 'asset page');
       expectEscaped(html, ATTRIBUTE_TAG, 'asset page');
-      expect(html).to.not.match(/<img[^>]*onerror/i);
+      expectNoOnerror(html);
     });
 
     it('the registry page shows the tags escaped', async () => {
@@ -71,7 +79,7 @@ for (const store of STORES) {
       expectEscaped(html, SCRIPT, 'registry page');
       expectEscaped(html, ATTRIBUTE_TAG, 'registry page');
       expect(html).to.not.include(ATTRIBUTE);
-      expect(html).to.not.match(/<img[^>]*onerror/i);
+      expectNoOnerror(html);
     });
 
     it("the owner's profile page shows the tags escaped", async () => {
@@ -80,14 +88,14 @@ for (const store of STORES) {
       expectEscaped(html, SCRIPT, 'user page');
       expectEscaped(html, ATTRIBUTE_TAG, 'user page');
       expect(html).to.not.include(ATTRIBUTE);
-      expect(html).to.not.match(/<img[^>]*onerror/i);
+      expectNoOnerror(html);
     });
 
     it('the activity page shows the signed document escaped', async () => {
       const html = expectHtml(await getAs(api, `/activities/${created.activity.idx}`, BROWSER_ACCEPT));
       expect(html).to.not.include(SCRIPT);
       expect(html).to.not.include(ATTRIBUTE_TAG);
-      expect(html).to.not.match(/<img[^>]*onerror/i);
+      expectNoOnerror(html);
     });
 
     it('a search for the hostile text is echoed escaped on the registry page', async () => {

@@ -53,7 +53,8 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     renderAssetForm(
       ctx,
       editing,
-      formValues(ctx.request.body, editing ?? undefined),
+      // A refused form post: an unticked checkbox sent nothing, and means "not sensitive", not "as stored".
+      formValues({ sensitive: 'false', ...(ctx.request.body as object) }, editing ?? undefined),
       problem.detail,
       problem.status,
     );
