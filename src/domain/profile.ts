@@ -56,9 +56,16 @@ export type ProfileChanges = {
 export type ProfileFieldError = { readonly path: string; readonly message: string };
 
 const length = (text: string) => [...text].length;
-/** Control characters are dropped (canonical JSON-LD escapes them differently between libraries), as in descriptions. */
+/**
+ * Control characters are dropped (canonical JSON-LD escapes them differently between libraries), as in descriptions.
+ * A kept line break is one `\n`: a browser sends a textarea's as CRLF, and counts each as one character.
+ */
 const cleaned = (text: string, keepLineBreaks: boolean) =>
-  wellFormed(text.replace(/\t/g, ' ').replace(keepLineBreaks ? /(?![\n\r])\p{Cc}/gu : /\p{Cc}/gu, ''));
+  wellFormed(
+    keepLineBreaks
+      ? text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/(?!\n)\p{Cc}/gu, '')
+      : text.replace(/\t/g, ' ').replace(/\p{Cc}/gu, ''),
+  );
 
 /** A text of at most `max` characters (blank is none), or why not. */
 function text(

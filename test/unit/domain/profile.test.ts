@@ -80,6 +80,13 @@ describe('profile rules (API.md §4.2)', () => {
     });
   });
 
+  it("stores a browser's CRLF line breaks as one newline each, so a bio at the limit in a textarea fits", () => {
+    const typed = Array.from({ length: 1000 }, () => 'x').join('\r\n'); // 1,999 characters in the textarea
+    const result = applyProfileChanges(EMPTY_PROFILE, { bio: typed });
+    expect(result.ok && result.value.bio).to.equal(typed.replace(/\r\n/g, '\n'));
+    expect(changed({ bio: 'old mac\rline' }).bio).to.equal('old mac\nline');
+  });
+
   it('drops blank field rows, needs a name for a field, and keeps pins once each, in order', () => {
     expect(
       changed({
