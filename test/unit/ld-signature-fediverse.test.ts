@@ -99,9 +99,7 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
   /** Fedify's loader, but the actor comes from here: nothing leaves the process. */
   const fedifyLoader = getDocumentLoader();
   const documentLoader = async (url: string) =>
-    url.startsWith(ACTOR)
-      ? { contextUrl: null, documentUrl: ACTOR, document: actor }
-      : fedifyLoader(url);
+    url.startsWith(ACTOR) ? { contextUrl: null, documentUrl: ACTOR, document: actor } : fedifyLoader(url);
   /** Fedify's verdict; a document its vocabulary cannot even parse (an `icon` that is no Image) is refused too. */
   const fedifyVerifies = (doc: Doc) =>
     verifyJsonLd(doc, { documentLoader, contextLoader: documentLoader }).catch(() => false);
@@ -175,9 +173,9 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
 
   it('canonicalises every document in safe mode, each new term as the IRI Mastodon gives it', async () => {
     const documents = [...Object.values(signed), actor, featuredCollection(ALICE, [asset()], urls)];
-    const nquads = (await Promise.all(documents.map(({ signature: _s, ...doc }) => canonicalNQuads(doc)))).join(
-      '',
-    );
+    const nquads = (
+      await Promise.all(documents.map(({ signature: _s, ...doc }) => canonicalNQuads(doc)))
+    ).join('');
     for (const iri of EXPANDED_IRIS) expect(nquads, iri).to.include(`<${iri}>`);
     // No property or type fell back to the ActivityStreams context's "@vocab": "_:" (a blank node, unsigned).
     expect(nquads).not.to.match(/^\S+ _:/m);
@@ -223,7 +221,8 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
             await canonicalNQuads(withoutSignature(tampered));
             const fedify = await fedifyVerifies(tampered);
             const independent = await verifyLdSignature(tampered, actor.publicKey.publicKeyPem);
-            if (fedify || independent) survivors.push(`${path} ${how} (fedify ${fedify}, independent ${independent})`);
+            if (fedify || independent)
+              survivors.push(`${path} ${how} (fedify ${fedify}, independent ${independent})`);
           }
         }
         expect(survivors, 'changes the signature does not see').to.deep.equal([]);
