@@ -16,6 +16,7 @@ import { markdownTable, RESULTS_FILE, tableRows, writeResults } from './report.j
 import type { BenchResults } from './results-types.js';
 import { deepPages } from './scenarios/deep-pages.js';
 import { fanOut } from './scenarios/fan-out.js';
+import { profileFanOut } from './scenarios/profile-fan-out.js';
 import { federationReads } from './scenarios/federation.js';
 import { badSignatures } from './scenarios/bad-signatures.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
@@ -164,6 +165,33 @@ async function runFanOut(): Promise<void> {
   );
 }
 
+/** Scenario 7's profile line: the same followers, a series of profile changes, on a store of its own. */
+async function runProfileFanOut(): Promise<void> {
+  const { hosts, followersPerHost } = profile.fanOut;
+  step(
+    `profile fan-out: ${hosts * followersPerHost} followers on ${hosts} hosts, ${profile.profileChanges} changes`,
+  );
+  results.profileFanOut = await profileFanOut(
+    { ...profile.fanOut, changes: profile.profileChanges },
+    workspace.dir,
+    async (storePath) => {
+      const server = await startL2({
+        storePath,
+        secretsDir: workspace.secretsDir,
+        publicUrl: PUBLIC_URL,
+        bcryptCost: profile.bcryptCost,
+      });
+      running.add(server);
+      return { ...server, stop: () => server.stop().finally(() => running.delete(server)) };
+    },
+  );
+  const measured = results.profileFanOut;
+  step(
+    `profile fan-out: ${measured.deliveriesPerSecond.toFixed(0)} deliveries/s ` +
+      `(${measured.deliveries} in ${measured.seconds.toFixed(1)} s, Update ${measured.updateBytes} bytes)`,
+  );
+}
+
 async function seed(): Promise<void> {
   step(
     `seeding ${profile.users} users, ${profile.activities} activities, ${profile.revocations} revocations`,
@@ -192,7 +220,10 @@ async function onSeededStore(l2: RunningServer, idle: Memory): Promise<void> {
   const someone = `u${String(Math.ceil(profile.users / 2)).padStart(7, '0')}`;
   seeded.federation = await federationReads(l2.url, new URL(PUBLIC_URL).host, someone, profile);
   const { webfinger, actor } = seeded.federation;
-  step(`webfinger ${webfinger.rps.toFixed(0)}, actor ${actor.rps.toFixed(0)} rps`);
+  step(
+    `webfinger ${webfinger.rps.toFixed(0)}, actor ${actor.rps.toFixed(0)} rps ` +
+      `(actor ${seeded.federation.actorBytes} bytes${seeded.federation.actorHasProfile ? ', full profile' : ''})`,
+  );
   seeded.memoryAfterLoad = l2.memory();
 }
 
@@ -217,6 +248,7 @@ async function main(): Promise<void> {
   await serve(l2On('empty'), onEmptyStore);
   await peerIntrospection();
   await runFanOut();
+  await runProfileFanOut();
   await seed();
 
   let seededIdle: Memory | undefined;
