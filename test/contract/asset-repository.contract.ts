@@ -42,12 +42,26 @@ export function assetRepositoryContract(name: string, harness: PersistenceHarnes
       assets().listOlder(filter, null, 1000);
 
     it('finds a registered asset with every field as stored', async () => {
-      const withUrl = anAsset({ createdAt: later(1), updatedAt: later(2) });
-      const bare = anAsset({ owner: bob, url: null, description: '', tags: [] });
+      const withUrl = anAsset({
+        createdAt: later(1),
+        updatedAt: later(2),
+        altText: 'A harbour at dusk: "quoted", ünïcödé 🎨\nand a second line',
+        sensitive: true,
+      });
+      const bare = anAsset({
+        owner: bob,
+        url: null,
+        description: '',
+        altText: null,
+        sensitive: false,
+        tags: [],
+      });
       await registerAssets(store().activities, [withUrl, bare]);
 
       expect(await assets().findByName(withUrl.name)).to.deep.equal(withUrl);
       expect(await assets().findByName(bare.name)).to.deep.equal(bare);
+      expect(names(await everything())).to.deep.equal([bare.name, withUrl.name]);
+      expect((await everything())[1]?.value).to.deep.equal(withUrl);
     });
 
     it('finds nothing under a name never registered, nor under the same name in other case', async () => {
@@ -253,8 +267,12 @@ export function assetRepositoryContract(name: string, harness: PersistenceHarnes
       expect(await assets().count({})).to.equal(2);
     });
 
-    it('replaces media type, url, description, tags and update time on update, and keeps the rest', async () => {
-      const [asset] = (await register(['sunset'], { createdAt: later(1), updatedAt: later(1) })) as [Asset];
+    it('replaces media type, url, description, alt text, sensitive, tags and update time on update, and keeps the rest', async () => {
+      const [asset] = (await register(['sunset'], {
+        createdAt: later(1),
+        updatedAt: later(1),
+        altText: 'The sun going down',
+      })) as [Asset];
       const change = anAsset({
         name: asset.name,
         owner: bob,
@@ -262,6 +280,8 @@ export function assetRepositoryContract(name: string, harness: PersistenceHarnes
         mediaType: 'video/mp4',
         url: null,
         description: 'Moving pictures',
+        altText: 'Waves, then gulls',
+        sensitive: true,
         tags: ['moving'],
         createdAt: later(5 * MINUTE),
         updatedAt: later(6 * MINUTE),
@@ -273,13 +293,29 @@ export function assetRepositoryContract(name: string, harness: PersistenceHarnes
         expectedUpdatedAt: asset.updatedAt,
       });
 
-      expect(await assets().findByName(asset.name)).to.deep.equal({
+      const changed = {
         ...asset,
         mediaType: 'video/mp4',
         url: null,
         description: 'Moving pictures',
+        altText: 'Waves, then gulls',
+        sensitive: true,
         tags: ['moving'],
         updatedAt: later(6 * MINUTE),
+      };
+      expect(await assets().findByName(asset.name)).to.deep.equal(changed);
+
+      await appendWithRetry(store().activities, {
+        kind: 'update',
+        asset: { ...changed, altText: null, sensitive: false, updatedAt: later(7 * MINUTE) },
+        expectedUpdatedAt: later(6 * MINUTE),
+      });
+
+      expect(await assets().findByName(asset.name)).to.deep.equal({
+        ...changed,
+        altText: null,
+        sensitive: false,
+        updatedAt: later(7 * MINUTE),
       });
     });
 

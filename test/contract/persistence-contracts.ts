@@ -2,11 +2,13 @@ import type { Persistence } from '../../src/application/ports/persistence.js';
 import { accountRemovalContract } from './account-removal.contract.js';
 import { activityLogContract } from './activity-log.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
+import { assetTagsContract } from './asset-tags.contract.js';
 import { followerRepositoryContract } from './follower-repository.contract.js';
 import type { PersistenceHarness } from './harness.js';
 import { instanceKeyStoreContract } from './instance-key-store.contract.js';
 import { issuedTokenRegistryContract } from './issued-token-registry.contract.js';
 import { jobQueueContract } from './job-queue.contract.js';
+import { profileContract } from './profile.contract.js';
 import { queueAdministrationContract } from './queue-administration.contract.js';
 import { remoteKeyStoreContract } from './remote-key-store.contract.js';
 import { rendererAttachmentsContract } from './renderer-attachments.contract.js';
@@ -24,7 +26,9 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   jobQueueContract,
   queueAdministrationContract,
   assetRepositoryContract,
+  assetTagsContract,
   activityLogContract,
+  profileContract,
   followerRepositoryContract,
   remoteKeyStoreContract,
   instanceKeyStoreContract,

@@ -5,10 +5,20 @@ import {
   type TransferRecord,
 } from '../../src/application/ports/store-transfer.js';
 import type { AssetName } from '../../src/domain/asset.js';
+import { EMPTY_PROFILE } from '../../src/domain/profile.js';
 import type { Username } from '../../src/domain/user.js';
-import { aUser } from '../support/builders.js';
-import { ACCEPT_KEY, collect, streamOf, transferRecords } from '../support/transfer-records.js';
+import { aProfile, aUser, T0 } from '../support/builders.js';
+import {
+  ACCEPT_KEY,
+  collect,
+  EMPTY_TRANSFER_PROFILE,
+  streamOf,
+  transferRecords,
+  withoutProfilesAndAltText,
+} from '../support/transfer-records.js';
 import { useStore, type PersistenceHarness, rejection } from './harness.js';
+
+type AssetRecord = Extract<TransferRecord, { record: 'asset' }>;
 
 export function storeTransferContract(name: string, harness: PersistenceHarness): void {
   describe(`StoreTransfer (${name})`, () => {
@@ -87,6 +97,68 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
         pending: jobsIn('pending'),
         abandoned: jobsIn('abandoned'),
       });
+    });
+
+    it('serves imported profiles, alt text and tags: the tag index is rebuilt, a profile goes on from its version', async () => {
+      const records = transferRecords({ users: 14, activities: 120 });
+      await store().transfer.import(streamOf(records));
+
+      const user1 = records.find((r) => r.record === 'user' && r.username === 'user_1');
+      const profile = await store().users.findProfile('user_1' as Username);
+      expect(profile?.profile).to.deep.equal(user1?.record === 'user' && user1.profile);
+      expect(profile?.profileVersion).to.equal(3);
+      const update = { username: 'user_1' as Username, expectedVersion: 3, profile: aProfile() };
+      expect(await store().users.updateProfile({ ...update, expectedVersion: 0 }, T0)).to.equal('conflict');
+      expect(await store().users.updateProfile(update, T0)).to.equal('updated');
+      expect((await store().users.findProfile('user_1' as Username))?.profileVersion).to.equal(4);
+
+      const live = records.filter((r): r is AssetRecord => r.record === 'asset' && r.deletedAt === null);
+      const tagged = (key: string) =>
+        live
+          .filter((r) => r.tags.some((t) => t.toLowerCase() === key))
+          .map((r) => r.name)
+          .reverse();
+      for (const [tag, key] of [
+        ['ART', 'art'],
+        ['t3', 't3'],
+      ] as const) {
+        expect(tagged(key), key).to.not.deep.equal([]);
+        const listed = await store().assets.listOlder({ tag }, null, 1000);
+        expect(
+          listed.map((e) => e.value.name),
+          tag,
+        ).to.deep.equal(tagged(key));
+        expect(await store().assets.count({ tag }), tag).to.equal(tagged(key).length);
+      }
+      const withAlt = live.find((r) => r.altText !== null && r.sensitive);
+      expect(await store().assets.findByName(withAlt?.name as AssetName)).to.deep.include({
+        altText: withAlt?.altText,
+        sensitive: true,
+      });
+    });
+
+    it('imports a file exported before profiles and alt text: the empty profile at version 0, no alt text, not sensitive', async () => {
+      const records = transferRecords({ users: 14, activities: 120 });
+      const old = withoutProfilesAndAltText(records);
+      expect(old.filter((r) => r.record === 'user' && 'profile' in r)).to.deep.equal([]);
+
+      await store().transfer.import(streamOf(old));
+
+      const exported = await collect(store().transfer.export());
+      expect(exported).to.deep.equal(
+        records.map((r) =>
+          r.record === 'user'
+            ? { ...r, profile: EMPTY_TRANSFER_PROFILE, profileVersion: 0 }
+            : r.record === 'asset'
+              ? { ...r, altText: null, sensitive: false }
+              : r,
+        ),
+      );
+      const user = await store().users.findByUsername('user_1' as Username);
+      expect(user).to.deep.include({ profile: EMPTY_PROFILE, profileVersion: 0 });
+      const asset = await store().assets.findByName('asset-1' as AssetName);
+      expect(asset).to.deep.include({ altText: null, sensitive: false });
+      expect(await store().assets.count({ tag: 'art' })).to.be.greaterThan(0);
     });
 
     it('refuses a store that holds data, writing nothing', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
 import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import { EMPTY_PROFILE } from '../../src/domain/profile.js';
 import { client, registerUser } from '../support/http.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { collect, streamOf, transferRecords } from '../support/transfer-records.js';
@@ -125,6 +126,37 @@ describe('moving a store with l2 store export / import', function () {
     try {
       const users = await target.users.listOlder(null, 10);
       expect(users.map((u) => u.value.disabledAt)).to.deep.equal([null, null, null, null, null]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('imports a file of version 1, exported before profiles and alt text: empty profiles, no alt text, not sensitive', async () => {
+    const source = openSqlitePersistence(join(dir, 'source.sqlite'));
+    await source.transfer.import(streamOf(transferRecords({ users: 5, activities: 12 })));
+    await source.close();
+    expect((await l2(storeAt('source.sqlite'), 'store', 'export', join(dir, 'new.jsonl'))).code).to.equal(0);
+    const lines = readFileSync(join(dir, 'new.jsonl'), 'utf8').trimEnd().split('\n');
+    const old = lines.map((line, i) => {
+      const value = JSON.parse(line) as Record<string, unknown>;
+      if (i === 0) return JSON.stringify({ ...value, version: 1 });
+      for (const field of ['profile', 'profileVersion', 'altText', 'sensitive']) delete value[field];
+      return JSON.stringify(value);
+    });
+    expect(old.filter((line) => /"(profile|profileVersion|altText|sensitive)"/.test(line))).to.deep.equal([]);
+    writeFileSync(join(dir, 'old.jsonl'), `${old.join('\n')}\n`);
+
+    const imported = await l2(storeAt('target.sqlite'), 'store', 'import', join(dir, 'old.jsonl'));
+    expect(imported, imported.stderr).to.include({ code: 0 });
+    const target = openSqlitePersistence(join(dir, 'target.sqlite'));
+    try {
+      const users = await target.users.listOlder(null, 10);
+      expect(users.map((u) => [u.value.profile, u.value.profileVersion])).to.deep.equal(
+        users.map(() => [EMPTY_PROFILE, 0]),
+      );
+      const assets = await target.assets.listOlder({}, null, 100);
+      expect(assets).to.not.deep.equal([]);
+      expect(assets.filter((a) => a.value.altText !== null || a.value.sensitive)).to.deep.equal([]);
     } finally {
       await target.close();
     }

@@ -3,6 +3,7 @@ import { acceptJob, type JobSpec } from '../../src/domain/jobs.js';
 import type { Activity, ActivityType } from '../../src/domain/activity.js';
 import { parseAssetName, type Asset, type AssetName } from '../../src/domain/asset.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../src/domain/l1-server.js';
+import { EMPTY_PROFILE, type Profile } from '../../src/domain/profile.js';
 import { revocationOf, type IssuedToken, type Revocation } from '../../src/domain/revocation.js';
 import { normaliseUsername, type User, type Username } from '../../src/domain/user.js';
 
@@ -43,6 +44,26 @@ export function aUser(overrides: Partial<User> = {}): User {
     createdAt: T0,
     deletedAt: null,
     disabledAt: null,
+    // A new account's: empty, at version 0. A fresh copy, so that a test changing it changes no other user.
+    profile: { ...EMPTY_PROFILE, fields: [], pinned: [] },
+    profileVersion: 0,
+    ...overrides,
+  };
+}
+
+/** A profile with every field filled (names of assets as given; the store does not check them). */
+export function aProfile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    displayName: 'Alice Ünïcödé 🎨',
+    bio: 'Paints harbours.\n\nSee https://alice.example — "quoted" & <b>not bold</b>',
+    avatar: anAssetName('face'),
+    header: anAssetName('banner'),
+    fields: [
+      { name: 'Site', value: 'https://alice.example' },
+      { name: 'Pronouns', value: 'she/her' },
+    ],
+    pinned: [anAssetName('sunset'), anAssetName('harbour')],
+    indexable: true,
     ...overrides,
   };
 }
@@ -88,6 +109,8 @@ export function anAsset(overrides: Partial<Asset> = {}): Asset {
     mediaType: 'image/png',
     url: `https://cdn.example/assets/${n}.png`,
     description: `Test asset ${n}: "quoted", ünïcödé and a\nnew line`,
+    altText: null,
+    sensitive: false,
     tags: ['test', `n${n}`],
     // Fresh dates, so that a test changing one cannot move T0 for the others.
     createdAt: new Date(T0),

@@ -1,6 +1,17 @@
 // A store's worth of records in the transfer form, made up but consistent (activities gap-free, jobs naming
 // activities that exist), for the round trips of `l2 store export` / `import`.
-import type { TransferRecord } from '../../src/application/ports/store-transfer.js';
+import type { TransferProfile, TransferRecord } from '../../src/application/ports/store-transfer.js';
+
+/** A new account's profile, as every store exports it. */
+export const EMPTY_TRANSFER_PROFILE: TransferProfile = {
+  displayName: null,
+  bio: null,
+  avatar: null,
+  header: null,
+  fields: [],
+  pinned: [],
+  indexable: false,
+};
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
 const at = (n: number) => new Date(T0 + n * 1000).toISOString();
@@ -25,6 +36,9 @@ export function transferRecords({ users, activities }: TransferShape): TransferR
       createdAt: at(i),
       deletedAt: i % 7 === 6 ? at(i + 100) : null,
       disabledAt: i % 5 === 3 ? at(i + 50) : null,
+      // Every third user has filled in a profile (naming assets of theirs, which the store does not check).
+      profile: i % 3 === 1 ? profileOf(i) : EMPTY_TRANSFER_PROFILE,
+      profileVersion: i % 3 === 1 ? i + 2 : 0,
     }),
   );
   records.push({
@@ -90,7 +104,9 @@ export function transferRecords({ users, activities }: TransferShape): TransferR
       mediaType: idx % 2 ? 'image/png' : 'video/mp4',
       url: idx % 5 ? `https://cdn.example/${name}` : null,
       description: `Asset ${name} — «${idx}»`,
-      tags: idx % 4 ? ['art', `t${idx % 10}`] : [],
+      altText: idx % 3 ? `A picture of «${name}»\nin two lines` : null,
+      sensitive: idx % 6 === 1,
+      tags: idx % 4 ? ['art', `T${idx % 10}`] : [],
       createdAt: at(idx),
       updatedAt: at(idx + 1),
       deletedAt: idx % 11 === 10 ? at(idx + 2) : null,
@@ -157,6 +173,40 @@ export function transferRecords({ users, activities }: TransferShape): TransferR
       replaceKey: ACCEPT_KEY,
     });
   return records;
+}
+
+/** A filled-in profile of user `i`: every field, texts that JSON escapes. */
+function profileOf(i: number): TransferProfile {
+  return {
+    displayName: `User ${i} — «Ünïcödé» 🎨`,
+    bio: `Line one of ${i}.\n\nAnd "two", with <b>tags</b> & https://site.example/${i}`,
+    avatar: `asset-${i}`,
+    header: i % 2 ? null : `asset-${i + 1}`,
+    fields: [
+      { name: 'Site', value: `https://site.example/${i}` },
+      { name: 'Tab\there', value: '' },
+    ],
+    pinned: [`asset-${i}`, `asset-${i + 2}`],
+    indexable: i % 2 === 1,
+  };
+}
+
+/**
+ * The same records as a file exported before profiles, alt text and sensitive assets existed holds them: users
+ * without `profile` and `profileVersion`, assets without `altText` and `sensitive`.
+ */
+export function withoutProfilesAndAltText(records: readonly TransferRecord[]): TransferRecord[] {
+  return records.map((r) => {
+    if (r.record === 'user') {
+      const { profile: _p, profileVersion: _v, ...rest } = r;
+      return rest;
+    }
+    if (r.record === 'asset') {
+      const { altText: _a, sensitive: _s, ...rest } = r;
+      return rest;
+    }
+    return r;
+  });
 }
 
 /** The key of the Accept jobs of transferRecords. */

@@ -4,11 +4,29 @@ import { z } from 'zod';
 import type { TransferRecord } from '../../application/ports/store-transfer.js';
 
 export const FORMAT = 'l2-store';
-export const FORMAT_VERSION = 1;
+/**
+ * 2: users carry `profile` and `profileVersion`, assets `altText` and `sensitive` (issue 25). A version-1 file reads
+ * as it always did, those fields taking their defaults; the version moved so that an L2 from before, which would
+ * drop the fields it does not know, refuses a newer file rather than import it without them.
+ */
+export const FORMAT_VERSION = 2;
+/** The versions this L2 reads. */
+export const READABLE_VERSIONS = [1, 2] as const;
 
 const time = z.string().datetime({ offset: true });
 const text = z.string();
 const nullableText = z.string().nullable();
+
+/** A profile, every field given (as every store exports one); absent from files of version 1. */
+const Profile = z.object({
+  displayName: nullableText,
+  bio: nullableText,
+  avatar: nullableText,
+  header: nullableText,
+  fields: z.array(z.object({ name: text, value: text })),
+  pinned: z.array(text),
+  indexable: z.boolean(),
+});
 
 const Record = z.discriminatedUnion('record', [
   z.object({
@@ -21,6 +39,9 @@ const Record = z.discriminatedUnion('record', [
     deletedAt: time.nullable(),
     // Files exported before accounts could be disabled have no such field: those accounts were enabled.
     disabledAt: time.nullable().default(null),
+    // Optional: files exported before profiles existed import with the empty profile at version 0.
+    profile: Profile.optional(),
+    profileVersion: z.number().int().nonnegative().optional(),
   }),
   z.object({ record: z.literal('instance_key'), publicKeyPem: text, privateKeyPem: text }),
   z.object({
@@ -56,6 +77,9 @@ const Record = z.discriminatedUnion('record', [
     mediaType: text,
     url: nullableText,
     description: text,
+    // Optional: files exported before them import with no alt text, not sensitive.
+    altText: nullableText.optional(),
+    sensitive: z.boolean().optional(),
     tags: z.array(text),
     createdAt: time,
     updatedAt: time,
@@ -94,7 +118,11 @@ const Record = z.discriminatedUnion('record', [
   }),
 ]);
 
-const Header = z.object({ format: z.literal(FORMAT), version: z.literal(FORMAT_VERSION), exportedAt: time });
+const Header = z.object({
+  format: z.literal(FORMAT),
+  version: z.union(READABLE_VERSIONS.map((v) => z.literal(v))),
+  exportedAt: time,
+});
 const Trailer = z.object({ end: z.literal(true), records: z.number().int().nonnegative() });
 
 export const headerLine = (exportedAt: Date): string =>
@@ -129,7 +157,7 @@ export async function* readTransferLines(lines: AsyncIterable<string>): AsyncGen
     const value = parse(line, number);
     if (number === 1) {
       if (!Header.safeParse(value).success)
-        throw new TransferFileError(1, `not an ${FORMAT} file of version ${FORMAT_VERSION}`);
+        throw new TransferFileError(1, `not an ${FORMAT} file of version ${READABLE_VERSIONS.join(' or ')}`);
       continue;
     }
     const trailer = Trailer.safeParse(value);

@@ -1,3 +1,14 @@
+/** A user's profile (API.md §4.2) in a user record: every field, in this order. */
+export interface TransferProfile {
+  readonly displayName: string | null;
+  readonly bio: string | null;
+  readonly avatar: string | null;
+  readonly header: string | null;
+  readonly fields: readonly { readonly name: string; readonly value: string }[];
+  readonly pinned: readonly string[];
+  readonly indexable: boolean;
+}
+
 /**
  * Every record a store holds, in one form that every store reads and writes: what `l2 store export` writes as JSON
  * Lines and `l2 store import` reads back, so an operator can move from one store to another (SQLite → MongoDB and
@@ -14,6 +25,10 @@ export type TransferRecord =
       readonly createdAt: string;
       readonly deletedAt: string | null;
       readonly disabledAt: string | null;
+      /** Absent in files exported before profiles existed: the empty profile. */
+      readonly profile?: TransferProfile;
+      /** Absent in files exported before profiles existed: 0. */
+      readonly profileVersion?: number;
     }
   | { readonly record: 'instance_key'; readonly publicKeyPem: string; readonly privateKeyPem: string }
   | {
@@ -54,6 +69,10 @@ export type TransferRecord =
       readonly mediaType: string;
       readonly url: string | null;
       readonly description: string;
+      /** Absent in files exported before assets had alt text: null. */
+      readonly altText?: string | null;
+      /** Absent in files exported before assets could be marked sensitive: false. */
+      readonly sensitive?: boolean;
       readonly tags: readonly string[];
       readonly createdAt: string;
       readonly updatedAt: string;

@@ -11,7 +11,10 @@ import {
   type Document,
 } from 'mongodb';
 import { activityFor, appendWithRetry, registerAssets } from '../../support/activity-writers.js';
-import { liveAssetsMatching } from '../../../src/adapters/persistence/mongodb/mongo-asset-repository.js';
+import {
+  liveAssetsMatching,
+  seekHint,
+} from '../../../src/adapters/persistence/mongodb/mongo-asset-repository.js';
 import {
   DUPLICATE_KEY,
   isDuplicateKey,
@@ -36,6 +39,7 @@ import {
   INDEXES,
   REVOCATION_TTL_MARGIN_SECONDS,
 } from '../../../src/adapters/persistence/mongodb/mongo-schema.js';
+import { TAG_INDEX_BUILT } from '../../../src/adapters/persistence/mongodb/mongo-tag-index.js';
 import { USER_COUNTS_BUILT } from '../../../src/adapters/persistence/mongodb/mongo-user-counts.js';
 import { LIVE_USERS } from '../../../src/adapters/persistence/mongodb/mongo-user-repository.js';
 import {
@@ -50,7 +54,9 @@ import {
 } from '../../../src/adapters/persistence/mongodb/open-mongo-persistence.js';
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
 import type { Job } from '../../../src/application/ports/job-queue.js';
+import type { AssetFilter } from '../../../src/application/ports/asset-repository.js';
 import type { AssetName } from '../../../src/domain/asset.js';
+import { EMPTY_PROFILE } from '../../../src/domain/profile.js';
 import type { Username } from '../../../src/domain/user.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { persistenceContracts } from '../../contract/persistence-contracts.js';
@@ -62,6 +68,7 @@ import {
   anAsset,
   anAssetName,
   anL1Server,
+  aProfile,
   aRevocation,
   aUser,
   aUsername,
@@ -535,6 +542,50 @@ function serverSuites(url: string): void {
         expect(await after.followers.count({ username: alice })).to.equal(3);
       });
 
+      it('reads a database written before issue 25 with the defaults, and builds its tag index once', async () => {
+        const dbName = freshDatabase();
+        const before = await openOn(dbName);
+        const alice = aUser({ username: aUsername('alice') });
+        await before.users.create(alice);
+        const [one, two, gone] = [
+          anAsset({ owner: alice.username, tags: ['Art', 'Über'] }),
+          anAsset({ owner: alice.username, tags: ['sea', 'ART', 'art'] }),
+          anAsset({ owner: alice.username, tags: ['art'] }),
+        ];
+        await registerAssets(before.activities, [one, two, gone]);
+        await appendWithRetry(before.activities, {
+          kind: 'delete',
+          name: gone.name,
+          deletedAt: later(MINUTE),
+        });
+        // As an earlier version left it: no profile fields, no alt text, sensitive or tag keys, no tag totals or mark.
+        const c = collectionsOf(before.db);
+        await c.users.updateMany({}, { $unset: { profile: '', profileVersion: '' } });
+        await c.assets.updateMany({}, { $unset: { altText: '', sensitive: '', tagKeys: '' } });
+        await c.tagCounts.deleteMany({});
+        await c.counters.deleteOne({ _id: TAG_INDEX_BUILT });
+
+        const after = await openOn(dbName);
+
+        expect(await after.users.findByUsername(alice.username)).to.deep.equal(alice);
+        expect((await after.users.findProfile(alice.username))?.profile).to.deep.equal(EMPTY_PROFILE);
+        expect(await after.assets.findByName(one.name)).to.deep.equal(one);
+        const tagged = async (tag: string) => ({
+          names: (await after.assets.listOlder({ tag }, null, 10)).map((e) => e.value.name as string),
+          count: await after.assets.count({ tag }),
+        });
+        expect(await tagged('art')).to.deep.equal({ names: [two.name, one.name], count: 2 });
+        expect(await tagged('ÜBER')).to.deep.equal({ names: [one.name], count: 1 });
+        const change = { username: alice.username, expectedVersion: 0, profile: aProfile() };
+        expect(await after.users.updateProfile({ ...change, expectedVersion: 1 }, T0)).to.equal('conflict');
+        expect(await after.users.updateProfile(change, T0)).to.equal('updated');
+        expect((await after.users.findProfile(alice.username))?.profileVersion).to.equal(1);
+        // Built once: a later start leaves the totals to the writes.
+        await appendWithRetry(after.activities, { kind: 'delete', name: one.name, deletedAt: later(MINUTE) });
+        await openOn(dbName);
+        expect(await tagged('art')).to.deep.equal({ names: [two.name], count: 1 });
+      });
+
       it('keeps positions, attachments and followers unique with unique indexes', async () => {
         const all = await indexesOf((await openOn(freshDatabase())).db);
         const unique = (collection: string): Document[] =>
@@ -818,6 +869,28 @@ function serverSuites(url: string): void {
           /IXSCAN jobs_by_lane_run_at/,
         ],
       ];
+      const tagSeek = (filter: AssetFilter, how: Seek) => () =>
+        seekCursor(
+          collectionsOf(store.db).assets,
+          liveAssetsMatching(filter),
+          'seq',
+          how,
+          seekHint(filter),
+        ).explain();
+      plans.push(
+        [
+          "a tag's live assets, newest page",
+          tagSeek({ tag: 'TEST' }, older(null)),
+          /IXSCAN assets_live_by_tag/,
+        ],
+        ["a tag's live assets, older", tagSeek({ tag: 'test' }, older(10)), /IXSCAN assets_live_by_tag/],
+        ["a tag's live assets, newer", tagSeek({ tag: 'Test' }, newer(3)), /IXSCAN assets_live_by_tag/],
+        [
+          "an owner's live assets of a tag",
+          tagSeek({ tag: 'test', owner: alice }, older(10)),
+          /IXSCAN assets_live_by_tag/,
+        ],
+      );
       for (const [what, explain, expected] of plans) {
         it(`${what}: ${expected.source}, no collection scan, no blocking sort`, async () => {
           const stages = winningStages(await explain());
@@ -852,6 +925,36 @@ function serverSuites(url: string): void {
           .toArray();
 
         expect(heads.map((head) => head.lane)).to.deep.equal(['https://busy.example']);
+      });
+
+      it("bounds a tag's seek to the tag's key and the position: a deep page reads what it returns", async () => {
+        const explained = await seekCursor(
+          collectionsOf(store.db).assets,
+          liveAssetsMatching({ tag: 'TEST' }),
+          'seq',
+          older(10),
+          seekHint({ tag: 'TEST' }),
+        ).explain('executionStats');
+        const stats = explained.executionStats as { nReturned: number; totalKeysExamined: number };
+
+        expect(stats.nReturned).to.equal(5);
+        // The limit's keys, and at most the one past the last deleted asset's that the scan steps over.
+        expect(stats.totalKeysExamined).to.be.at.most(stats.nReturned + 1);
+      });
+
+      it("reads a tag's total from one document, and counts a tag with an owner in the tag's index", async () => {
+        const live = (await store.assets.listOlder({}, null, 100)).filter((e) =>
+          e.value.tags.includes('test'),
+        );
+
+        expect(await store.assets.count({ tag: 'TEST' })).to.equal(live.length);
+        expect(await store.assets.count({ tag: 'test', owner: alice })).to.equal(
+          live.filter((e) => e.value.owner === alice).length,
+        );
+        expect(await collectionsOf(store.db).tagCounts.findOne({ _id: 'test' })).to.deep.equal({
+          _id: 'test',
+          liveAssets: live.length,
+        });
       });
 
       it('finds assets by a name prefix without a collection scan', async () => {

@@ -23,8 +23,9 @@ import { storeCall } from '../../../src/adapters/persistence/sqlite/sqlite-error
 import { prefixSuccessor, type Query } from '../../../src/adapters/persistence/sqlite/sqlite-seeks.js';
 import type { AssetChange } from '../../../src/application/ports/activity-log.js';
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
-import type { AssetName } from '../../../src/domain/asset.js';
-import { profileOf } from '../../../src/domain/user.js';
+import type { Asset, AssetName } from '../../../src/domain/asset.js';
+import { EMPTY_PROFILE } from '../../../src/domain/profile.js';
+import { profileOf, type User } from '../../../src/domain/user.js';
 import type { PersistenceHarness } from '../../contract/harness.js';
 import { persistenceContracts } from '../../contract/persistence-contracts.js';
 import { activityFor, appendWithRetry, registerAssets } from '../../support/activity-writers.js';
@@ -32,6 +33,7 @@ import {
   anActivity,
   anAsset,
   anAssetName,
+  aProfile,
   aRevocation,
   aUser,
   aUsername,
@@ -108,6 +110,126 @@ describe('SQLite persistence', () => {
       expect(migrate(second.db)).to.deep.equal([]);
       expect(appliedVersions(second.db)).to.deep.equal(MIGRATIONS.map((m) => m.version));
       expect(await second.users.findByUsername(alice.username)).to.deep.equal(alice);
+    });
+
+    describe('migration 8 (issue 25) on a file written by the schema before it', () => {
+      /** A file at migration 7, with alice and bob, and four assets of alice's written as that schema wrote them. */
+      function fileBeforeMigration8(): { path: string; alice: User; bob: User; assets: Asset[] } {
+        const path = freshDbPath();
+        const old = new Database(path);
+        try {
+          expect(
+            migrate(
+              old,
+              MIGRATIONS.filter((m) => m.version <= 7),
+            ),
+          ).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+          const [alice, bob] = [
+            aUser({ username: aUsername('alice') }),
+            aUser({ username: aUsername('bob') }),
+          ];
+          const addUser = old.prepare(
+            `INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at)
+             VALUES (?, ?, ?, ?, ?)`,
+          );
+          for (const u of [alice, bob])
+            addUser.run(u.username, u.passwordHash, u.publicKeyPem, u.privateKeyPem, u.createdAt.getTime());
+          old.exec("UPDATE counters SET value = 2 WHERE name = 'users'");
+          const assets = [
+            anAsset({ name: anAssetName('one'), tags: ['Art', 'Über'] }),
+            anAsset({ name: anAssetName('two'), tags: ['sea', 'ART', 'art'] }),
+            anAsset({ name: anAssetName('gone'), tags: ['art', 'sea'], deletedAt: later(MINUTE) }),
+            anAsset({ name: anAssetName('three'), tags: [] }),
+          ];
+          const addAsset = old.prepare(
+            `INSERT INTO assets (name, owner, content_hash, media_type, url, description, tags, created_at,
+               updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          );
+          for (const a of assets)
+            addAsset.run(
+              a.name,
+              a.owner,
+              a.contentHash,
+              a.mediaType,
+              a.url,
+              a.description,
+              JSON.stringify(a.tags),
+              a.createdAt.getTime(),
+              a.updatedAt.getTime(),
+              a.deletedAt?.getTime() ?? null,
+            );
+          old.exec(`UPDATE counters SET value = 3 WHERE name = 'live_assets';
+                    INSERT INTO user_counts (username, live_assets) VALUES ('alice', 3);`);
+          return { path, alice, bob, assets };
+        } finally {
+          old.close();
+        }
+      }
+
+      it('reads the users already there with the empty profile at version 0, and writes theirs from it', async () => {
+        const { path, alice, bob } = fileBeforeMigration8();
+
+        const store = open(path);
+
+        expect(appliedVersions(store.db)).to.deep.equal(MIGRATIONS.map((m) => m.version));
+        expect(await store.users.findByUsername(alice.username)).to.deep.equal(alice);
+        expect((await store.users.findProfile(bob.username))?.profile).to.deep.equal(EMPTY_PROFILE);
+        expect((await store.users.listOlder(null, 10)).map((e) => e.value)).to.deep.equal(
+          [bob, alice].map(profileOf),
+        );
+        expect(alice.profileVersion).to.equal(0);
+        const change = { username: alice.username, expectedVersion: 0, profile: aProfile() };
+        expect(await store.users.updateProfile(change, T0)).to.equal('updated');
+        expect(await store.users.findByUsername(alice.username)).to.deep.equal({
+          ...alice,
+          profile: aProfile(),
+          profileVersion: 1,
+        });
+      });
+
+      it('reads the assets already there without alt text and not sensitive', async () => {
+        const { path, assets } = fileBeforeMigration8();
+
+        const store = open(path);
+
+        for (const asset of assets) {
+          expect(asset).to.deep.include({ altText: null, sensitive: false });
+          expect(await store.assets.findByName(asset.name)).to.deep.equal(asset);
+        }
+      });
+
+      it('files the live assets already there under their tags, by any case, and keeps the index with later writes', async () => {
+        const { path, assets } = fileBeforeMigration8();
+        const [one, two] = assets as [Asset, Asset];
+
+        const store = open(path);
+        const tagged = async (tag: string) => ({
+          names: (await store.assets.listOlder({ tag }, null, 10)).map((e) => e.value.name as string),
+          count: await store.assets.count({ tag }),
+        });
+
+        expect(await tagged('art')).to.deep.equal({ names: ['two', 'one'], count: 2 });
+        expect(await tagged('ÜBER')).to.deep.equal({ names: ['one'], count: 1 });
+        expect(await tagged('Sea')).to.deep.equal({ names: ['two'], count: 1 });
+        const rows = store.db.prepare('SELECT tag, seq FROM asset_tags ORDER BY tag, seq').all();
+        expect(rows, 'one row per live asset and tag key').to.deep.equal([
+          { tag: 'art', seq: 1 },
+          { tag: 'art', seq: 2 },
+          { tag: 'sea', seq: 2 },
+          { tag: 'über', seq: 1 },
+        ]);
+
+        await appendWithRetry(store.activities, {
+          kind: 'update',
+          asset: { ...one, tags: ['sea'], updatedAt: later(MINUTE) },
+          expectedUpdatedAt: one.updatedAt,
+        });
+        await appendWithRetry(store.activities, { kind: 'delete', name: two.name, deletedAt: later(MINUTE) });
+
+        expect(await tagged('art')).to.deep.equal({ names: [], count: 0 });
+        expect(await tagged('sea')).to.deep.equal({ names: ['one'], count: 1 });
+        expect(await tagged('über')).to.deep.equal({ names: [], count: 0 });
+      });
     });
 
     it('fills the per-user counts from existing data when migration 3 is applied to an older file', async () => {
@@ -361,6 +483,36 @@ describe('SQLite persistence', () => {
         () => activitySeekQuery({ actor: alice }, 'newer', 10, 5),
         /SEARCH activities USING INDEX activities_by_actor \(actor=\? AND idx>\?\)/,
       ],
+      [
+        'live assets of a tag, newest page',
+        () => assetSeekQuery({ tag: 'Art' }, 'older', Number.MAX_SAFE_INTEGER, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq<\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        'live assets of a tag, older',
+        () => assetSeekQuery({ tag: 'Art' }, 'older', 10, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq<\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        'live assets of a tag, newer',
+        () => assetSeekQuery({ tag: 'Art' }, 'newer', 10, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq>\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        "an owner's live assets of a tag (the tag's range, each asset checked)",
+        () => assetSeekQuery({ tag: 'Art', owner: alice, namePrefix: 'asset' }, 'older', 10, 5),
+        /SEARCH t USING PRIMARY KEY \(tag=\? AND seq<\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
+      [
+        "count of a tag's live assets (one counter row)",
+        () => assetCountQuery({ tag: 'Art' }),
+        /^SEARCH tag_counts USING PRIMARY KEY \(tag=\?\)$/,
+      ],
+      [
+        "count of an owner's live assets of a tag",
+        () => assetCountQuery({ tag: 'Art', owner: alice }),
+        /SEARCH t USING PRIMARY KEY \(tag=\?\)\nSEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      ],
       ['next idx', () => ({ sql: NEXT_IDX_SQL, params: [] }), /SEARCH activities/],
       ['count of activities', () => activityCountQuery({}), /SEARCH activities/],
       [
@@ -392,6 +544,8 @@ describe('SQLite persistence', () => {
 
     it('runs the queries it plans: the adapters give the same answers', async () => {
       expect(await store.assets.count({ owner: alice })).to.equal(10);
+      expect(await store.assets.count({ tag: 'TEST' })).to.equal(20);
+      expect(await store.assets.count({ tag: 'test', owner: alice })).to.equal(10);
       expect(await store.activities.count({ actor: alice })).to.equal(10);
       expect(await store.activities.count({})).to.equal(20);
     });

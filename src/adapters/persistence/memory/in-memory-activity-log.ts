@@ -89,6 +89,7 @@ export class InMemoryActivityLog implements ActivityLog {
  */
 export function appendTo(db: MemoryDatabase, activity: Activity, change: AssetChange): AppendOutcome {
   if (activity.idx !== db.activities.length) return 'idx_taken';
+  if (change.profile && db.profileRefusal(change.profile)) return 'profile_changed';
   const write = writeFor(db, change);
   if (typeof write === 'string') return write;
   const stored: StoredActivity = {
@@ -103,16 +104,14 @@ export function appendTo(db: MemoryDatabase, activity: Activity, change: AssetCh
     document: serialise(activity.document),
   };
 
-  if (write.kind === 'insert') {
-    db.insertAsset(write.asset);
-  } else {
-    if (write.stored.asset.deletedAt === null && write.asset.deletedAt !== null) db.liveAssetCount--;
-    write.stored.asset = write.asset;
-  }
+  if (write.kind === 'insert') db.insertAsset(write.asset);
+  else db.replaceAsset(write.stored, write.asset);
   db.activities.push(stored);
   // The transactional outbox: one delivery per follower inbox, queued with the activity it delivers.
   for (const inbox of db.deliveryInboxes(activity.actor))
     db.insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
+  // The owner's profile the change leaves (an avatar, header or pin gone), with its Updates, as updateProfile does.
+  if (change.profile) db.writeProfile(change.profile, activity.published);
   return 'appended';
 }
 
@@ -139,6 +138,8 @@ function writeFor(
           mediaType: change.asset.mediaType,
           url: change.asset.url,
           description: change.asset.description,
+          altText: change.asset.altText,
+          sensitive: change.asset.sensitive,
           tags: [...change.asset.tags],
           updatedAt: new Date(change.asset.updatedAt),
         }

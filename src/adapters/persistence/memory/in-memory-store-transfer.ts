@@ -9,6 +9,7 @@ import type { ActivityType } from '../../../domain/activity.js';
 import type { AssetName } from '../../../domain/asset.js';
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { Username } from '../../../domain/user.js';
+import { profileFromStored, storedProfile } from '../stored-profile.js';
 import { checkedBatches, iso, millis } from '../transfer-checks.js';
 import type { MemoryDatabase } from './memory-database.js';
 
@@ -30,6 +31,8 @@ export class InMemoryStoreTransfer implements StoreTransfer {
         createdAt: user.createdAt.toISOString(),
         deletedAt: user.deletedAt?.toISOString() ?? null,
         disabledAt: user.disabledAt?.toISOString() ?? null,
+        profile: storedProfile(user.profile),
+        profileVersion: user.profileVersion,
       };
     if (db.instanceKeyPair) yield { record: 'instance_key', ...db.instanceKeyPair };
     for (const key of db.remoteKeys.values())
@@ -49,7 +52,14 @@ export class InMemoryStoreTransfer implements StoreTransfer {
     for (const { asset } of db.assetsInOrder)
       yield {
         record: 'asset',
-        ...asset,
+        name: asset.name,
+        owner: asset.owner,
+        contentHash: asset.contentHash,
+        mediaType: asset.mediaType,
+        url: asset.url,
+        description: asset.description,
+        altText: asset.altText,
+        sensitive: asset.sensitive,
         tags: [...asset.tags],
         createdAt: asset.createdAt.toISOString(),
         updatedAt: asset.updatedAt.toISOString(),
@@ -106,6 +116,8 @@ export class InMemoryStoreTransfer implements StoreTransfer {
           createdAt: new Date(millis(r.createdAt)),
           deletedAt,
           disabledAt: dateOrNull(r.disabledAt),
+          profile: profileFromStored(r.profile),
+          profileVersion: r.profileVersion ?? 0,
         });
         if (deletedAt) db.deletedUsers++;
         return;
@@ -143,6 +155,8 @@ export class InMemoryStoreTransfer implements StoreTransfer {
           ...withoutKind(r),
           name: r.name as AssetName,
           owner: r.owner as Username,
+          altText: r.altText ?? null,
+          sensitive: r.sensitive ?? false,
           tags: [...r.tags],
           createdAt: new Date(millis(r.createdAt)),
           updatedAt: new Date(millis(r.updatedAt)),

@@ -1,7 +1,8 @@
 import type { Positioned } from '../../../application/ports/positioned.js';
-import type { UserRepository } from '../../../application/ports/user-repository.js';
+import type { ProfileChange, UserRepository } from '../../../application/ports/user-repository.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import { profileOf, type User, type UserProfile, type Username } from '../../../domain/user.js';
+import { copyOfProfile } from '../stored-profile.js';
 import { MemoryDatabase, type StoredUser } from './memory-database.js';
 import { seekNewer, seekOlder } from './seek.js';
 
@@ -10,6 +11,7 @@ const copyOf = (user: User): User => ({
   createdAt: new Date(user.createdAt),
   deletedAt: user.deletedAt && new Date(user.deletedAt),
   disabledAt: user.disabledAt && new Date(user.disabledAt),
+  profile: copyOfProfile(user.profile),
 });
 const live = (stored: StoredUser): boolean => stored.user.deletedAt === null;
 const profile = (stored: StoredUser): UserProfile => profileOf(copyOf(stored.user));
@@ -92,5 +94,13 @@ export class InMemoryUserRepository implements UserRepository {
     const revoked = this.db.revoke(revocations, now);
     stored.user = { ...stored.user, passwordHash };
     return revoked;
+  }
+
+  async updateProfile(change: ProfileChange, now: Date): Promise<'updated' | 'conflict' | 'not_found'> {
+    this.db.assertOpen();
+    const refused = this.db.profileRefusal(change);
+    if (refused) return refused;
+    this.db.writeProfile(change, now);
+    return 'updated';
   }
 }

@@ -1,13 +1,16 @@
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
+import type { ProfileChange } from '../../../application/ports/user-repository.js';
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
 import type { KeyPair } from '../../../application/ports/key-pair-generator.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
-import { revocationNoticeJob } from '../../../domain/jobs.js';
+import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
+import { copyOfProfile } from '../stored-profile.js';
+import { tagKeysOf } from '../tag-key.js';
 
 export interface StoredJob {
   readonly id: number;
@@ -81,6 +84,11 @@ export class MemoryDatabase {
   readonly assets = new Map<string, StoredAsset>();
   /** The same assets in registration order. */
   readonly assetsInOrder: StoredAsset[] = [];
+  /**
+   * The live assets of each tag key (see tagKey), in registration order: what SQLite's `asset_tags` is, so that a
+   * tag's page walks its own assets rather than the whole registry.
+   */
+  readonly assetsByTag = new Map<string, StoredAsset[]>();
   liveAssetCount = 0;
   /** How many of `users` are deleted accounts. */
   deletedUsers = 0;
@@ -135,6 +143,61 @@ export class MemoryDatabase {
     this.assets.set(asset.name, stored);
     this.assetsInOrder.push(stored);
     if (asset.deletedAt === null) this.liveAssetCount++;
+    this.indexTags(stored);
+  }
+
+  /** Replaces a stored asset (an update or a delete), keeping the live count and the tag index in step. */
+  replaceAsset(stored: StoredAsset, asset: Asset): void {
+    if (stored.asset.deletedAt === null && asset.deletedAt !== null) this.liveAssetCount--;
+    this.unindexTags(stored);
+    stored.asset = asset;
+    this.indexTags(stored);
+  }
+
+  /** Files a live asset under each of its tag keys, at its position. */
+  private indexTags(stored: StoredAsset): void {
+    if (stored.asset.deletedAt !== null) return;
+    for (const key of tagKeysOf(stored.asset.tags)) {
+      const list = this.assetsByTag.get(key) ?? [];
+      list.splice(firstAbove(list, stored.position), 0, stored);
+      this.assetsByTag.set(key, list);
+    }
+  }
+
+  private unindexTags(stored: StoredAsset): void {
+    if (stored.asset.deletedAt !== null) return;
+    for (const key of tagKeysOf(stored.asset.tags)) {
+      const list = this.assetsByTag.get(key) ?? [];
+      const at = list.indexOf(stored);
+      if (at >= 0) list.splice(at, 1);
+      if (list.length === 0) this.assetsByTag.delete(key);
+    }
+  }
+
+  /**
+   * Why `change` cannot be written now — no live user of that name, or its profile version moved — or null when it
+   * can. Checked before a write's first change, as every write of this store is.
+   */
+  profileRefusal(change: ProfileChange): 'not_found' | 'conflict' | null {
+    const stored = this.users.get(change.username);
+    if (!stored || stored.user.deletedAt !== null) return 'not_found';
+    return stored.user.profileVersion === change.expectedVersion ? null : 'conflict';
+  }
+
+  /**
+   * Writes a profile change `profileRefusal` allowed: the profile and the next version, and one Update per distinct
+   * follower inbox queued at `now` (replacing the one waiting for that inbox). The one way a profile is written.
+   */
+  writeProfile(change: ProfileChange, now: Date): void {
+    const stored = this.users.get(change.username);
+    if (!stored) throw new Error(`writeProfile: no user ${change.username}`);
+    stored.user = {
+      ...stored.user,
+      profile: copyOfProfile(change.profile),
+      profileVersion: change.expectedVersion + 1,
+    };
+    for (const inbox of this.deliveryInboxes(change.username))
+      this.insertJob(profileUpdateJob(change.username, inbox), now);
   }
 
   /** Adds a follower at the next position, or updates one already there in place. */
@@ -229,4 +292,16 @@ export class MemoryDatabase {
       if (job.state === 'pending' && job.lane === lane && job.kind === kind) n++;
     return n;
   }
+}
+
+/** The index in `list` (ascending positions) where an entry at `position` goes. */
+function firstAbove(list: readonly StoredAsset[], position: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((list[middle]?.position ?? Infinity) < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

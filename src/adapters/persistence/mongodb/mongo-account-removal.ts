@@ -6,7 +6,8 @@ import type {
 } from '../../../application/ports/account-removal.js';
 import type { AppendOutcome } from '../../../application/ports/activity-log.js';
 import { documentDeliveryJob } from '../../../domain/jobs.js';
-import { deliveryInboxesIn, type MongoActivityLog } from './mongo-activity-log.js';
+import type { MongoActivityLog } from './mongo-activity-log.js';
+import { deliveryInboxesIn } from './mongo-delivery-inboxes.js';
 import { liveAssetsMatching } from './mongo-asset-repository.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';

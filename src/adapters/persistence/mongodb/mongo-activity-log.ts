@@ -8,13 +8,16 @@ import type {
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Activity, ActivityType } from '../../../domain/activity.js';
 import type { AssetName } from '../../../domain/asset.js';
-import { deliveryInbox } from '../../../domain/follower.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
+import { tagKeysOf } from '../tag-key.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import { deliveryInboxesIn } from './mongo-delivery-inboxes.js';
 import { jobDocument } from './mongo-job-document.js';
+import { queueProfileUpdatesIn, writeProfileIn } from './mongo-profile-write.js';
 import type { ActivityDocument, MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
+import { addToTagCounts } from './mongo-tag-index.js';
 import { addToCounter, readCounter, transaction, type Refuse } from './mongo-transactions.js';
 import { addToUserCount, readUserCount } from './mongo-user-counts.js';
 
@@ -29,18 +32,6 @@ const fromDocument = (doc: ActivityDocument): Activity => ({
 
 const byActor = (filter: ActivityFilter): Filter<ActivityDocument> =>
   filter.actor === undefined ? {} : { actor: filter.actor };
-
-/** The distinct inboxes one delivery per follower of `username` goes to, in follow order. */
-export async function deliveryInboxesIn(
-  followers: MongoCollections['followers'],
-  username: string,
-  session: ClientSession,
-): Promise<string[]> {
-  const targets = await followers
-    .find({ username }, { session, sort: { seq: 1 }, projection: { inbox: 1, sharedInbox: 1 } })
-    .toArray();
-  return [...new Set(targets.map(deliveryInbox))];
-}
 
 /** The JSON text of a document; throws for what JSON cannot hold, before any transaction starts. */
 function serialise(document: Record<string, unknown>): string {
@@ -85,8 +76,9 @@ export class MongoActivityLog implements ActivityLog {
   }
 
   /**
-   * The append inside a transaction the caller runs: claims the idx, applies the change, inserts the activity and
-   * queues one delivery per distinct follower inbox; `refuse` ends the whole transaction with nothing written.
+   * The append inside a transaction the caller runs: claims the idx, writes the profile the change carries, applies
+   * the change, inserts the activity and queues one delivery per distinct follower inbox (and the profile's Updates);
+   * `refuse` ends the whole transaction with nothing written.
    */
   async appendIn(
     session: ClientSession,
@@ -102,6 +94,9 @@ export class MongoActivityLog implements ActivityLog {
       { session },
     );
     if (claimed.matchedCount !== 1) refuse('idx_taken');
+    // The owner's profile the change leaves (an avatar, header or pin gone), written as updateProfile writes it.
+    if (change.profile && (await writeProfileIn(this.collections, change.profile, session)) !== 'updated')
+      refuse('profile_changed');
     await this.apply(change, session, refuse);
     await addToUserCount(this.collections.userCounts, activity.actor, 'activities', 1, session);
     await activities.insertOne(
@@ -122,6 +117,8 @@ export class MongoActivityLog implements ActivityLog {
         inboxes.map((inbox) => jobDocument(activityDeliveryJob(activity.idx, inbox), activity.published)),
         { session },
       );
+    if (change.profile)
+      await queueProfileUpdatesIn(this.collections, change.profile.username, activity.published, session);
   }
 
   async listOlder(
@@ -152,7 +149,7 @@ export class MongoActivityLog implements ActivityLog {
     session: ClientSession,
     refuse: Refuse<AppendOutcome>,
   ): Promise<void> {
-    const { assets, counters, userCounts } = this.collections;
+    const { assets, counters, userCounts, tagCounts } = this.collections;
     switch (change.kind) {
       case 'create': {
         const { asset } = change;
@@ -169,7 +166,10 @@ export class MongoActivityLog implements ActivityLog {
               mediaType: asset.mediaType,
               url: asset.url,
               description: asset.description,
+              altText: asset.altText,
+              sensitive: asset.sensitive,
               tags: [...asset.tags],
+              tagKeys: tagKeysOf(asset.tags),
               createdAt: asset.createdAt,
               updatedAt: asset.updatedAt,
               deletedAt: asset.deletedAt,
@@ -183,32 +183,50 @@ export class MongoActivityLog implements ActivityLog {
         if (asset.deletedAt === null) {
           await addToCounter(counters, 'live_assets', 1, session);
           await addToUserCount(userCounts, asset.owner, 'liveAssets', 1, session);
+          await addToTagCounts(tagCounts, tagKeysOf(asset.tags), 1, session);
         }
         return;
       }
       case 'update': {
         // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
+        // The document as it was, for the tags whose totals move.
         const { asset } = change;
-        const updated = await assets.updateOne(
+        const before = await assets.findOneAndUpdate(
           { _id: asset.name, deletedAt: null, updatedAt: change.expectedUpdatedAt },
           {
             $set: {
               mediaType: asset.mediaType,
               url: asset.url,
               description: asset.description,
+              altText: asset.altText,
+              sensitive: asset.sensitive,
               tags: [...asset.tags],
+              tagKeys: tagKeysOf(asset.tags),
               updatedAt: asset.updatedAt,
             },
           },
-          { session },
+          { session, projection: { tags: 1 }, returnDocument: 'before', includeResultMetadata: false },
         );
-        if (updated.matchedCount !== 1) {
+        if (before === null) {
           const live = await assets.findOne(
             { _id: asset.name, deletedAt: null },
             { session, projection: { _id: 1 } },
           );
-          refuse(live ? 'asset_changed' : 'asset_gone');
+          return refuse(live ? 'asset_changed' : 'asset_gone');
         }
+        const [had, has] = [tagKeysOf(before.tags), tagKeysOf(asset.tags)];
+        await addToTagCounts(
+          tagCounts,
+          had.filter((key) => !has.includes(key)),
+          -1,
+          session,
+        );
+        await addToTagCounts(
+          tagCounts,
+          has.filter((key) => !had.includes(key)),
+          1,
+          session,
+        );
         return;
       }
       case 'delete': {
@@ -216,11 +234,12 @@ export class MongoActivityLog implements ActivityLog {
         const deleted = await assets.findOneAndUpdate(
           { _id: change.name, deletedAt: null },
           { $set: { deletedAt: change.deletedAt } },
-          { session, projection: { owner: 1 }, includeResultMetadata: false },
+          { session, projection: { owner: 1, tags: 1 }, includeResultMetadata: false },
         );
         if (deleted === null) return refuse('asset_gone');
         await addToCounter(counters, 'live_assets', -1, session);
         await addToUserCount(userCounts, deleted.owner, 'liveAssets', -1, session);
+        await addToTagCounts(tagCounts, tagKeysOf(deleted.tags), -1, session);
         return;
       }
     }

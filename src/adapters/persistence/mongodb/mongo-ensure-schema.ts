@@ -13,7 +13,8 @@ import {
 const NAMESPACE_EXISTS = 48;
 
 /**
- * Creates every collection's indexes, the per-user totals' collection and the counter documents that are missing.
+ * Creates every collection's indexes, the per-user and per-tag totals' collections and the counter documents that
+ * are missing.
  * Idempotent, and safe when several processes start on one database at once: an index that exists with the same
  * definition is left alone, and of two concurrent inserts of a counter one wins and the other finds it there.
  * Collections written inside transactions must exist before them (creating one in a transaction is refused on
@@ -25,10 +26,13 @@ export async function ensureSchema(db: Db, collections: MongoCollections): Promi
       ensureIndexes(db, collections[name], INDEXES[name]),
     ),
   );
-  try {
-    await db.createCollection(COLLECTION_NAMES.userCounts);
-  } catch (error) {
-    if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+  // The totals' collections have no index to make them: made here, before any transaction writes them.
+  for (const name of [COLLECTION_NAMES.userCounts, COLLECTION_NAMES.tagCounts]) {
+    try {
+      await db.createCollection(name);
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+    }
   }
   await Promise.all(
     COUNTERS.map(async (name) => {

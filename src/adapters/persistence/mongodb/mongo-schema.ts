@@ -1,4 +1,5 @@
 import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
+import type { StoredProfile } from '../stored-profile.js';
 
 /** A user; `seq` is its registration position, 1, 2, 3, … from the `users` counter. */
 export interface UserDocument {
@@ -14,6 +15,10 @@ export interface UserDocument {
   deletedAt?: Date | null;
   /** Set while the account is disabled; null or absent (documents written before disabling existed) otherwise. */
   disabledAt?: Date | null;
+  /** What the person tells about themself; absent in documents written before profiles existed: the empty one. */
+  profile?: StoredProfile;
+  /** Moved on by one with every profile change (its compare-and-set); absent before profiles existed: 0. */
+  profileVersion?: number;
 }
 
 /** An issued token, keyed by the SHA-256 hex of the token (never the token). */
@@ -75,11 +80,27 @@ export interface AssetDocument {
   mediaType: string;
   url: string | null;
   description: string;
+  /** Absent in documents written before alt text existed: none. */
+  altText?: string | null;
+  /** Absent in documents written before assets could be marked sensitive: false. */
+  sensitive?: boolean;
   tags: string[];
+  /**
+   * The distinct keys of `tags` (tagKey: lower-cased in JavaScript), what a tag's page finds an asset by through
+   * `assets_live_by_tag`. Set by every write of `tags`; documents written before it existed get it at the first start
+   * of this version (ensureTagIndex).
+   */
+  tagKeys?: string[];
   createdAt: Date;
   updatedAt: Date;
   /** Null while live; a deleted asset keeps its document, so that its name stays taken. */
   deletedAt: Date | null;
+}
+
+/** How many live assets carry a tag, keyed by its tag key; changed in the transaction of each asset write. */
+export interface TagCountDocument {
+  _id: string;
+  liveAssets: number;
 }
 
 /** An activity, keyed by its idx; the document is JSON text so that it comes back as it went in. */
@@ -122,7 +143,7 @@ export interface InstanceKeyDocument {
 
 /** A counter, changed only inside the transaction of the write it counts; or a mark of a one-time schema step. */
 export interface CounterDocument {
-  _id: CounterName | 'user_counts_built';
+  _id: CounterName | 'user_counts_built' | 'tag_index_built';
   value: number;
 }
 
@@ -175,6 +196,7 @@ export interface MongoCollections {
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
   readonly userCounts: Collection<UserCountDocument>;
+  readonly tagCounts: Collection<TagCountDocument>;
 }
 
 export const COLLECTION_NAMES = {
@@ -191,6 +213,7 @@ export const COLLECTION_NAMES = {
   instanceKeys: 'instance_keys',
   counters: 'counters',
   userCounts: 'user_counts',
+  tagCounts: 'tag_counts',
 } as const satisfies Record<keyof MongoCollections, string>;
 
 export function collectionsOf(db: Db): MongoCollections {
@@ -208,6 +231,7 @@ export function collectionsOf(db: Db): MongoCollections {
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
     userCounts: db.collection<UserCountDocument>(COLLECTION_NAMES.userCounts),
+    tagCounts: db.collection<TagCountDocument>(COLLECTION_NAMES.tagCounts),
   };
 }
 
@@ -218,6 +242,9 @@ export function collectionsOf(db: Db): MongoCollections {
  * on L2's clock) removes them at expiry anyway; the TTL index is only the backstop.
  */
 export const REVOCATION_TTL_MARGIN_SECONDS = 3600;
+
+/** The index of a tag's live assets, which a tag's seeks name as their hint. */
+export const ASSETS_LIVE_BY_TAG = 'assets_live_by_tag';
 
 /** The keys of `jobs_by_lane_run_at`, which a claim's per-lane queries name as their hint. */
 export const JOBS_BY_LANE_RUN_AT = { lane: 1, state: 1, runAt: 1, _id: 1 } as const;
@@ -274,6 +301,9 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     // Lists show live assets (deletedAt of type null) in seq order: one value of deletedAt, then a range on seq.
     { key: { deletedAt: 1, seq: 1 }, name: 'assets_live_by_seq' },
     { key: { owner: 1, deletedAt: 1, seq: 1 }, name: 'assets_live_by_owner' },
+    // A tag's page (AssetFilter.tag): one key of the array (multikey), one value of deletedAt, then a range on seq —
+    // seq is no array, so the index gives the order and the bounds stay tight.
+    { key: { tagKeys: 1, deletedAt: 1, seq: 1 }, name: ASSETS_LIVE_BY_TAG },
   ],
   activities: [{ key: { actor: 1, _id: 1 }, name: 'activities_by_actor' }],
   followers: [
@@ -285,4 +315,5 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   instanceKeys: [],
   counters: [],
   userCounts: [],
+  tagCounts: [],
 };

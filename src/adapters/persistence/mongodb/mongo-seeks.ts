@@ -26,23 +26,29 @@ export function seekCursor<D extends Document>(
   filter: Filter<D>,
   field: string,
   { direction, position, limit }: Seek,
+  hint?: string,
 ): FindCursor<WithId<D>> {
   const bound =
     position === null ? {} : { [field]: direction === 'older' ? { $lt: position } : { $gt: position } };
   const sort: Sort = { [field]: direction === 'older' ? -1 : 1 };
-  return collection
+  const cursor = collection
     .find({ ...filter, ...bound } as Filter<D>)
     .sort(sort)
     .limit(limit);
+  return hint === undefined ? cursor : cursor.hint(hint);
 }
 
-/** Runs a seek; a limit of 0 or less reads nothing (MongoDB would read 0 as "no limit", a negative as one batch). */
+/**
+ * Runs a seek (through the index named by `hint`, when given); a limit of 0 or less reads nothing (MongoDB would read
+ * 0 as "no limit", a negative as one batch).
+ */
 export async function seek<D extends Document>(
   collection: Collection<D>,
   filter: Filter<D>,
   field: string,
   how: Seek,
+  hint?: string,
 ): Promise<WithId<D>[]> {
   if (how.limit <= 0) return [];
-  return seekCursor(collection, filter, field, how).toArray();
+  return seekCursor(collection, filter, field, how, hint).toArray();
 }

@@ -6,9 +6,12 @@ import {
   type TransferCounts,
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
+import { profileFromStored, storedProfile } from '../stored-profile.js';
+import { tagKeysOf } from '../tag-key.js';
 import { checkedBatches, millis } from '../transfer-checks.js';
 import { storeCall } from './mongo-errors.js';
 import type { CounterName, MongoCollections, UserCountDocument } from './mongo-schema.js';
+import { replaceTagCounts, TAG_INDEX_BUILT } from './mongo-tag-index.js';
 import { USER_COUNTS_BUILT } from './mongo-user-counts.js';
 
 /** Documents written per insertMany. */
@@ -39,6 +42,8 @@ export class MongoStoreTransfer implements StoreTransfer {
         createdAt: isoOf(u.createdAt),
         deletedAt: isoOrNull(u.deletedAt),
         disabledAt: isoOrNull(u.disabledAt),
+        profile: storedProfile(profileFromStored(u.profile)),
+        profileVersion: u.profileVersion ?? 0,
       };
     const instance = await storeCall(() => c.instanceKeys.findOne({ _id: 'instance' }));
     if (instance)
@@ -90,6 +95,8 @@ export class MongoStoreTransfer implements StoreTransfer {
         mediaType: a.mediaType,
         url: a.url,
         description: a.description,
+        altText: a.altText ?? null,
+        sensitive: a.sensitive ?? false,
         tags: [...a.tags],
         createdAt: isoOf(a.createdAt),
         updatedAt: isoOf(a.updatedAt),
@@ -187,6 +194,9 @@ export class MongoStoreTransfer implements StoreTransfer {
           createdAt: dateOf(r.createdAt),
           deletedAt: dateOrNull(r.deletedAt),
           disabledAt: dateOrNull(r.disabledAt),
+          // Records of files exported before profiles existed have none: the empty profile, at version 0.
+          profile: storedProfile(profileFromStored(r.profile)),
+          profileVersion: r.profileVersion ?? 0,
         };
       case 'instance_key':
         return {
@@ -225,7 +235,10 @@ export class MongoStoreTransfer implements StoreTransfer {
           mediaType: r.mediaType,
           url: r.url,
           description: r.description,
+          altText: r.altText ?? null,
+          sensitive: r.sensitive ?? false,
           tags: [...r.tags],
+          tagKeys: tagKeysOf(r.tags),
           createdAt: dateOf(r.createdAt),
           updatedAt: dateOf(r.updatedAt),
           deletedAt: dateOrNull(r.deletedAt),
@@ -268,7 +281,7 @@ export class MongoStoreTransfer implements StoreTransfer {
     }
   }
 
-  /** The counters and per-user totals the adapters keep in their transactions, set from what was imported. */
+  /** The counters, per-user and per-tag totals the adapters keep in their transactions, set from what was imported. */
   private async rebuildCounts(seq: { users: number; assets: number; followers: number }): Promise<void> {
     const c = this.collections;
     const [liveUsers, liveAssets, activities] = await Promise.all([
@@ -309,6 +322,11 @@ export class MongoStoreTransfer implements StoreTransfer {
       );
     await storeCall(() =>
       c.counters.updateOne({ _id: USER_COUNTS_BUILT }, { $set: { value: 1 } }, { upsert: true }),
+    );
+    // Every imported asset has its tag keys: the totals are counted from them, and the index is built.
+    await storeCall(() => replaceTagCounts(c));
+    await storeCall(() =>
+      c.counters.updateOne({ _id: TAG_INDEX_BUILT }, { $set: { value: 1 } }, { upsert: true }),
     );
   }
 }

@@ -1,9 +1,11 @@
 import type { MongoClient } from 'mongodb';
 import type { Positioned } from '../../../application/ports/positioned.js';
-import type { UserRepository } from '../../../application/ports/user-repository.js';
+import type { ProfileChange, UserRepository } from '../../../application/ports/user-repository.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User, UserProfile, Username } from '../../../domain/user.js';
+import { profileFromStored, storedProfile } from '../stored-profile.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import { queueProfileUpdatesIn, writeProfileIn } from './mongo-profile-write.js';
 import type { MongoCollections, UserDocument } from './mongo-schema.js';
 import { seek } from './mongo-seeks.js';
 import { revokeIn } from './mongo-revocation-store.js';
@@ -11,11 +13,20 @@ import { addToCounter, readCounter, transaction } from './mongo-transactions.js'
 
 type ProfileDocument = Pick<
   UserDocument,
-  '_id' | 'seq' | 'publicKeyPem' | 'createdAt' | 'deletedAt' | 'disabledAt'
+  '_id' | 'seq' | 'publicKeyPem' | 'createdAt' | 'deletedAt' | 'disabledAt' | 'profile' | 'profileVersion'
 >;
 
 /** Public pages read these fields only: no password hash, no private key leaves the store for them. */
-const PROFILE = { _id: 1, seq: 1, publicKeyPem: 1, createdAt: 1, deletedAt: 1, disabledAt: 1 } as const;
+const PROFILE = {
+  _id: 1,
+  seq: 1,
+  publicKeyPem: 1,
+  createdAt: 1,
+  deletedAt: 1,
+  disabledAt: 1,
+  profile: 1,
+  profileVersion: 1,
+} as const;
 
 const profileOf = (doc: ProfileDocument): UserProfile => ({
   username: doc._id as Username,
@@ -23,6 +34,9 @@ const profileOf = (doc: ProfileDocument): UserProfile => ({
   createdAt: doc.createdAt,
   deletedAt: doc.deletedAt ?? null,
   disabledAt: doc.disabledAt ?? null,
+  // Documents written before profiles existed have neither: the empty profile, at version 0.
+  profile: profileFromStored(doc.profile),
+  profileVersion: doc.profileVersion ?? 0,
 });
 
 const fromDocument = (doc: UserDocument): User => ({
@@ -75,6 +89,8 @@ export class MongoUserRepository implements UserRepository {
               privateKeyPem: user.privateKeyPem,
               createdAt: user.createdAt,
               deletedAt: null,
+              profile: storedProfile(user.profile),
+              profileVersion: user.profileVersion,
             },
             { session },
           );
@@ -169,6 +185,17 @@ export class MongoUserRepository implements UserRepository {
         );
         if (updated.matchedCount !== 1) refuse(null);
         return revokeIn(this.collections, revocations, now, session);
+      }),
+    );
+  }
+
+  async updateProfile(change: ProfileChange, now: Date): Promise<'updated' | 'conflict' | 'not_found'> {
+    return storeCall(() =>
+      transaction<'updated' | 'conflict' | 'not_found'>(this.client, async (session, refuse) => {
+        const outcome = await writeProfileIn(this.collections, change, session);
+        if (outcome !== 'updated') refuse(outcome);
+        await queueProfileUpdatesIn(this.collections, change.username, now, session);
+        return 'updated';
       }),
     );
   }

@@ -16,6 +16,7 @@ import { ensureSchema } from './mongo-ensure-schema.js';
 import { collectionsOf, type MongoCollections } from './mongo-schema.js';
 import { MongoStoreTransfer } from './mongo-store-transfer.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
+import { ensureTagIndex } from './mongo-tag-index.js';
 import { ensureUserCounts } from './mongo-user-counts.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
@@ -99,7 +100,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     health: new MongoStoreHealth(db),
     transfer: new MongoStoreTransfer(collections),
     describeSchema: async () =>
-      `MongoDB database ${db.databaseName}: collections, indexes, counters and per-user totals in place`,
+      `MongoDB database ${db.databaseName}: collections, indexes, counters, per-user totals and the tag index in place`,
     ready: async () => {
       if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);
       await prepare(client, db, collections);
@@ -112,8 +113,8 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
 }
 
 /**
- * Connects, checks for transactions, creates indexes and counters, and counts the per-user totals of a database
- * written before they existed; every failure is one line naming it.
+ * Connects, checks for transactions, creates indexes and counters, and counts the per-user totals and builds the
+ * tag index of a database written before they existed; every failure is one line naming it.
  */
 async function prepare(client: MongoClient, db: Db, collections: MongoCollections): Promise<void> {
   const where = whereIs(client);
@@ -133,6 +134,7 @@ async function prepare(client: MongoClient, db: Db, collections: MongoCollection
   try {
     await ensureSchemaRacing(db, collections);
     await ensureUserCounts(client, collections);
+    await ensureTagIndex(client, collections);
   } catch (error) {
     if (meansStoreUnavailable(error)) throw startFailure(error, where);
     throw new StoreUnavailableError(

@@ -1,9 +1,12 @@
 import type { Database } from 'better-sqlite3';
+import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
 
 export interface Migration {
   readonly version: number;
   readonly sql: string;
+  /** Runs after `sql`, in its transaction: what SQL alone cannot fill in (keys only JavaScript computes). */
+  readonly fill?: (db: Database) => void;
 }
 
 /** Append only: an applied migration is never edited, its successor changes what it made. */
@@ -222,6 +225,32 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lane_backoffs_by_until ON lane_backoffs (until);
     `,
   },
+  {
+    version: 8,
+    // Issue 25: profiles, alt text, sensitive assets and hashtag pages. A user's profile is JSON text (the form of
+    // stored-profile.ts), NULL for the empty profile of the users already there; profile_version moves by one with
+    // every change (the compare-and-set of UserRepository.updateProfile). Existing assets have no alt text and are
+    // not sensitive. The tag index — each live asset's tag keys, and how many live assets carry each — is filled from
+    // the live assets already there, in JavaScript (the keys are lower-cased there, see tag-key.ts).
+    sql: `
+      ALTER TABLE users ADD COLUMN profile TEXT;
+      ALTER TABLE users ADD COLUMN profile_version INTEGER NOT NULL DEFAULT 0;
+
+      ALTER TABLE assets ADD COLUMN alt_text TEXT;
+      ALTER TABLE assets ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0;
+
+      CREATE TABLE asset_tags (
+        tag TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (tag, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE tag_counts (
+        tag TEXT PRIMARY KEY,
+        live_assets INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+    fill: buildTagIndex,
+  },
 ];
 
 /**
@@ -246,6 +275,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       db.transaction(() => {
         if (isApplied.get(migration.version) !== undefined) return;
         db.exec(migration.sql);
+        migration.fill?.(db);
         record.run(migration.version, Date.now());
         applied.push(migration.version);
       }).immediate();

@@ -6,7 +6,8 @@ import type {
 } from '../../../application/ports/account-removal.js';
 import { documentDeliveryJob } from '../../../domain/jobs.js';
 import { prepareJobInsert } from './job-insert.js';
-import { prepareDeliveryInboxes, type SqliteActivityLog } from './sqlite-activity-log.js';
+import type { SqliteActivityLog } from './sqlite-activity-log.js';
+import { prepareDeliveryInboxes } from './sqlite-delivery-inboxes.js';
 import { storeCall } from './sqlite-errors.js';
 import { prepareRevocationWrite } from './sqlite-revocation-store.js';
 

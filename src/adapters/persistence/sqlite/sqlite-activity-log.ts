@@ -10,7 +10,10 @@ import type { Asset, AssetName } from '../../../domain/asset.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
 import { prepareJobInsert } from './job-insert.js';
+import { prepareDeliveryInboxes } from './sqlite-delivery-inboxes.js';
+import { prepareTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
+import { prepareProfileWrite } from './sqlite-profile-write.js';
 import type { AssetRow } from './sqlite-asset-repository.js';
 import { FilteredSeeks, type Query } from './sqlite-seeks.js';
 
@@ -64,14 +67,6 @@ export function activityCountQuery(filter: ActivityFilter): Query {
     : { sql: 'SELECT activities AS n FROM user_counts WHERE username = ?', params: [filter.actor] };
 }
 
-/** The distinct inboxes one delivery per follower of a user goes to (a shared inbox serves its whole server). */
-export function prepareDeliveryInboxes(db: Database): (username: string) => string[] {
-  const select = db.prepare<[string], { inbox: string }>(`
-    SELECT COALESCE(shared_inbox, inbox) AS inbox FROM followers WHERE username = ?
-    GROUP BY 1 ORDER BY MIN(seq)`);
-  return (username) => select.all(username).map((row) => row.inbox);
-}
-
 /** An asset's columns but `seq` and `deleted_at`, as named parameters. */
 type AssetValues = Omit<AssetRow, 'seq' | 'deleted_at'>;
 
@@ -82,6 +77,8 @@ const valuesOf = (asset: Asset): AssetValues => ({
   media_type: asset.mediaType,
   url: asset.url,
   description: asset.description,
+  alt_text: asset.altText,
+  sensitive: asset.sensitive ? 1 : 0,
   tags: JSON.stringify(asset.tags),
   created_at: asset.createdAt.getTime(),
   updated_at: asset.updatedAt.getTime(),
@@ -117,15 +114,20 @@ export class SqliteActivityLog
     this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM activities WHERE idx = ?`);
 
     const insertAsset = db.prepare<[AssetValues & { deleted_at: number | null }]>(`
-      INSERT INTO assets (name, owner, content_hash, media_type, url, description, tags, created_at, updated_at, deleted_at)
-      VALUES (@name, @owner, @content_hash, @media_type, @url, @description, @tags, @created_at, @updated_at, @deleted_at)
+      INSERT INTO assets (name, owner, content_hash, media_type, url, description, alt_text, sensitive, tags,
+        created_at, updated_at, deleted_at)
+      VALUES (@name, @owner, @content_hash, @media_type, @url, @description, @alt_text, @sensitive, @tags,
+        @created_at, @updated_at, @deleted_at)
       ON CONFLICT (name) DO NOTHING`);
     // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
     const updateLiveAsset = db.prepare<[AssetValues & { expected_updated_at: number }]>(`
-      UPDATE assets SET media_type = @media_type, url = @url, description = @description, tags = @tags,
-        updated_at = @updated_at
+      UPDATE assets SET media_type = @media_type, url = @url, description = @description, alt_text = @alt_text,
+        sensitive = @sensitive, tags = @tags, updated_at = @updated_at
       WHERE name = @name AND deleted_at IS NULL AND updated_at = @expected_updated_at`);
-    const isLive = db.prepare<[string]>('SELECT 1 FROM assets WHERE name = ? AND deleted_at IS NULL');
+    // The asset as it is before its change: the tags the tag index holds it under, the owner whose total moves.
+    const liveAsset = db.prepare<[string], { seq: number; owner: string; tags: string }>(
+      'SELECT seq, owner, tags FROM assets WHERE name = ? AND deleted_at IS NULL',
+    );
     const deleteLiveAsset = db.prepare<[number, string]>(
       'UPDATE assets SET deleted_at = ? WHERE name = ? AND deleted_at IS NULL',
     );
@@ -139,7 +141,8 @@ export class SqliteActivityLog
     const countUserActivity = db.prepare<[string]>(`
       INSERT INTO user_counts (username, activities) VALUES (?, 1)
       ON CONFLICT (username) DO UPDATE SET activities = activities + 1`);
-    const ownerOf = db.prepare<[string], { owner: string }>('SELECT owner FROM assets WHERE name = ?');
+    const tagIndex = prepareTagIndex(db);
+    const profileWrite = prepareProfileWrite(db);
     const deliveryInboxes = prepareDeliveryInboxes(db);
     const insertJob = prepareJobInsert(db);
     const insertActivity = db.prepare<[ActivityRow]>(`
@@ -151,32 +154,42 @@ export class SqliteActivityLog
         case 'create': {
           const { asset } = change;
           const deletedAt = asset.deletedAt?.getTime() ?? null;
-          if (insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt }).changes !== 1)
-            return 'asset_exists';
+          const inserted = insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt });
+          if (inserted.changes !== 1) return 'asset_exists';
           if (deletedAt === null) {
             countLiveAssets.run(1);
             countUserAssets(asset.owner, 1);
+            tagIndex.add(Number(inserted.lastInsertRowid), asset.tags);
           }
           return null;
         }
         case 'update': {
+          const before = liveAsset.get(change.asset.name);
+          if (!before) return 'asset_gone';
           const values = {
             ...valuesOf(change.asset),
             expected_updated_at: change.expectedUpdatedAt.getTime(),
           };
-          if (updateLiveAsset.run(values).changes === 1) return null;
-          return isLive.get(change.asset.name) ? 'asset_changed' : 'asset_gone';
-        }
-        case 'delete':
-          if (deleteLiveAsset.run(change.deletedAt.getTime(), change.name).changes !== 1) return 'asset_gone';
-          countLiveAssets.run(-1);
-          countUserAssets(ownerOf.get(change.name)!.owner, -1);
+          if (updateLiveAsset.run(values).changes !== 1) return 'asset_changed';
+          tagIndex.retag(before.seq, JSON.parse(before.tags) as string[], change.asset.tags);
           return null;
+        }
+        case 'delete': {
+          const before = liveAsset.get(change.name);
+          if (!before || deleteLiveAsset.run(change.deletedAt.getTime(), change.name).changes !== 1)
+            return 'asset_gone';
+          countLiveAssets.run(-1);
+          countUserAssets(before.owner, -1);
+          tagIndex.remove(before.seq, JSON.parse(before.tags) as string[]);
+          return null;
+        }
       }
     };
 
     this.appendTransaction = db.transaction((activity: Activity, change: AssetChange): AppendOutcome => {
       if (activity.idx !== this.selectNextIdx.get()?.n) return 'idx_taken';
+      // Checked before the first write, so that a moved version writes nothing (the write below then holds).
+      if (change.profile && profileWrite.refusal(change.profile)) return 'profile_changed';
       const refused = apply(change);
       if (refused) return refused;
       // Serialised after the asset write on purpose: if it throws, the transaction rolls the asset back too.
@@ -192,6 +205,8 @@ export class SqliteActivityLog
       // The transactional outbox: the activity's deliveries are queued in the transaction that appends it.
       for (const inbox of deliveryInboxes(activity.actor))
         insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);
+      // The owner's profile the change leaves (an avatar, header or pin gone), with its Updates, as updateProfile.
+      if (change.profile) profileWrite.write(change.profile, activity.published);
       return 'appended';
     });
   }

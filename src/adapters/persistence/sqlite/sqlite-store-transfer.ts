@@ -6,7 +6,9 @@ import {
   type TransferCounts,
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
+import { profileFromJson, profileJson, profileFromStored, storedProfile } from '../stored-profile.js';
 import { checkedBatches, iso, isoOrNull, millis, millisOrNull } from '../transfer-checks.js';
+import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
 
 /** Records written per transaction: large enough to be fast, small enough to keep the write lock short. */
@@ -32,6 +34,8 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
       createdAt: iso(number(r, 'created_at')),
       deletedAt: isoOrNull(r.deleted_at as number | null),
       disabledAt: isoOrNull(r.disabled_at as number | null),
+      profile: storedProfile(profileFromJson(textOrNull(r, 'profile'))),
+      profileVersion: number(r, 'profile_version'),
     }),
   },
   {
@@ -94,6 +98,8 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
       mediaType: text(r, 'media_type'),
       url: textOrNull(r, 'url'),
       description: text(r, 'description'),
+      altText: textOrNull(r, 'alt_text'),
+      sensitive: number(r, 'sensitive') === 1,
       tags: JSON.parse(text(r, 'tags')) as string[],
       createdAt: iso(number(r, 'created_at')),
       updatedAt: iso(number(r, 'updated_at')),
@@ -150,7 +156,7 @@ function prepareInserts(db: Database): {
     return (...values: unknown[]) => statement.run(...values);
   };
   const user = run(
-    'INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, deleted_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, deleted_at, disabled_at, profile, profile_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const instanceKey = run(
     'INSERT INTO instance_actor (id, public_key_pem, private_key_pem, created_at) VALUES (1, ?, ?, ?)',
@@ -168,7 +174,7 @@ function prepareInserts(db: Database): {
     'INSERT INTO renderer_attachments (username, l1_server, attached_at) VALUES (?, ?, ?)',
   );
   const asset = run(
-    'INSERT INTO assets (name, owner, content_hash, media_type, url, description, tags, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO assets (name, owner, content_hash, media_type, url, description, alt_text, sensitive, tags, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const activity = run(
     'INSERT INTO activities (idx, type, actor, object, published, document) VALUES (?, ?, ?, ?, ?, ?)',
@@ -189,6 +195,9 @@ function prepareInserts(db: Database): {
         millis(r.createdAt),
         millisOrNull(r.deletedAt),
         millisOrNull(r.disabledAt),
+        // Records of files exported before profiles existed have none: the empty profile, at version 0.
+        profileJson(profileFromStored(r.profile)),
+        r.profileVersion ?? 0,
       ),
     instance_key: (r) => instanceKey(r.publicKeyPem, r.privateKeyPem, Date.now()),
     remote_key: (r) => remoteKey(r.keyId, r.owner, r.publicKeyPem, millis(r.fetchedAt)),
@@ -212,6 +221,8 @@ function prepareInserts(db: Database): {
         r.mediaType,
         r.url,
         r.description,
+        r.altText ?? null,
+        r.sensitive === true ? 1 : 0,
         JSON.stringify(r.tags),
         millis(r.createdAt),
         millis(r.updatedAt),
@@ -235,7 +246,7 @@ function prepareInserts(db: Database): {
   };
 }
 
-/** The counts the adapters keep in step with every write, rebuilt from what was imported. */
+/** The counts the adapters keep in step with every write, rebuilt from what was imported (the tag index after). */
 const REBUILD_COUNTS = `
   UPDATE counters SET value = (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL) WHERE name = 'users';
   UPDATE counters SET value = (SELECT COUNT(*) FROM assets WHERE deleted_at IS NULL) WHERE name = 'live_assets';
@@ -278,7 +289,10 @@ export class SqliteStoreTransfer implements StoreTransfer {
         storeCall(() => {
           for (const record of batch) (inserts[record.record] as (r: TransferRecord) => void)(record);
         });
-      storeCall(() => db.exec(REBUILD_COUNTS));
+      storeCall(() => {
+        db.exec(REBUILD_COUNTS);
+        buildTagIndex(db);
+      });
       storeCall(() => db.exec('COMMIT'));
       return counts;
     } finally {

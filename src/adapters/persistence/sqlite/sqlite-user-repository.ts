@@ -1,10 +1,12 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Positioned } from '../../../application/ports/positioned.js';
-import type { UserRepository } from '../../../application/ports/user-repository.js';
+import type { ProfileChange, UserRepository } from '../../../application/ports/user-repository.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User, UserProfile, Username } from '../../../domain/user.js';
+import { profileFromJson, profileJson } from '../stored-profile.js';
 import { storeCall } from './sqlite-errors.js';
 import { prepareIssuedTokenInsert } from './sqlite-issued-token-registry.js';
+import { prepareProfileWrite } from './sqlite-profile-write.js';
 import { prepareRevocationWrite } from './sqlite-revocation-store.js';
 import { NO_POSITION_BOUND } from './sqlite-seeks.js';
 
@@ -15,6 +17,9 @@ interface ProfileRow {
   created_at: number;
   deleted_at: number | null;
   disabled_at: number | null;
+  /** JSON text (stored-profile.ts); NULL for users written before profiles existed: the empty profile. */
+  profile: string | null;
+  profile_version: number;
 }
 
 interface UserRow extends ProfileRow {
@@ -23,7 +28,8 @@ interface UserRow extends ProfileRow {
 }
 
 /** Public pages read these columns only: no password hash, no private key leaves the store for them. */
-const PROFILE = 'seq, username, public_key_pem, created_at, deleted_at, disabled_at';
+const PROFILE =
+  'seq, username, public_key_pem, created_at, deleted_at, disabled_at, profile, profile_version';
 const ALL = `${PROFILE}, password_hash, private_key_pem`;
 
 const profileOf = (row: ProfileRow): UserProfile => ({
@@ -32,6 +38,8 @@ const profileOf = (row: ProfileRow): UserProfile => ({
   createdAt: new Date(row.created_at),
   deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
   disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at),
+  profile: profileFromJson(row.profile),
+  profileVersion: row.profile_version,
 });
 
 const userOf = (row: UserRow): User => ({
@@ -54,6 +62,9 @@ export class SqliteUserRepository implements UserRepository {
   private readonly disableWrite: Transaction<
     (username: string, revocations: readonly Revocation[], now: Date) => number | null
   >;
+  private readonly profileUpdate: Transaction<
+    (change: ProfileChange, now: Date) => 'updated' | 'conflict' | 'not_found'
+  >;
   private readonly enableWrite: Statement<[string]>;
   private readonly rehash: Statement<[string, string, string]>;
   private readonly selectOne: Statement<[string], UserRow>;
@@ -65,8 +76,10 @@ export class SqliteUserRepository implements UserRepository {
   constructor(db: Database) {
     // The unique username decides a race between two registrations; only that conflict is ignored.
     const insert = db.prepare<[Omit<UserRow, 'seq' | 'deleted_at' | 'disabled_at'>]>(`
-      INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at)
-      VALUES (@username, @password_hash, @public_key_pem, @private_key_pem, @created_at)
+      INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, profile,
+        profile_version)
+      VALUES (@username, @password_hash, @public_key_pem, @private_key_pem, @created_at, @profile,
+        @profile_version)
       ON CONFLICT (username) DO NOTHING`);
     const countOne = db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'users'");
     const insertToken = prepareIssuedTokenInsert(db);
@@ -77,6 +90,8 @@ export class SqliteUserRepository implements UserRepository {
         public_key_pem: user.publicKeyPem,
         private_key_pem: user.privateKeyPem,
         created_at: user.createdAt.getTime(),
+        profile: profileJson(user.profile),
+        profile_version: user.profileVersion,
       });
       if (changes !== 1) return false;
       countOne.run();
@@ -97,6 +112,13 @@ export class SqliteUserRepository implements UserRepository {
     this.disableWrite = db.transaction((username: string, revocations: readonly Revocation[], now: Date) =>
       markDisabled.run(now.getTime(), username).changes === 1 ? revoke(revocations, now) : null,
     );
+    const profileWrite = prepareProfileWrite(db);
+    this.profileUpdate = db.transaction((change: ProfileChange, now: Date) => {
+      const refused = profileWrite.refusal(change);
+      if (refused) return refused;
+      profileWrite.write(change, now);
+      return 'updated';
+    });
     this.enableWrite = db.prepare(
       'UPDATE users SET disabled_at = NULL WHERE username = ? AND deleted_at IS NULL',
     );
@@ -162,5 +184,9 @@ export class SqliteUserRepository implements UserRepository {
     now: Date,
   ): Promise<number | null> {
     return storeCall(() => this.passwordChange.immediate(username, passwordHash, revocations, now));
+  }
+
+  async updateProfile(change: ProfileChange, now: Date): Promise<'updated' | 'conflict' | 'not_found'> {
+    return storeCall(() => this.profileUpdate.immediate(change, now));
   }
 }

@@ -1,0 +1,134 @@
+// The export file of `l2 store export` / `import` (JSON Lines) around issue 25: version 2 carries profiles, alt text
+// and sensitive assets byte for byte; a version-1 file, written before them, still imports, with their defaults.
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportStore, importStore } from '../../../src/adapters/cli/store-commands.js';
+import { FORMAT_VERSION, TransferFileError } from '../../../src/adapters/cli/transfer-format.js';
+import { openMemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import { openSqlitePersistence } from '../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import type { Persistence } from '../../../src/application/ports/persistence.js';
+import type { TransferRecord } from '../../../src/application/ports/store-transfer.js';
+import type { AssetName } from '../../../src/domain/asset.js';
+import { EMPTY_PROFILE } from '../../../src/domain/profile.js';
+import type { Username } from '../../../src/domain/user.js';
+import {
+  collect,
+  EMPTY_TRANSFER_PROFILE,
+  streamOf,
+  transferRecords,
+  withoutProfilesAndAltText,
+} from '../../support/transfer-records.js';
+
+const EXPORTED_AT = new Date('2026-11-25T12:00:00.000Z');
+
+describe('the store export file', () => {
+  let dir: string;
+  const stores: Persistence[] = [];
+  const open = (kind: 'memory' | 'sqlite'): Persistence => {
+    const store = kind === 'memory' ? openMemoryPersistence() : openSqlitePersistence(':memory:');
+    stores.push(store);
+    return store;
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'l2-transfer-format-'));
+  });
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The lines of a file as a version-1 export wrote it: the old header, records without the fields of issue 25. */
+  function versionOneLines(records: readonly TransferRecord[]): string[] {
+    return [
+      JSON.stringify({ format: 'l2-store', version: 1, exportedAt: EXPORTED_AT.toISOString() }),
+      ...withoutProfilesAndAltText(records).map((r) => JSON.stringify(r)),
+      JSON.stringify({ end: true, records: records.length }),
+    ];
+  }
+
+  it('is written at version 2, and carries profiles, alt text and sensitive from store to store byte for byte', async () => {
+    const records = transferRecords({ users: 14, activities: 120 });
+    const source = open('sqlite');
+    await source.transfer.import(streamOf(records));
+    const first = join(dir, 'first.jsonl');
+    await exportStore(source.transfer, first, EXPORTED_AT);
+
+    for (const kind of ['memory', 'sqlite'] as const) {
+      const target = open(kind);
+      await importStore(target.transfer, first);
+      const again = join(dir, `${kind}.jsonl`);
+      await exportStore(target.transfer, again, EXPORTED_AT);
+
+      expect(readFileSync(again, 'utf8'), kind).to.equal(readFileSync(first, 'utf8'));
+    }
+    const lines = readFileSync(first, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines[0]!)).to.deep.include({ format: 'l2-store', version: FORMAT_VERSION });
+    expect(FORMAT_VERSION).to.equal(2);
+    expect(lines.slice(1, -1).map((line) => JSON.parse(line) as unknown)).to.deep.equal(records);
+  });
+
+  for (const kind of ['memory', 'sqlite'] as const)
+    it(`imports a version-1 file into ${kind}: the empty profile at version 0, no alt text, not sensitive`, async () => {
+      const records = transferRecords({ users: 14, activities: 120 });
+      const file = join(dir, 'old.jsonl');
+      writeFileSync(file, `${versionOneLines(records).join('\n')}\n`);
+      const store = open(kind);
+
+      const counts = await importStore(store.transfer, file);
+
+      expect(counts).to.deep.include({ user: 14, activity: 120 });
+      expect(await collect(store.transfer.export())).to.deep.equal(
+        records.map((r) =>
+          r.record === 'user'
+            ? { ...r, profile: EMPTY_TRANSFER_PROFILE, profileVersion: 0 }
+            : r.record === 'asset'
+              ? { ...r, altText: null, sensitive: false }
+              : r,
+        ),
+      );
+      expect(await store.users.findProfile('user_1' as Username)).to.deep.include({
+        profile: EMPTY_PROFILE,
+        profileVersion: 0,
+      });
+      expect(await store.assets.findByName('asset-1' as AssetName)).to.deep.include({
+        altText: null,
+        sensitive: false,
+      });
+      expect(await store.assets.count({ tag: 'ART' })).to.be.greaterThan(0);
+    });
+
+  it('refuses a file of a version it does not read, writing nothing', async () => {
+    const lines = versionOneLines(transferRecords({ users: 3, activities: 5 }));
+    const file = join(dir, 'future.jsonl');
+    writeFileSync(
+      file,
+      `${[lines[0]!.replace('"version":1', '"version":3'), ...lines.slice(1)].join('\n')}\n`,
+    );
+    const store = open('sqlite');
+
+    const refused = await importStore(store.transfer, file).then(
+      () => null,
+      (error: unknown) => error,
+    );
+
+    expect(refused).to.be.instanceOf(TransferFileError);
+    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1 or 2');
+    expect(await store.users.count()).to.equal(0);
+  });
+
+  it('refuses a profile that is not one, naming the field', async () => {
+    const lines = versionOneLines(transferRecords({ users: 3, activities: 5 }));
+    const user = { ...(JSON.parse(lines[1]!) as object), profile: { displayName: 'half a profile' } };
+    const file = join(dir, 'bad.jsonl');
+    writeFileSync(file, `${[lines[0], JSON.stringify(user), ...lines.slice(2)].join('\n')}\n`);
+
+    const refused = await importStore(open('sqlite').transfer, file).then(
+      () => null,
+      (error: unknown) => error,
+    );
+
+    expect((refused as Error).message).to.match(/^line 2: not a record: profile\.bio/);
+  });
+});
