@@ -1,6 +1,8 @@
 // What Deliveries keeps between the deliveries of one activity: the log entry and the signing key are read once,
 // and a read that failed or found nothing is not kept.
 import { expect } from 'chai';
+import { GetActorView } from '../../../src/application/use-cases/accounts/get-actor-view.js';
+import { FixedClock } from '../../support/fixed-clock.js';
 import { LruCacheFactory } from '../../../src/adapters/cache/lru-cache-factory.js';
 import { openMemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
 import type { ActivityLog } from '../../../src/application/ports/activity-log.js';
@@ -37,6 +39,9 @@ async function setUp() {
     federation,
     new Urls(L2_SERVER),
     new LruCacheFactory(),
+    new GetActorView(store.assets),
+    { sign: async (document) => document },
+    new FixedClock(new Date('2026-11-22T10:00:00.000Z')),
   );
   const deliver = (inbox: string) => deliveries.activity({ idx: 3, inbox });
   return { log, federation, deliver, activity };

@@ -37,6 +37,7 @@ function setUp(limits: Partial<RunnerLimits> = {}) {
     revocation_notice: (notice) => handle(`${notice.l1Server}/auth/revoke`),
     activity_delivery: (delivery) => handle(delivery.inbox),
     document_delivery: (delivery) => handle(delivery.inbox),
+    profile_update: (delivery) => handle(delivery.inbox),
   };
   const runner = new JobRunner(
     store.jobs,
@@ -189,6 +190,7 @@ describe('JobRunner', () => {
         revocation_notice: async () => ({ kind: 'delivered' }),
         activity_delivery: async (d) => (ran.push(`other ${d.inbox}`), { kind: 'delivered' }),
         document_delivery: async () => ({ kind: 'delivered' }),
+        profile_update: async () => ({ kind: 'delivered' }),
       },
       clock,
       new SequentialIds(),

@@ -25,6 +25,27 @@ const UNICODE = 'Ünïcödé 🌅 日本語 — «quotes» \'single\' "double" &
 const SCRIPT = '<script>alert(1)</script>';
 
 const clone = (doc: Doc): Doc => JSON.parse(JSON.stringify(doc));
+/** The signed context of API.md §4.1: every term used, with Mastodon's own definitions. */
+const CONTEXT = [
+  AS,
+  SECURITY_V1,
+  {
+    Hashtag: 'as:Hashtag',
+    sensitive: 'as:sensitive',
+    digestMultibase: 'https://w3id.org/security#digestMultibase',
+    manuallyApprovesFollowers: 'as:manuallyApprovesFollowers',
+    toot: 'http://joinmastodon.org/ns#',
+    featured: { '@id': 'toot:featured', '@type': '@id' },
+    discoverable: 'toot:discoverable',
+    indexable: 'toot:indexable',
+    schema: 'http://schema.org#',
+    PropertyValue: 'schema:PropertyValue',
+    value: 'schema:value',
+  },
+];
+/** The Create of the asset named `name` in `activities`. */
+const createOf = (activities: Doc[], name: string): Doc =>
+  activities.find((a) => a.type === 'Create' && a.object.id === `${BASE}/assets/${name}`);
 /** Changes the last character of a string to another one. */
 const oneCharOff = (text: string): string => text.slice(0, -1) + (text.endsWith('x') ? 'y' : 'x');
 
@@ -113,7 +134,7 @@ for (const store of STORES) {
 
     it('each activity has the shape of API.md §4', () => {
       for (const activity of outbox) {
-        expect(activity['@context'], activity.id).to.deep.equal([AS, SECURITY_V1, { Hashtag: 'as:Hashtag' }]);
+        expect(activity['@context'], activity.id).to.deep.equal(CONTEXT);
         expect(activity.actor).to.equal(`${BASE}/users/alice`);
         expect(activity.to).to.deep.equal([PUBLIC]);
         expect(activity.cc).to.deep.equal([`${BASE}/users/alice/followers`]);
@@ -127,39 +148,52 @@ for (const store of STORES) {
       }
     });
 
-    it('a Create carries the asset as an object of API.md §4', () => {
-      const create = outbox.find((a) => a.type === 'Create' && a.object.name === 'unicode');
+    it('a Create carries the asset as a Note of API.md §4.1', () => {
+      const create = createOf(outbox, 'unicode');
       expect(create.object).to.deep.include({
         id: `${BASE}/assets/unicode`,
-        type: 'Image',
-        name: 'unicode',
+        type: 'Note',
         attributedTo: `${BASE}/users/alice`,
+        to: [PUBLIC],
+        cc: [`${BASE}/users/alice/followers`],
+        url: `${BASE}/assets/unicode`,
+        sensitive: false,
+      });
+      expect(create.object.content).to.equal(
+        '<p><strong>unicode</strong></p>' +
+          '<p>Ünïcödé 🌅 日本語 — «quotes» &#39;single&#39; &quot;double&quot; &amp; ampersand<br>second line</p>' +
+          `<p><a href="${BASE}/tags/%E6%97%A5%E6%9C%AC" class="mention hashtag" rel="tag">#<span>日本</span></a> ` +
+          `<a href="${BASE}/tags/%C3%BCn%C3%AF" class="mention hashtag" rel="tag">#<span>ünï</span></a> ` +
+          `<a href="${BASE}/tags/emoji%F0%9F%8C%85" class="mention hashtag" rel="tag">#<span>emoji🌅</span></a></p>`,
+      );
+      expect(create.object.attachment).to.have.length(1);
+      expect(create.object.attachment[0]).to.include({
+        type: 'Document',
         mediaType: 'image/png',
         url: 'https://cdn.example/unicode.png',
       });
-      expect(create.object.content).to.equal(
-        'Ünïcödé 🌅 日本語 — «quotes» &#39;single&#39; &quot;double&quot; &amp; ampersand\nsecond line',
-      );
       isoMillis(create.object.published);
       expect(create.object.tag).to.deep.equal([
-        { type: 'Hashtag', name: '#日本' },
-        { type: 'Hashtag', name: '#ünï' },
-        { type: 'Hashtag', name: '#emoji🌅' },
+        { type: 'Hashtag', href: `${BASE}/tags/%E6%97%A5%E6%9C%AC`, name: '#日本' },
+        { type: 'Hashtag', href: `${BASE}/tags/%C3%BCn%C3%AF`, name: '#ünï' },
+        { type: 'Hashtag', href: `${BASE}/tags/emoji%F0%9F%8C%85`, name: '#emoji🌅' },
       ]);
-      const bare = outbox.find((a) => a.type === 'Create' && a.object.name === 'bare');
-      expect(bare.object.type).to.equal('Image');
-      const doc = outbox.find((a) => a.type === 'Create' && a.object.name === 'doc');
-      expect(doc.object.type).to.equal('Document');
+      const bare = createOf(outbox, 'bare');
+      expect(bare.object.type).to.equal('Note');
+      expect(bare.object).to.not.have.property('attachment');
+      expect(bare.object.tag).to.deep.equal([]);
+      const doc = createOf(outbox, 'doc');
+      expect(doc.object.type).to.equal('Note');
+      expect(doc.object).to.not.have.property('attachment');
+      expect(doc.object.content).to.include('<a href="https://cdn.example/doc.png"');
     });
 
     it('the Update carries the new state; the Delete carries a Tombstone', () => {
       const update = outbox.find((a) => a.type === 'Update');
-      expect(update.object).to.deep.include({
-        id: `${BASE}/assets/sunset`,
-        type: 'Audio',
-        mediaType: 'audio/ogg',
-      });
-      expect(update.object.tag).to.deep.equal([{ type: 'Hashtag', name: '#dusk' }]);
+      expect(update.object).to.deep.include({ id: `${BASE}/assets/sunset`, type: 'Note' });
+      expect(update.object.attachment[0]).to.include({ mediaType: 'audio/ogg' });
+      isoMillis(update.object.updated);
+      expect(update.object.tag).to.deep.equal([{ type: 'Hashtag', href: `${BASE}/tags/dusk`, name: '#dusk' }]);
       const del = outbox.find((a) => a.type === 'Delete');
       expect(del.object).to.include({ id: `${BASE}/assets/hostile`, type: 'Tombstone' });
     });
@@ -173,14 +207,16 @@ for (const store of STORES) {
     });
 
     describe('a one-character change breaks verification', () => {
-      const original = (): Doc => outbox.find((a) => a.type === 'Create' && a.object.name === 'unicode');
+      const original = (): Doc => createOf(outbox, 'unicode');
 
       it('sanity: the untouched copy verifies', async () => {
         expect(await verifyLdSignature(clone(original()), alicePem)).to.equal(true);
       });
 
       for (const [label, tamper] of [
-        ['object.name', (d: Doc) => (d.object.name = oneCharOff(d.object.name))],
+        ['object.url', (d: Doc) => (d.object.url = oneCharOff(d.object.url))],
+        ['object.attachment', (d: Doc) => (d.object.attachment[0].name = oneCharOff(d.object.attachment[0].name))],
+        ['object.sensitive', (d: Doc) => (d.object.sensitive = !d.object.sensitive)],
         ['object.content', (d: Doc) => (d.object.content = oneCharOff(d.object.content))],
         [
           'published',

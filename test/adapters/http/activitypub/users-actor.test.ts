@@ -38,9 +38,17 @@ function expectedActor(u: string, published: string, publicKeyPem: string) {
       AS,
       SECURITY_V1,
       {
+        Hashtag: 'as:Hashtag',
+        sensitive: 'as:sensitive',
+        digestMultibase: 'https://w3id.org/security#digestMultibase',
         manuallyApprovesFollowers: 'as:manuallyApprovesFollowers',
         toot: 'http://joinmastodon.org/ns#',
+        featured: { '@id': 'toot:featured', '@type': '@id' },
         discoverable: 'toot:discoverable',
+        indexable: 'toot:indexable',
+        schema: 'http://schema.org#',
+        PropertyValue: 'schema:PropertyValue',
+        value: 'schema:value',
       },
     ],
     id,
@@ -52,10 +60,12 @@ function expectedActor(u: string, published: string, publicKeyPem: string) {
     outbox: `${id}/outbox`,
     followers: `${id}/followers`,
     following: `${id}/following`,
+    featured: `${id}/featured`,
     endpoints: { sharedInbox: `${BASE}/inbox` },
     published,
     manuallyApprovesFollowers: false,
     discoverable: true,
+    indexable: false,
     publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
   };
 }
@@ -129,13 +139,23 @@ for (const store of STORES) {
         bob = await registerUser(server.url, 'bob');
       });
 
-      it('answers the JSON user {username, actor, created_at} to application/json', async () => {
+      it('answers the JSON user with its empty profile to application/json', async () => {
         const response = await api.get('/users/alice', JSON_ACCEPT);
         expect(response.status).to.equal(200);
         expect(response.headers.get('content-type')).to.match(/^application\/json/);
         expectVaryAccept(response);
-        expect(keysOf(response.json)).to.deep.equal(['actor', 'created_at', 'username']);
-        expect(response.json).to.include({ username: 'alice', actor: `${BASE}/users/alice` });
+        expect(response.json).to.deep.include({
+          username: 'alice',
+          actor: `${BASE}/users/alice`,
+          display_name: null,
+          bio: null,
+          avatar: null,
+          header: null,
+          fields: [],
+          pinned: [],
+          indexable: false,
+        });
+        expect(keysOf(response.json)).to.have.length(10);
         const me = await api.get('/auth/me', { token: alice });
         expect(response.json.created_at).to.equal(me.json.created_at);
       });

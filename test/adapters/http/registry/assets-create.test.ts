@@ -21,6 +21,8 @@ const ASSET_KEYS = [
   'media_type',
   'url',
   'description',
+  'alt_text',
+  'sensitive',
   'tags',
   'created_at',
   'updated_at',
@@ -78,6 +80,8 @@ for (const store of STORES) {
         media_type: 'image/png',
         url: 'https://cdn.example/sunset.png',
         description: 'Red sky',
+        alt_text: null,
+        sensitive: false,
         tags: ['art', 'sky'],
         id: `${BASE}/assets/sunset`,
       });
@@ -105,7 +109,8 @@ for (const store of STORES) {
       const activity = await api.get(`/activities/${created.activity.idx}`, {
         headers: { accept: 'application/activity+json' },
       });
-      expect(JSON.parse(activity.text).object.content).to.equal('x\ufffdy');
+      expect(JSON.parse(activity.text).object.content).to.include('<p>x\ufffdy</p>');
+      expect(JSON.parse(activity.text).object.tag[0].name).to.equal('#a\ufffd');
     });
 
     it('numbers the activities of successive registrations 0, 1, 2', async () => {
@@ -275,6 +280,30 @@ for (const store of STORES) {
           'https://cdn.example/a.png',
         );
         expect((await createAsset(api, alice, 'h3', { url: null })).url).to.equal(null);
+      });
+
+      it('accepts a url of 2,048 characters and rejects 2,049', async () => {
+        const long = (n: number) => `https://cdn.example/${'u'.repeat(n - 'https://cdn.example/'.length)}`;
+        expect((await createAsset(api, alice, 'u2048', { url: long(2048) })).url).to.have.length(2048);
+        const response = await api.post('/assets', assetBody('u2049', { url: long(2049) }), { token: alice });
+        expectFieldError(response, 'url', '2049 characters');
+      });
+
+      it('takes alt_text (at most 1,500 characters, blank is null) and sensitive (a boolean)', async () => {
+        const made = await createAsset(api, alice, 'alt', { alt_text: '  A red sky  ', sensitive: true });
+        expect(made).to.include({ alt_text: 'A red sky', sensitive: true });
+        const read = await api.get('/assets/alt', { headers: { accept: 'application/json' } });
+        expect(read.json).to.include({ alt_text: 'A red sky', sensitive: true });
+        expect(await createAsset(api, alice, 'alt-blank', { alt_text: '   ' })).to.include({ alt_text: null });
+        expect(
+          (await createAsset(api, alice, 'alt-max', { alt_text: 'a'.repeat(1500) })).alt_text,
+        ).to.have.length(1500);
+        const tooLong = await api.post('/assets', assetBody('alt-long', { alt_text: 'a'.repeat(1501) }), {
+          token: alice,
+        });
+        expectFieldError(tooLong, 'alt_text', '1501 characters');
+        const notBoolean = await api.post('/assets', assetBody('s-str', { sensitive: 'yes' }), { token: alice });
+        expectFieldError(notBoolean, 'sensitive', 'a string');
       });
 
       it('accepts a description of 5000 characters and rejects 5001', async () => {

@@ -13,6 +13,8 @@ import {
   expectVaryAccept,
   getAs,
   LD_ACCEPT,
+  multibaseSha256,
+  PUBLIC,
   startServer,
   STORES,
   type Api,
@@ -62,17 +64,32 @@ for (const store of STORES) {
         expect(object['@context']).to.satisfy((c: unknown) => c === AS || (Array.isArray(c) && c[0] === AS));
         expect(object).to.deep.include({
           id: `${BASE}/assets/sunset`,
-          type: 'Image',
-          name: 'sunset',
+          type: 'Note',
           attributedTo: `${BASE}/users/alice`,
-          mediaType: 'image/png',
-          url: 'https://cdn.example/sunset.png',
-          content: 'Red sky',
+          to: [PUBLIC],
+          cc: [`${BASE}/users/alice/followers`],
+          url: `${BASE}/assets/sunset`,
+          sensitive: false,
+          content:
+            '<p><strong>sunset</strong></p><p>Red sky</p><p>' +
+            `<a href="${BASE}/tags/art" class="mention hashtag" rel="tag">#<span>art</span></a> ` +
+            `<a href="${BASE}/tags/sky" class="mention hashtag" rel="tag">#<span>sky</span></a></p>`,
           published: sunset.created_at,
         });
+        for (const absent of ['name', 'summary', 'mediaType', 'updated'])
+          expect(object, absent).to.not.have.property(absent);
+        expect(object.attachment).to.deep.equal([
+          {
+            type: 'Document',
+            mediaType: 'image/png',
+            url: 'https://cdn.example/sunset.png',
+            name: 'Red sky',
+            digestMultibase: multibaseSha256(sunset.content_hash),
+          },
+        ]);
         expect(object.tag).to.deep.equal([
-          { type: 'Hashtag', name: '#art' },
-          { type: 'Hashtag', name: '#sky' },
+          { type: 'Hashtag', href: `${BASE}/tags/art`, name: '#art' },
+          { type: 'Hashtag', href: `${BASE}/tags/sky`, name: '#sky' },
         ]);
       });
     }
@@ -83,23 +100,52 @@ for (const store of STORES) {
       expect(object.id).to.equal(sunset.id);
     });
 
-    for (const [mediaType, type] of [
-      ['image/jpeg', 'Image'],
-      ['image/svg+xml', 'Image'],
-      ['video/mp4', 'Video'],
-      ['audio/ogg', 'Audio'],
-      ['application/pdf', 'Document'],
-      ['text/plain', 'Document'],
-      ['model/gltf+json', 'Document'],
+    for (const [mediaType, url, attached] of [
+      ['image/jpeg', 'https://cdn.example/a.jpg', true],
+      ['image/svg+xml', 'https://cdn.example/a.svg', true],
+      ['video/mp4', 'https://cdn.example/a.mp4', true],
+      ['audio/ogg', 'https://cdn.example/a.ogg', true],
+      ['image/png', 'http://cdn.example/a.png', false],
+      ['application/pdf', 'https://cdn.example/a.pdf', false],
+      ['text/plain', 'https://cdn.example/a.txt', false],
+      ['model/gltf+json', 'https://cdn.example/a.gltf', false],
     ] as const) {
-      it(`types a ${mediaType} asset as ${type}`, async () => {
-        const name = `typed-${mediaType.replace(/[^a-z0-9]/g, '-')}`;
-        await createAsset(api, alice, name, { media_type: mediaType });
+      it(`makes a ${mediaType} asset at ${url.split(':')[0]} a Note ${attached ? 'with' : 'linking to'} the file`, async () => {
+        const name = `typed-${mediaType.replace(/[^a-z0-9]/g, '-')}-${url.split(':')[0]}`;
+        await createAsset(api, alice, name, { media_type: mediaType, url, alt_text: 'What it shows' });
         const object = expectAp(await getAs(api, `/assets/${name}`, AP_ACCEPT));
-        expect(object.type).to.equal(type);
-        expect(object.mediaType).to.equal(mediaType);
+        expect(object.type).to.equal('Note');
+        expect(object.url).to.equal(`${BASE}/assets/${name}`);
+        if (attached) {
+          expect(object.attachment).to.have.length(1);
+          expect(object.attachment[0]).to.include({ type: 'Document', mediaType, url, name: 'What it shows' });
+          expect(object.content).to.not.include(url);
+        } else {
+          expect(object).to.not.have.property('attachment');
+          expect(object.content).to.include(`<a href="${url}"`);
+        }
       });
     }
+
+    it('names the attachment by the alt text, else the description cut to 1,500 characters, else the asset name', async () => {
+      const long = 'd'.repeat(1600);
+      await createAsset(api, alice, 'by-description', { description: long });
+      await createAsset(api, alice, 'by-name', { description: '' });
+      const name = async (asset: string) =>
+        expectAp(await getAs(api, `/assets/${asset}`, AP_ACCEPT)).attachment[0].name;
+      expect(await name('by-description')).to.equal('d'.repeat(1500));
+      expect(await name('by-name')).to.equal('by-name');
+    });
+
+    it('marks a sensitive asset sensitive, and carries updated once the asset changed', async () => {
+      await createAsset(api, alice, 'nsfw', { sensitive: true });
+      expect(expectAp(await getAs(api, '/assets/nsfw', AP_ACCEPT)).sensitive).to.equal(true);
+      const patched = await api.send('PATCH', '/assets/nsfw', { sensitive: false }, { token: alice });
+      expect(patched.status, patched.text).to.equal(200);
+      const object = expectAp(await getAs(api, '/assets/nsfw', AP_ACCEPT));
+      expect(object.sensitive).to.equal(false);
+      expect(object.updated).to.equal(patched.json.updated_at);
+    });
 
     for (const [label, accept] of [
       ['no Accept header', undefined],

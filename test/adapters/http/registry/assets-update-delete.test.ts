@@ -84,14 +84,28 @@ for (const store of STORES) {
         const update = expectAp(await getAs(api, `/activities/${body.activity.idx}`, AP_ACCEPT));
         expect(update.type).to.equal('Update');
         expect(update.actor).to.equal(`${BASE}/users/alice`);
-        expect(update.object).to.deep.include({
-          id: `${BASE}/assets/sunset`,
-          content: 'Purple sky',
-          type: 'Image',
-        });
+        expect(update.object).to.deep.include({ id: `${BASE}/assets/sunset`, type: 'Note' });
+        expect(update.object.content).to.include('<p>Purple sky</p>');
+        expect(update.object.updated).to.equal(body.updated_at);
         expect(await verifyLdSignature(update, await actorKey('alice'))).to.equal(true);
         const json = (await api.get(`/activities/${body.activity.idx}`, JSON_ACCEPT)).json;
         expect(json).to.include({ type: 'Update', actor: 'alice', object: 'sunset' });
+      });
+
+      it('changes alt_text and sensitive, and clears alt_text with null', async () => {
+        const set = await api.send(
+          'PATCH',
+          '/assets/sunset',
+          { alt_text: 'A red sky', sensitive: true },
+          { token: alice },
+        );
+        expect(set.status, set.text).to.equal(200);
+        expect(set.json).to.include({ alt_text: 'A red sky', sensitive: true, description: 'Red sky' });
+        const update = expectAp(await getAs(api, `/activities/${set.json.activity.idx}`, AP_ACCEPT));
+        expect(update.object.sensitive).to.equal(true);
+        expect(update.object.attachment[0].name).to.equal('A red sky');
+        const cleared = await api.send('PATCH', '/assets/sunset', { alt_text: null }, { token: alice });
+        expect(cleared.json).to.include({ alt_text: null, sensitive: true });
       });
 
       it('changes only the fields given', async () => {

@@ -98,11 +98,18 @@ for (const store of STORES) {
     });
 
     it('object.content of the activity and of the AP asset is the HTML-escaped description', async () => {
-      const expected = `Look: &lt;script&gt;alert(1)&lt;/script&gt; and &quot;&gt;&lt;img src=x onerror=alert(1)&gt; &amp; more`;
+      const expected = `<p>Look: &lt;script&gt;alert(1)&lt;/script&gt; and &quot;&gt;&lt;img src=x onerror=alert(1)&gt; &amp; more</p>`;
       const activity = expectAp(await getAs(api, `/activities/${created.activity.idx}`, AP_ACCEPT));
-      expect(activity.object.content).to.equal(expected);
       const object = expectAp(await getAs(api, '/assets/hostile', AP_ACCEPT));
-      expect(object.content).to.equal(expected);
+      for (const content of [activity.object.content, object.content]) {
+        expect(content).to.include(expected);
+        expect(content).to.not.include(SCRIPT);
+        expect(content).to.not.match(/<img/i);
+        // The only markup is the service's own: paragraphs, the name, and the hashtag links.
+        const tags = [...content.matchAll(/<\/?([a-z]+)/g)].map((m: RegExpMatchArray) => m[1]);
+        expect([...new Set(tags)].sort()).to.deep.equal(['a', 'p', 'span', 'strong']);
+      }
+      for (const tag of object.tag) expect(tag.href).to.match(/^http:\/\/l2\.test\/tags\/[^<>"]+$/);
       const actor = expectAp(await getAs(api, '/users/alice', AP_ACCEPT));
       expect(await verifyLdSignature(activity, actor.publicKey.publicKeyPem)).to.equal(true);
     });

@@ -64,6 +64,8 @@ for (const store of STORES) {
             'media_type',
             'url',
             'description',
+            'alt_text',
+            'sensitive',
             'tags',
             'created_at',
             'updated_at',

@@ -93,6 +93,8 @@ export interface AssetInput {
   media_type: string;
   url?: string | null;
   description?: string;
+  alt_text?: string | null;
+  sensitive?: boolean | string;
   tags?: string[] | string;
 }
 
@@ -107,6 +109,23 @@ export function assetBody(name: string, overrides: Partial<AssetInput> = {}): Re
     tags: ['art'],
     ...overrides,
   };
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * The `digestMultibase` of a `sha256:<hex>` content hash, computed here independently of the service: the
+ * multihash (0x12 = sha2-256, 0x20 = 32 bytes, then the digest) in base58btc with the multibase prefix `z`.
+ */
+export function multibaseSha256(contentHash: string): string {
+  const bytes = Buffer.concat([Buffer.from([0x12, 0x20]), Buffer.from(contentHash.slice('sha256:'.length), 'hex')]);
+  let value = BigInt(`0x${bytes.toString('hex')}`);
+  let digits = '';
+  while (value > 0n) {
+    digits = BASE58[Number(value % 58n)] + digits;
+    value /= 58n;
+  }
+  return `z${digits}`; // the multihash starts with 0x12: no leading zero bytes to carry over as '1's
 }
 
 /** Registers an asset through the API and returns the 201 body (asset + activity). */

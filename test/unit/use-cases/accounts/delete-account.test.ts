@@ -20,6 +20,8 @@ const fields = (n: number): AssetFields => ({
   mediaType: 'image/png',
   url: null,
   description: `asset ${n}`,
+  altText: null,
+  sensitive: false,
   tags: [],
 });
 

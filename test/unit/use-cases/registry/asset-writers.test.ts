@@ -20,6 +20,8 @@ const fields: AssetFields = {
   mediaType: 'image/png',
   url: null,
   description: 'Red sky',
+  altText: null,
+  sensitive: false,
   tags: [],
 };
 
@@ -28,9 +30,16 @@ const signer: ActivitySigner = { sign: async (document) => document };
 async function setUp(writesPerWindow = 100) {
   const store = openMemoryPersistence();
   const clock = new FixedClock(new Date('2026-11-22T10:00:00.000Z'));
-  const publish = new PublishActivity(store.activities, signer, clock, new Urls('https://l2.example'), {
-    jobsQueued: () => {},
-  });
+  const publish = new PublishActivity(
+    store.activities,
+    store.users,
+    signer,
+    clock,
+    new Urls('https://l2.example'),
+    {
+      jobsQueued: () => {},
+    },
+  );
   const writes = new RateLimiterBudget(
     new RateLimiterMemory({ keyPrefix: 'w', points: writesPerWindow, duration: 60 }),
   );

@@ -37,6 +37,8 @@ const fields: AssetFields = {
   mediaType: 'image/png',
   url: 'https://cdn.example/sunset.png',
   description: 'Red sky',
+  altText: null,
+  sensitive: false,
   tags: ['sky'],
 };
 
@@ -46,7 +48,14 @@ function setUp(log?: (store: ReturnType<typeof openMemoryPersistence>) => Activi
   const signer = new RecordingSigner();
   const signal = { count: 0, jobsQueued: () => void signal.count++ };
   const urls = new Urls('https://l2.example');
-  const publish = new PublishActivity(log ? log(store) : store.activities, signer, clock, urls, signal);
+  const publish = new PublishActivity(
+    log ? log(store) : store.activities,
+    store.users,
+    signer,
+    clock,
+    urls,
+    signal,
+  );
   const alice = aUser({ username: aUsername('alice') });
   return { store, clock, signer, signal, publish, alice };
 }
