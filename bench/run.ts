@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --keep]`: builds and starts the real service, a bare Koa baseline and two peers
+// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only]`: builds and starts the real service, a bare Koa baseline and two peers
 // (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
 // bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
@@ -31,6 +31,8 @@ import { createWorkspace } from './workspace.js';
 
 const profile = PROFILES[process.argv.includes('--quick') ? 'quick' : 'full'];
 const keep = process.argv.includes('--keep');
+/** Scenario 7 alone (both its lines of activities and its profile line), with the signing ceiling it is read against. */
+const fanOutOnly = process.argv.includes('--fan-out-only');
 const PUBLIC_URL = 'http://l2.bench.localhost';
 const PASSWORD = 'bench password 1';
 const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
@@ -227,10 +229,16 @@ async function onSeededStore(l2: RunningServer, idle: Memory): Promise<void> {
   seeded.memoryAfterLoad = l2.memory();
 }
 
-async function main(): Promise<void> {
-  step(`profile ${profile.name}; workspace ${workspace.dir}`);
+/** `--fan-out-only`: the build, the ceilings, and scenario 7 with its profile line. */
+async function fanOutAlone(): Promise<void> {
   build();
-  // Ceilings first, while nothing else of the bench runs.
+  await ceilings();
+  await runFanOut();
+  await runProfileFanOut();
+}
+
+/** The machine's ceilings, measured while nothing else of the bench runs. */
+async function ceilings(): Promise<void> {
   const ceiling = { seconds: profile.ceilingSeconds, bcryptCost: profile.bcryptCost };
   const bcrypt = await measureCeiling({ kind: 'bcrypt', ...ceiling });
   const rsa = await measureCeiling({ kind: 'rsa', ...ceiling });
@@ -241,6 +249,14 @@ async function main(): Promise<void> {
     `ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA keys ${rsa.perSecond.toFixed(2)}/s, ` +
       `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s, verifications ${rsaVerify.perSecond.toFixed(0)}/s`,
   );
+}
+
+async function main(): Promise<void> {
+  step(`profile ${profile.name}; workspace ${workspace.dir}`);
+  if (fanOutOnly) return fanOutAlone();
+  build();
+  // Ceilings first, while nothing else of the bench runs.
+  await ceilings();
 
   results.baseline = { start: await hello() };
   step(`baseline hello ${results.baseline.start.rps.toFixed(0)} rps`);
