@@ -4,6 +4,8 @@
 // Usage: node --import tsx bench/inbox-hosts.ts '{"hosts":500,"hanging":250,"activities":20}'
 // Prints {"ports":[…]} once listening, then {"doneAt":<epoch ms>,"deliveries":n} once every live host has every
 // activity (idx 0 … activities-1); then waits to be killed.
+// With "profile":true the hosts wait for profile Updates (`<actor>#updates/<n>`) instead: each time every live host
+// has version n, they print {"version":n,"at":<epoch ms>,"deliveries":<profile Updates received in all>,"bytes":<the size of one>}.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -12,6 +14,8 @@ interface Spec {
   /** The first `hanging` hosts never answer. */
   readonly hanging: number;
   readonly activities: number;
+  /** Count profile Updates by version instead of activities by idx. */
+  readonly profile?: boolean;
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
@@ -22,7 +26,25 @@ let complete = 0;
 let deliveries = 0;
 let reported = false;
 
+/** Per profile version: the live hosts that have it. */
+const versions = new Map<number, Set<number>>();
+
+function noteProfileUpdate(host: number, body: string): void {
+  const version = Number(/#updates\/(\d+)"/.exec(body)?.[1] ?? NaN);
+  if (!Number.isInteger(version)) return;
+  deliveries++;
+  const hosts = versions.get(version) ?? new Set<number>();
+  versions.set(version, hosts);
+  const before = hosts.size;
+  hosts.add(host);
+  if (before < live && hosts.size === live) {
+    const bytes = Buffer.byteLength(body);
+    console.log(JSON.stringify({ version, at: Date.now(), deliveries, bytes }));
+  }
+}
+
 function note(host: number, body: string): void {
+  if (spec.profile) return noteProfileUpdate(host, body);
   deliveries++;
   const idx = Number(/\/activities\/(\d+)"/.exec(body)?.[1] ?? NaN);
   if (!Number.isInteger(idx)) return;

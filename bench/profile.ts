@@ -20,6 +20,8 @@ export interface Profile {
   readonly ceilingSeconds: number;
   /** Scenario 7: followers spread over fake servers, and how many activities are published to them. */
   readonly fanOut: { readonly hosts: number; readonly followersPerHost: number; readonly activities: number };
+  /** Scenario 7's profile line: how many profile changes are sent to the same followers, one after another. */
+  readonly profileChanges: number;
 }
 
 export const CONNECTIONS = {
@@ -47,6 +49,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     warmUpSeconds: 3,
     ceilingSeconds: 15,
     fanOut: { hosts: 500, followersPerHost: 10, activities: 20 },
+    profileChanges: 20,
   },
   quick: {
     name: 'quick',
@@ -61,5 +64,6 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     warmUpSeconds: 0.5,
     ceilingSeconds: 2,
     fanOut: { hosts: 100, followersPerHost: 10, activities: 5 },
+    profileChanges: 3,
   },
 };

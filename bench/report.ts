@@ -25,6 +25,12 @@ export function helloRps(results: BenchResults): number {
   return values.reduce((a, b) => a + b, 0) / values.length;
 }
 
+/** What the measured actor was: ", full profile, 3,012 bytes" when the bench knows. */
+function actorShape(federation: { actorBytes?: number; actorHasProfile?: boolean }): string {
+  if (federation.actorBytes === undefined) return '';
+  return `${federation.actorHasProfile ? ', full profile' : ''}, ${count(federation.actorBytes)} bytes`;
+}
+
 export function tableRows(results: BenchResults): Row[] {
   const rows: Row[] = [];
   const add = (scenario: string, metric: string, value: string, baseline: string, ratio: number | null) =>
@@ -160,7 +166,7 @@ export function tableRows(results: BenchResults): Row[] {
     );
     add(
       '4 Federation',
-      'actor (`application/activity+json`), 64 conn.',
+      `actor (\`application/activity+json\`${actorShape(seeded.federation)}), 64 conn.`,
       withLatency(seeded.federation.actor),
       helloText,
       seeded.federation.actor.rps / hello,
@@ -239,6 +245,29 @@ export function tableRows(results: BenchResults): Row[] {
       `${halfHanging.seconds.toFixed(1)} s`,
       `${alive.seconds.toFixed(1)} s with all alive`,
       halfHanging.seconds / alive.seconds,
+    );
+  }
+  if (results.profileFanOut && results.fanOut) {
+    const profile = results.profileFanOut;
+    const { alive, floor } = results.fanOut;
+    const followers = count(profile.hosts * profile.followersPerHost);
+    const sorted = [...profile.changeSeconds].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    add(
+      '7 Fan-out',
+      `profile change: Update{Person} (${count(profile.updateBytes)} bytes) deliveries/s, ${followers} followers on ` +
+        `${count(profile.hosts)} hosts, ${profile.changes} changes one after another`,
+      `${rate(profile.deliveriesPerSecond)}/s (${count(profile.deliveries)} in ${profile.seconds.toFixed(1)} s; ` +
+        `${median.toFixed(2)} s per change, median)`,
+      `activities ${rate(alive.deliveriesPerSecond)}/s`,
+      profile.deliveriesPerSecond / alive.deliveriesPerSecond,
+    );
+    add(
+      '7 Fan-out',
+      'profile change against the floor (a bare client, the same hosts)',
+      `${rate(profile.deliveriesPerSecond)}/s`,
+      `floor ${rate(floor.deliveriesPerSecond)}/s`,
+      profile.deliveriesPerSecond / floor.deliveriesPerSecond,
     );
   }
   const { oidcProvider, fedify } = results.peers ?? {};

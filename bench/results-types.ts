@@ -5,6 +5,7 @@ import type { Profile } from './profile.js';
 import type { DeepPageResults } from './scenarios/deep-pages.js';
 import type { FanOutResults } from './scenarios/fan-out.js';
 import type { FederationResults } from './scenarios/federation.js';
+import type { ProfileFanOutResults } from './scenarios/profile-fan-out.js';
 import type { BadSignatureResults } from './scenarios/bad-signatures.js';
 import type { StormResults } from './scenarios/login-storm.js';
 import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
@@ -48,6 +49,8 @@ export interface BenchResults {
   };
   /** Scenario 7, each run on a fresh store. */
   fanOut?: FanOutResults;
+  /** Scenario 7's followers sent a series of profile changes (issue 25), on a store of its own. */
+  profileFanOut?: ProfileFanOutResults;
   /** Scenario 8: other software doing L2's work, each in its own process with nothing else running. */
   peers?: { oidcProvider?: IntrospectionResults; fedify?: FedifyResults };
   rows?: Row[];

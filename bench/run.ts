@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --keep]`: builds and starts the real service, a bare Koa baseline and two peers
+// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only]`: builds and starts the real service, a bare Koa baseline and two peers
 // (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
 // bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { markdownTable, RESULTS_FILE, tableRows, writeResults } from './report.j
 import type { BenchResults } from './results-types.js';
 import { deepPages } from './scenarios/deep-pages.js';
 import { fanOut } from './scenarios/fan-out.js';
+import { profileFanOut } from './scenarios/profile-fan-out.js';
 import { federationReads } from './scenarios/federation.js';
 import { badSignatures } from './scenarios/bad-signatures.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
@@ -30,6 +31,8 @@ import { createWorkspace } from './workspace.js';
 
 const profile = PROFILES[process.argv.includes('--quick') ? 'quick' : 'full'];
 const keep = process.argv.includes('--keep');
+/** Scenario 7 alone (both its lines of activities and its profile line), with the signing ceiling it is read against. */
+const fanOutOnly = process.argv.includes('--fan-out-only');
 const PUBLIC_URL = 'http://l2.bench.localhost';
 const PASSWORD = 'bench password 1';
 const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
@@ -164,6 +167,33 @@ async function runFanOut(): Promise<void> {
   );
 }
 
+/** Scenario 7's profile line: the same followers, a series of profile changes, on a store of its own. */
+async function runProfileFanOut(): Promise<void> {
+  const { hosts, followersPerHost } = profile.fanOut;
+  step(
+    `profile fan-out: ${hosts * followersPerHost} followers on ${hosts} hosts, ${profile.profileChanges} changes`,
+  );
+  results.profileFanOut = await profileFanOut(
+    { ...profile.fanOut, changes: profile.profileChanges },
+    workspace.dir,
+    async (storePath) => {
+      const server = await startL2({
+        storePath,
+        secretsDir: workspace.secretsDir,
+        publicUrl: PUBLIC_URL,
+        bcryptCost: profile.bcryptCost,
+      });
+      running.add(server);
+      return { ...server, stop: () => server.stop().finally(() => running.delete(server)) };
+    },
+  );
+  const measured = results.profileFanOut;
+  step(
+    `profile fan-out: ${measured.deliveriesPerSecond.toFixed(0)} deliveries/s ` +
+      `(${measured.deliveries} in ${measured.seconds.toFixed(1)} s, Update ${measured.updateBytes} bytes)`,
+  );
+}
+
 async function seed(): Promise<void> {
   step(
     `seeding ${profile.users} users, ${profile.activities} activities, ${profile.revocations} revocations`,
@@ -192,14 +222,23 @@ async function onSeededStore(l2: RunningServer, idle: Memory): Promise<void> {
   const someone = `u${String(Math.ceil(profile.users / 2)).padStart(7, '0')}`;
   seeded.federation = await federationReads(l2.url, new URL(PUBLIC_URL).host, someone, profile);
   const { webfinger, actor } = seeded.federation;
-  step(`webfinger ${webfinger.rps.toFixed(0)}, actor ${actor.rps.toFixed(0)} rps`);
+  step(
+    `webfinger ${webfinger.rps.toFixed(0)}, actor ${actor.rps.toFixed(0)} rps ` +
+      `(actor ${seeded.federation.actorBytes} bytes${seeded.federation.actorHasProfile ? ', full profile' : ''})`,
+  );
   seeded.memoryAfterLoad = l2.memory();
 }
 
-async function main(): Promise<void> {
-  step(`profile ${profile.name}; workspace ${workspace.dir}`);
+/** `--fan-out-only`: the build, the ceilings, and scenario 7 with its profile line. */
+async function fanOutAlone(): Promise<void> {
   build();
-  // Ceilings first, while nothing else of the bench runs.
+  await ceilings();
+  await runFanOut();
+  await runProfileFanOut();
+}
+
+/** The machine's ceilings, measured while nothing else of the bench runs. */
+async function ceilings(): Promise<void> {
   const ceiling = { seconds: profile.ceilingSeconds, bcryptCost: profile.bcryptCost };
   const bcrypt = await measureCeiling({ kind: 'bcrypt', ...ceiling });
   const rsa = await measureCeiling({ kind: 'rsa', ...ceiling });
@@ -210,6 +249,14 @@ async function main(): Promise<void> {
     `ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA keys ${rsa.perSecond.toFixed(2)}/s, ` +
       `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s, verifications ${rsaVerify.perSecond.toFixed(0)}/s`,
   );
+}
+
+async function main(): Promise<void> {
+  step(`profile ${profile.name}; workspace ${workspace.dir}`);
+  if (fanOutOnly) return fanOutAlone();
+  build();
+  // Ceilings first, while nothing else of the bench runs.
+  await ceilings();
 
   results.baseline = { start: await hello() };
   step(`baseline hello ${results.baseline.start.rps.toFixed(0)} rps`);
@@ -217,6 +264,7 @@ async function main(): Promise<void> {
   await serve(l2On('empty'), onEmptyStore);
   await peerIntrospection();
   await runFanOut();
+  await runProfileFanOut();
   await seed();
 
   let seededIdle: Memory | undefined;

@@ -8,6 +8,7 @@ import { activityDocument } from '../src/domain/activity-document.js';
 import { Urls } from '../src/domain/activity-streams.js';
 import type { Asset, AssetName } from '../src/domain/asset.js';
 import { passwordBytesForHashing } from '../src/domain/password.js';
+import type { Profile } from '../src/domain/profile.js';
 import type { Username } from '../src/domain/user.js';
 import type { SeedOptions, SeedUsernames } from './seed-types.js';
 
@@ -98,5 +99,42 @@ export function benchActivity(
   return {
     activity: { idx, type: 'Create', actor: owner, object: asset.name, published, document },
     change: { kind: 'create', asset },
+  };
+}
+
+/**
+ * The assets a regular user owns, the first `count` of them: seed.ts hands activities round-robin to the regular
+ * users (idx ≡ n − 1 modulo their number), except every fifth (the heavy user's) and every 5,000th + 1 (the light
+ * user's).
+ */
+function ownedAssets(n: number, regularCount: number, activities: number, count: number): AssetName[] {
+  const owned: AssetName[] = [];
+  for (let idx = n - 1; idx < activities && owned.length < count; idx += regularCount)
+    if (idx % 5 !== 0 && idx % 5000 !== 1) owned.push(`bench-${idx}` as AssetName);
+  return owned;
+}
+
+/**
+ * A full profile for regular user n (issue 25): a display name, a bio with a link, an avatar and a header (two of
+ * their own pictures), four fields, three pins and the search opt-in — so the actor a peer fetches is the size a
+ * filled-in profile makes it (about 3 KiB), not the bare account's.
+ */
+export function benchProfile(n: number, regularCount: number, activities: number): Profile {
+  const [avatar = null, header = null, ...rest] = ownedAssets(n, regularCount, activities, 4);
+  return {
+    displayName: `Bench User ${n}`,
+    bio:
+      `Paints harbours, cranes and the sea at dusk; user number ${n} of the benchmark.\n` +
+      'Shows at the harbour gallery every summer.\n\nPortfolio: https://portfolio.example/bench — commissions open.',
+    avatar,
+    header,
+    fields: [
+      { name: 'Website', value: `https://bench.example/u${n}` },
+      { name: 'Gallery', value: 'https://gallery.example/bench' },
+      { name: 'Pronouns', value: 'they/them' },
+      { name: 'Based in', value: 'The harbour' },
+    ],
+    pinned: [avatar, ...rest].filter((name): name is AssetName => name !== null).slice(0, 3),
+    indexable: true,
   };
 }

@@ -3,10 +3,10 @@
 // Progress goes to stderr; the last stdout line is a SeedReport as JSON.
 import { randomBytes } from 'node:crypto';
 import { openSqlitePersistence } from '../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
-import { EMPTY_PROFILE } from '../src/domain/profile.js';
 import type { Revocation } from '../src/domain/revocation.js';
 import type { Username } from '../src/domain/user.js';
-import { seedFixtures, benchActivity, type SeedFixtures } from './seed-fixtures.js';
+import { EMPTY_PROFILE } from '../src/domain/profile.js';
+import { benchActivity, benchProfile, seedFixtures, type SeedFixtures } from './seed-fixtures.js';
 import type { SeedOptions, SeedReport } from './seed-types.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as SeedOptions;
@@ -35,6 +35,11 @@ async function seedUsers(f: SeedFixtures): Promise<void> {
   const createdAt = new Date(Date.now() - 365 * DAY);
   const names = [f.usernames.client, f.usernames.heavy, f.usernames.light];
   for (let n = 1; n <= regularCount; n++) names.push(regularName(n));
+  // Every regular user has a full profile whose pictures and pins are assets seedActivities gives them.
+  const profileOf = (username: Username) => {
+    const n = /^u(\d+)$/.exec(username)?.[1];
+    return n === undefined ? EMPTY_PROFILE : benchProfile(Number(n), regularCount, options.activities);
+  };
   // One transaction per 1000 users: each create() is still the adapter's own (nested) transaction.
   for (let i = 0; i < names.length; i += 1000) {
     const batch = names.slice(i, i + 1000);
@@ -46,8 +51,8 @@ async function seedUsers(f: SeedFixtures): Promise<void> {
           createdAt,
           deletedAt: null,
           disabledAt: null,
-          profile: EMPTY_PROFILE,
-          profileVersion: 0,
+          profile: profileOf(username),
+          profileVersion: /^u\d+$/.test(username) ? 1 : 0,
         });
         if (outcome !== 'created') throw new Error(`user ${username}: ${outcome}`);
       }

@@ -37,14 +37,26 @@ export interface FanOutResults {
   };
 }
 
-const USERNAME = 'fanout';
-const PASSWORD = 'fan-out password 1';
+export const USERNAME = 'fanout';
+export const PASSWORD = 'fan-out password 1';
 
-/** Starts the fake servers and resolves with their ports and a promise of the moment all live ones are done. */
-async function startHosts(shape: FanOutShape, hanging: number) {
+/** A profile version every live host has: when the last of them got it, and the profile Updates received so far. */
+export interface VersionDone {
+  readonly version: number;
+  readonly at: number;
+  readonly deliveries: number;
+  /** The size of the Update's body. */
+  readonly bytes: number;
+}
+
+/**
+ * Starts the fake servers and resolves with their ports and a promise of the moment all live ones are done; with
+ * `profile`, they count profile Updates instead, and `nextVersion` resolves as each version reaches every live host.
+ */
+export async function startHosts(shape: FanOutShape, hanging: number, profile = false) {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', benchFile('inbox-hosts.ts'), JSON.stringify({ ...shape, hanging })],
+    ['--import', 'tsx', benchFile('inbox-hosts.ts'), JSON.stringify({ ...shape, hanging, profile })],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout! });
@@ -52,30 +64,57 @@ async function startHosts(shape: FanOutShape, hanging: number) {
   let onDone!: (done: { doneAt: number; deliveries: number }) => void;
   const ports = new Promise<number[]>((resolve) => (onPorts = resolve));
   const done = new Promise<{ doneAt: number; deliveries: number }>((resolve) => (onDone = resolve));
+  const versions: VersionDone[] = [];
+  const waiting: ((v: VersionDone) => void)[] = [];
   lines.on('line', (line) => {
-    const message = JSON.parse(line) as { ports?: number[]; doneAt?: number; deliveries?: number };
+    const message = JSON.parse(line) as Partial<VersionDone> & {
+      ports?: number[];
+      doneAt?: number;
+      deliveries?: number;
+    };
     if (message.ports) onPorts(message.ports);
     if (message.doneAt) onDone({ doneAt: message.doneAt, deliveries: message.deliveries ?? 0 });
+    if (message.version !== undefined && message.at !== undefined) {
+      const reached = {
+        version: message.version,
+        at: message.at,
+        deliveries: message.deliveries ?? 0,
+        bytes: message.bytes ?? 0,
+      };
+      const next = waiting.shift();
+      if (next) next(reached);
+      else versions.push(reached);
+    }
   });
   const exited = once(child, 'exit').then(() => {
     throw new Error('the inbox hosts exited early');
   });
+  const within = <T>(promise: Promise<T>, ms: number, what: string) =>
+    Promise.race([
+      promise,
+      exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${what} not done after ${ms / 1000} s`)), ms).unref(),
+      ),
+    ]);
   return {
     ports: await Promise.race([ports, exited]),
-    done: (ms: number) =>
-      Promise.race([
-        done,
-        exited,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error(`fan-out not done after ${ms / 1000} s`)), ms).unref(),
-        ),
-      ]),
+    done: (ms: number) => within(done, ms, 'fan-out'),
+    /** The next profile version to reach every live host (in the order they did). */
+    nextVersion: (ms: number) =>
+      within(
+        versions.length > 0
+          ? Promise.resolve(versions.shift()!)
+          : new Promise<VersionDone>((resolve) => waiting.push(resolve)),
+        ms,
+        'the profile Update',
+      ),
     stop: () => child.kill('SIGKILL'),
   };
 }
 
 /** Every host's followers of `fanout`, written straight into the store before the service starts. */
-function seedFollowers(storePath: string, ports: number[], perHost: number): void {
+export function seedFollowers(storePath: string, ports: number[], perHost: number): void {
   const store = openSqlitePersistence(storePath);
   const insert = store.db.prepare(
     'INSERT INTO followers (username, actor, inbox, shared_inbox, follow_id, followed_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -92,7 +131,7 @@ function seedFollowers(storePath: string, ports: number[], perHost: number): voi
   store.db.close();
 }
 
-async function post(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+export async function post(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

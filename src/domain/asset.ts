@@ -27,8 +27,11 @@ export const ALT_TEXT_MAX_CHARACTERS = 1500;
 export const URL_MAX_CHARACTERS = 2048;
 export const TAGS_MAX = 20;
 export const TAG_MAX_CHARACTERS = 50;
-/** A tag is one word: no whitespace, no comma (the form separates tags with commas), no leading '#'. */
-export const TAG_PATTERN = /^[^\s,#\p{Cc}][^\s,\p{Cc}]*$/u;
+/**
+ * A tag is one word: no whitespace, no comma (the form separates tags with commas), no leading '#' — and not '.' or
+ * '..', which no URL can hold as a path segment (its hashtag page `/tags/..` would be read as `/`).
+ */
+export const TAG_PATTERN = /^(?!\.\.?$)[^\s,#\p{Cc}][^\s,\p{Cc}]*$/u;
 
 /**
  * Tabs become spaces and other control characters (but line breaks) are dropped: JSON-LD libraries escape them
@@ -112,7 +115,7 @@ export function normaliseTags(tags: readonly string[]): Result<string[], AssetFi
     if ([...tag].length > TAG_MAX_CHARACTERS || !TAG_PATTERN.test(tag)) {
       return err({
         path: 'tags',
-        message: `Each tag is one word of at most ${TAG_MAX_CHARACTERS} characters, without spaces or commas.`,
+        message: `Each tag is one word of at most ${TAG_MAX_CHARACTERS} characters, without spaces or commas (and not . or ..).`,
       });
     }
   }

@@ -6,6 +6,8 @@ import {
   exportSpki,
   generateCryptoKeyPair,
   getDocumentLoader,
+  lookupObject,
+  Object as ASObject,
   signRequest,
   verifyJsonLd,
   verifyRequest,
@@ -21,7 +23,13 @@ type Json = any;
 
 /** Fedify refuses loopback addresses unless told otherwise; its loaders fetch our L2 and the peer's documents. */
 const documentLoader = getDocumentLoader({ allowPrivateAddress: true });
-const loaders = { documentLoader, contextLoader: documentLoader };
+export const loaders = { documentLoader, contextLoader: documentLoader };
+
+/** A document read by Fedify's vocabulary, as a Fedify-based server reads what it receives (Create, Note, Person…). */
+export const parseAs = (json: Json): Promise<ASObject> => ASObject.fromJsonLd(json, loaders);
+
+/** What Fedify's lookupObject makes of a URL (it fetches the document, and checks its id's origin). */
+export const lookUp = (url: string): Promise<ASObject | null> => lookupObject(url, loaders);
 
 export interface Received {
   readonly path: string;
