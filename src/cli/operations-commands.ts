@@ -2,13 +2,14 @@
 import { describeCounts, exportStore, importStore } from '../adapters/cli/store-commands.js';
 import { keyIdOf } from '../adapters/crypto/jwt-token-codec.js';
 import { rotationSteps } from '../composition/secret-rotation.js';
+import { JOB_KINDS } from '../domain/jobs.js';
 import { CommandError, kindOf, type Command } from './command.js';
 
 export const OPERATIONS_COMMANDS: readonly Command[] = [
   {
     name: 'queue list',
     usage: 'l2 queue list [--kind KIND] [--limit N]',
-    help: 'Lists outbound jobs (revocation_notice, activity_delivery, document_delivery) in queue order, 100 by default: id, kind, state (pending, leased: being tried now, abandoned), attempts, when it runs next, its destination and the last error.',
+    help: `Lists outbound jobs (${JOB_KINDS.join(', ')}) in queue order, 100 by default: id, kind, state (pending, leased: being tried now, abandoned), attempts, when it runs next, its destination and the last error.`,
     operands: 0,
     options: { kind: { type: 'string' }, limit: { type: 'string' } },
     async run(l2, _operands, options) {

@@ -219,7 +219,7 @@ describe('the l2 command', () => {
     const badKind = (await l2('queue', 'list', '--kind', 'mail')) as { code: number; stderr: string };
     expect([badKind.code, badKind.stderr]).to.deep.equal([
       1,
-      'l2: --kind: one of revocation_notice, activity_delivery, document_delivery\n',
+      'l2: --kind: one of revocation_notice, activity_delivery, document_delivery, profile_update\n',
     ]);
 
     expect((await l2('queue', 'retry', '--kind', 'revocation_notice')).stdout).to.equal(
