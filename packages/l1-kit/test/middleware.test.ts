@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import express from 'express';
+import Koa from 'koa';
+import type { RequestListener } from 'node:http';
+import { createL1Kit, type L1Kit, type LogoutNotice } from '../src/index.js';
+import * as forExpress from '../src/adapters/express.js';
+import * as forKoa from '../src/adapters/koa.js';
+import * as forNode from '../src/adapters/node.js';
+import { StandInL2, TestClock } from './support/stand-in-l2.js';
+import { TestServer } from './support/servers.js';
+
+/** One L1 app per framework: the kit's routes, a public route and a protected one that counts its calls. */
+interface App {
+  handler: RequestListener;
+  /** How many times the protected route's own handler ran. */
+  calls: () => number;
+}
+type Hooks = { onLogout: (notice: LogoutNotice) => void };
+
+const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App> = {
+  'Express (body read by the kit)': (kit, hooks) => expressApp(kit, hooks, false),
+  'Express (after express.json())': (kit, hooks) => expressApp(kit, hooks, true),
+  Koa: (kit, hooks) => {
+    let calls = 0;
+    const app = new Koa();
+    app.use(forKoa.routes(kit, hooks));
+    app.use(async (ctx, next) => {
+      if (ctx.path === '/public') ctx.body = { public: true };
+      else await next();
+    });
+    app.use(forKoa.protect(kit));
+    app.use((ctx) => {
+      calls++;
+      const { l2 } = ctx.state as { l2: forExpress.ExpressRequest['l2'] };
+      ctx.body = { username: l2!.user.username };
+    });
+    return { handler: app.callback(), calls: () => calls };
+  },
+  'node:http': (kit, hooks) => {
+    let calls = 0;
+    const kitRoutes = forNode.routes(kit, hooks);
+    const me = forNode.protect(kit, (_req, res, auth) => {
+      calls++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ username: auth.user.username }));
+    });
+    return {
+      handler: (req, res) =>
+        void (async () => {
+          if (await kitRoutes(req, res)) return;
+          if (req.url === '/public') return void res.end(JSON.stringify({ public: true }));
+          await me(req, res);
+        })(),
+      calls: () => calls,
+    };
+  },
+};
+
+function expressApp(kit: L1Kit, hooks: Hooks, parseJson: boolean): App {
+  let calls = 0;
+  const app = express();
+  if (parseJson) app.use(express.json());
+  app.use(forExpress.routes(kit, hooks));
+  app.get('/public', (_req, res) => void res.json({ public: true }));
+  app.get('/api/me', forExpress.protect(kit), (req, res) => {
+    calls++;
+    res.json({ username: req.l2!.user.username });
+  });
+  return { handler: app, calls: () => calls };
+}
+
+for (const [name, build] of Object.entries(frameworks)) {
+  describe(`l1-kit middleware: ${name}`, () => {
+    let clock: TestClock;
+    let l2: StandInL2;
+    let l1: TestServer;
+    let app: App;
+    let notices: LogoutNotice[];
+
+    beforeEach(async () => {
+      clock = new TestClock();
+      l2 = await new StandInL2({ now: clock.now }).start();
+      l1 = await new TestServer().start();
+      notices = [];
+      const kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 250 });
+      app = build(kit, { onLogout: (notice) => void notices.push(notice) });
+      l1.handler = app.handler;
+    });
+    afterEach(async () => {
+      await l1.stop();
+      await l2.stop();
+    });
+
+    const me = (token?: string) =>
+      fetch(`${l1.url}/api/me`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+    it('lets a request with a token L2 accepts through, with the user', async () => {
+      const response = await me(await l2.issue('alice', { l1: l1.url }));
+      expect(response.status).to.equal(200);
+      expect(await response.json()).to.deep.equal({ username: 'alice' });
+      expect(app.calls()).to.equal(1);
+    });
+
+    it('answers 401 with a bare Bearer challenge when there is no token, without calling the handler', async () => {
+      const response = await me();
+      expect(response.status).to.equal(401);
+      expect(response.headers.get('www-authenticate')).to.equal(`Bearer realm="${l1.url}"`);
+      expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      expect(await response.json()).to.deep.include({ status: 401, code: 'unauthenticated' });
+      expect(app.calls()).to.equal(0);
+    });
+
+    it('answers 401 token_revoked with an invalid_token challenge for a revoked token', async () => {
+      const token = await l2.issue('alice', { l1: l1.url });
+      l2.revoke(token);
+      const response = await me(token);
+      expect(response.status).to.equal(401);
+      expect(response.headers.get('www-authenticate')).to.match(
+        /^Bearer realm="[^"]+", error="invalid_token"/,
+      );
+      expect(await response.json()).to.deep.include({ status: 401, code: 'token_revoked' });
+      expect(app.calls()).to.equal(0);
+    });
+
+    it('answers 503 with Retry-After when L2 answers 503, and never calls the handler', async () => {
+      const token = await l2.issue('alice', { l1: l1.url });
+      l2.verifyMode = 'unavailable';
+      l2.retryAfter = '7';
+      const response = await me(token);
+      expect(response.status).to.equal(503);
+      expect(response.headers.get('retry-after')).to.equal('7');
+      expect(await response.json()).to.deep.include({ status: 503, code: 'unavailable' });
+      expect(app.calls()).to.equal(0);
+    });
+
+    it('answers 503 when L2 does not answer at all, and never calls the handler', async () => {
+      const token = await l2.issue('alice', { l1: l1.url });
+      l2.verifyMode = 'hang';
+      const response = await me(token);
+      expect(response.status).to.equal(503);
+      expect(await response.json()).to.deep.include({ code: 'unavailable' });
+      expect(app.calls()).to.equal(0);
+    });
+
+    it('answers 503 when L2 is down, and never calls the handler', async () => {
+      const token = await l2.issue('alice', { l1: l1.url });
+      await l2.stop();
+      const response = await me(token);
+      expect(response.status).to.equal(503);
+      expect(app.calls()).to.equal(0);
+    });
+
+    it("serves the notice route, and leaves the application's other routes alone", async () => {
+      const token = await l2.issue('alice', { l1: l1.url });
+      const delivery = await l2.revokeAndNotify(token);
+      expect(delivery.status).to.equal(204);
+      expect(notices.map((n) => n.username)).to.deep.equal(['alice']);
+      const open = await fetch(`${l1.url}/public`);
+      expect(await open.json()).to.deep.equal({ public: true });
+      expect((await fetch(`${l1.url}/auth/revoke`)).status).to.not.equal(204); // GET is not the notice route
+    });
+  });
+}
