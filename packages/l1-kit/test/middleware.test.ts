@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import express from 'express';
 import Koa from 'koa';
 import type { RequestListener } from 'node:http';
-import { createL1Kit, type L1Kit, type LogoutNotice } from '../src/index.js';
+import { createL1Kit, type L1Kit, type LogoutNotice, type SignInResult } from '../src/index.js';
 import * as forExpress from '../src/adapters/express.js';
 import * as forKoa from '../src/adapters/koa.js';
 import * as forNode from '../src/adapters/node.js';
@@ -15,7 +15,7 @@ interface App {
   /** How many times the protected route's own handler ran. */
   calls: () => number;
 }
-type Hooks = { onLogout: (notice: LogoutNotice) => void };
+type Hooks = { onLogout: (notice: LogoutNotice) => void; onSignIn: (result: SignInResult) => void };
 
 const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App> = {
   'Express (body read by the kit)': (kit, hooks) => expressApp(kit, hooks, false),
@@ -23,7 +23,15 @@ const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App> = {
   Koa: (kit, hooks) => {
     let calls = 0;
     const app = new Koa();
-    app.use(forKoa.routes(kit, hooks));
+    app.use(
+      forKoa.routes(kit, {
+        onLogout: hooks.onLogout,
+        onSignIn: (result, ctx: Koa.Context) => {
+          hooks.onSignIn(result);
+          ctx.cookies.set('session', 'koa', { sameSite: 'lax' });
+        },
+      }),
+    );
     app.use(async (ctx, next) => {
       if (ctx.path === '/public') ctx.body = { public: true };
       else await next();
@@ -38,7 +46,13 @@ const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App> = {
   },
   'node:http': (kit, hooks) => {
     let calls = 0;
-    const kitRoutes = forNode.routes(kit, hooks);
+    const kitRoutes = forNode.routes(kit, {
+      onLogout: hooks.onLogout,
+      onSignIn: (result, { res }) => {
+        hooks.onSignIn(result);
+        res.setHeader('Set-Cookie', 'session=node; Path=/');
+      },
+    });
     const me = forNode.protect(kit, (_req, res, auth) => {
       calls++;
       res.setHeader('content-type', 'application/json');
@@ -60,7 +74,15 @@ function expressApp(kit: L1Kit, hooks: Hooks, parseJson: boolean): App {
   let calls = 0;
   const app = express();
   if (parseJson) app.use(express.json());
-  app.use(forExpress.routes(kit, hooks));
+  app.use(
+    forExpress.routes(kit, {
+      onLogout: hooks.onLogout,
+      onSignIn: (result, { res }) => {
+        hooks.onSignIn(result);
+        res.cookie('session', 'express');
+      },
+    }),
+  );
   app.get('/public', (_req, res) => void res.json({ public: true }));
   app.get('/api/me', forExpress.protect(kit), (req, res) => {
     calls++;
@@ -76,14 +98,19 @@ for (const [name, build] of Object.entries(frameworks)) {
     let l1: TestServer;
     let app: App;
     let notices: LogoutNotice[];
+    let signIns: SignInResult[];
 
     beforeEach(async () => {
       clock = new TestClock();
       l2 = await new StandInL2({ now: clock.now }).start();
       l1 = await new TestServer().start();
       notices = [];
+      signIns = [];
       const kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 250 });
-      app = build(kit, { onLogout: (notice) => void notices.push(notice) });
+      app = build(kit, {
+        onLogout: (notice) => void notices.push(notice),
+        onSignIn: (result) => void signIns.push(result),
+      });
       l1.handler = app.handler;
     });
     afterEach(async () => {
@@ -158,6 +185,21 @@ for (const [name, build] of Object.entries(frameworks)) {
       const open = await fetch(`${l1.url}/public`);
       expect(await open.json()).to.deep.equal({ public: true });
       expect((await fetch(`${l1.url}/auth/revoke`)).status).to.not.equal(204); // GET is not the notice route
+    });
+
+    it('runs "Sign in with L2": the app sets its session cookie, the kit clears its own and answers 303', async () => {
+      const start = await fetch(`${l1.url}/auth/login?returnTo=/home`, { redirect: 'manual' });
+      expect(start.status).to.equal(303);
+      const cookie = start.headers.getSetCookie()[0]!.split(';')[0]!;
+      const atL2 = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+      const done = await fetch(atL2.headers.get('location')!, { redirect: 'manual', headers: { cookie } });
+      expect(done.status).to.equal(303);
+      expect(done.headers.get('location')).to.equal('/home');
+      const cookies = done.headers.getSetCookie().map((c) => c.split(';')[0]);
+      expect(cookies).to.have.length(2);
+      expect(cookies).to.include('l1kit_signin=');
+      expect(cookies.some((c) => /^session=\w+$/.test(c!))).to.be.true;
+      expect(signIns.map((s) => s.user.username)).to.deep.equal(['alice']);
     });
   });
 }

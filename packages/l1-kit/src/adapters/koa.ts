@@ -13,7 +13,8 @@ export interface KoaContext {
   originalUrl: string;
   headers: IncomingHttpHeaders;
   req: IncomingMessage;
-  request: { body?: unknown };
+  /** `request.body` is used when a body parser set it. */
+  request: object;
   state: object;
   status: number;
   body: unknown;
@@ -75,7 +76,10 @@ export function routes<Ctx extends KoaContext = KoaContext>(
         method: ctx.method,
         url: ctx.originalUrl,
         headers: ctx.headers,
-        body: async () => (ctx.request.body !== undefined ? ctx.request.body : readBody(ctx.req)),
+        body: async () => {
+          const parsed = (ctx.request as { body?: unknown }).body;
+          return parsed !== undefined ? parsed : readBody(ctx.req);
+        },
       },
       ctx,
     ).catch(errorResponse);
