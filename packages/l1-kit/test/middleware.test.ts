@@ -1,8 +1,18 @@
 import { expect } from 'chai';
 import express from 'express';
 import Koa from 'koa';
-import type { RequestListener } from 'node:http';
-import { createL1Kit, type L1Kit, type LogoutNotice, type SignInResult } from '../src/index.js';
+
+import Fastify, { type FastifyReply } from 'fastify';
+import { createServer, type RequestListener } from 'node:http';
+import {
+  bearerToken,
+  createL1Kit,
+  errorResponse,
+  type AuthResult,
+  type L1Kit,
+  type LogoutNotice,
+  type SignInResult,
+} from '../src/index.js';
 import * as forExpress from '../src/adapters/express.js';
 import * as forKoa from '../src/adapters/koa.js';
 import * as forNode from '../src/adapters/node.js';
@@ -17,7 +27,7 @@ interface App {
 }
 type Hooks = { onLogout: (notice: LogoutNotice) => void; onSignIn: (result: SignInResult) => void };
 
-const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App> = {
+const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App | Promise<App>> = {
   'Express (body read by the kit)': (kit, hooks) => expressApp(kit, hooks, false),
   'Express (after express.json())': (kit, hooks) => expressApp(kit, hooks, true),
   Koa: (kit, hooks) => {
@@ -43,6 +53,60 @@ const frameworks: Record<string, (kit: L1Kit, hooks: Hooks) => App> = {
       ctx.body = { username: l2!.user.username };
     });
     return { handler: app.callback(), calls: () => calls };
+  },
+  // Fastify through the core, as the README shows it (no adapter needed).
+  Fastify: async (kit, hooks) => {
+    let calls = 0;
+    let handler: RequestListener = () => {};
+    const app = Fastify({
+      serverFactory: (fastifyHandler) => {
+        handler = fastifyHandler;
+        return createServer();
+      },
+    });
+    const kitRoutes = kit.routes<FastifyReply>({
+      onLogout: hooks.onLogout,
+      onSignIn: (result, reply) => {
+        hooks.onSignIn(result);
+        reply.header('set-cookie', 'session=fastify; Path=/');
+      },
+    });
+    app.route({
+      method: ['GET', 'POST'],
+      url: '/auth/*',
+      handler: async (req, reply) => {
+        const request = {
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: async () => req.body,
+        };
+        const answer = await kitRoutes(request, reply);
+        if (!answer) return reply.code(404).send();
+        return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      },
+    });
+    app.get('/public', async () => ({ public: true }));
+    const users = new WeakMap<object, AuthResult>();
+    app.get(
+      '/api/me',
+      {
+        preHandler: async (req, reply) => {
+          try {
+            users.set(req, await kit.authenticate(bearerToken(req.headers.authorization)));
+          } catch (error) {
+            const answer = errorResponse(error);
+            return reply.code(answer.status).headers(answer.headers).send(answer.body);
+          }
+        },
+      },
+      async (req) => {
+        calls++;
+        return { username: users.get(req)!.user.username };
+      },
+    );
+    await app.ready();
+    return { handler, calls: () => calls };
   },
   'node:http': (kit, hooks) => {
     let calls = 0;
@@ -107,7 +171,7 @@ for (const [name, build] of Object.entries(frameworks)) {
       notices = [];
       signIns = [];
       const kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 250 });
-      app = build(kit, {
+      app = await build(kit, {
         onLogout: (notice) => void notices.push(notice),
         onSignIn: (result) => void signIns.push(result),
       });
