@@ -110,7 +110,8 @@ export class L1Kit {
   #metadata: { value: AuthorizationServerMetadata; until: number } | undefined;
   #metadataFlight: Promise<AuthorizationServerMetadata> | undefined;
   #jwks: { uri: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
-  readonly #notices = new Map<string, number>();
+  /** Notice ids seen: until when they are remembered, and whether the hook has finished with them. */
+  readonly #notices = new Map<string, { until: number; done: boolean }>();
 
   constructor(options: L1KitOptions) {
     this.l2 = normaliseServerUrl(options.l2, 'l2');
@@ -366,23 +367,29 @@ export class L1Kit {
     return payload;
   }
 
-  /** @internal Records a notice id; `false` when it was already seen (a replay or a redelivery). */
-  claimNotice(jti: string): boolean {
+  /**
+   * @internal Records a notice id: `new` the first time, `pending` while its hook runs, `done` afterwards (a replay
+   * or a redelivery).
+   */
+  claimNotice(jti: string): 'new' | 'pending' | 'done' {
     const now = this.#now();
     const seen = this.#notices.get(jti);
-    if (seen !== undefined && seen > now) return false;
+    if (seen !== undefined && seen.until > now) return seen.done ? 'done' : 'pending';
     this.#notices.delete(jti);
-    this.#notices.set(jti, now + NOTICE_MEMORY_MS);
-    for (const [id, until] of this.#notices) {
-      if (this.#notices.size <= MAX_REMEMBERED_NOTICES && until > now) break;
+    this.#notices.set(jti, { until: now + NOTICE_MEMORY_MS, done: false });
+    for (const [id, entry] of this.#notices) {
+      if (this.#notices.size <= MAX_REMEMBERED_NOTICES && entry.until > now) break;
       this.#notices.delete(id);
     }
-    return true;
+    return 'new';
   }
 
-  /** @internal Forgets a notice id whose hook failed, so that L2's next attempt is handled. */
-  releaseNotice(jti: string): void {
-    this.#notices.delete(jti);
+  /** @internal The hook finished with a notice (`handled`), or failed and L2's next attempt must be handled. */
+  settleNotice(jti: string, handled: boolean): void {
+    const entry = this.#notices.get(jti);
+    if (!entry) return;
+    if (handled) entry.done = true;
+    else this.#notices.delete(jti);
   }
 
   /** @internal */

@@ -12,8 +12,8 @@ const MAX_NOTICE_BYTES = 64 * 1024;
  * Receives L2's revocation notices (`POST <self>/auth/revoke`, API.md §2 and §2.4). For every notice it first purges
  * the named token's cached verdict — harmless even when the notice is forged — and only then checks the signed
  * `logout_token`; the application's `onLogout` runs once per verified notice. Answers: `204` handled, `400` refused
- * (unsigned, forged, expired, replayed…; L2 does not retry a 4xx), `503` L2's keys cannot be fetched right now and
- * `500` the hook threw (L2 retries both).
+ * (unsigned, forged, expired, replayed…; L2 does not retry a 4xx), `503` L2's keys cannot be fetched right now or
+ * the same notice is still being handled, and `500` the hook threw (L2 retries both).
  */
 export class NoticeReceiver {
   constructor(
@@ -47,15 +47,19 @@ export class NoticeReceiver {
       return refuse(400, 'invalid_request', `The logout token is not valid: ${reason(error)}.`);
     }
     this.kit.purge(claims.tokenHash);
-    if (!this.kit.claimNotice(claims.jti)) {
+    const seen = this.kit.claimNotice(claims.jti);
+    if (seen === 'done')
       return refuse(400, 'invalid_request', 'This notice was already received (replayed jti).');
+    if (seen === 'pending') {
+      return refuse(503, 'unavailable', 'This notice is being handled; its outcome is not known yet.', 2);
     }
     try {
       await this.onLogout?.(claims);
     } catch {
-      this.kit.releaseNotice(claims.jti);
+      this.kit.settleNotice(claims.jti, false);
       return refuse(500, 'internal_error', 'internal_error');
     }
+    this.kit.settleNotice(claims.jti, true);
     return { status: 204, headers: { 'Cache-Control': 'no-store' } };
   }
 

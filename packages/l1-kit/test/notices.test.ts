@@ -3,7 +3,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { createL1Kit, type L1Kit, type LogoutNotice } from '../src/index.js';
 import { routes } from '../src/adapters/node.js';
 import { decode, sha256, StandInL2, TestClock } from './support/stand-in-l2.js';
-import { TestServer } from './support/servers.js';
+import { gate, TestServer } from './support/servers.js';
 
 describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel logout tokens)', () => {
   let clock: TestClock;
@@ -12,6 +12,8 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
   let kit: L1Kit;
   let notices: LogoutNotice[];
   let hookFails: boolean;
+  let hookGate: Promise<void> | undefined;
+  let hookEntered: number;
 
   beforeEach(async () => {
     clock = new TestClock();
@@ -19,9 +21,13 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
     l1 = await new TestServer().start();
     notices = [];
     hookFails = false;
+    hookGate = undefined;
+    hookEntered = 0;
     kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 500 });
     const handle = routes(kit, {
-      onLogout: (notice) => {
+      onLogout: async (notice) => {
+        hookEntered++;
+        await hookGate;
         if (hookFails) throw new Error('the application could not drop the session');
         notices.push(notice);
       },
@@ -84,11 +90,30 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
       500,
     );
     hookFails = false;
+    hookGate = undefined;
+    hookEntered = 0;
     clock.advance(2);
     expect((await l2.deliver(l1.url, await l2.notice(token, { claims: { jti: 'n-1' } }))).status).to.equal(
       204,
     );
     expect(notices.map((n) => n.jti)).to.deep.equal(['n-1']);
+  });
+
+  it('answers 503 to a redelivery that arrives while the first delivery is still in the hook', async () => {
+    const token = await scopedToken();
+    const held = gate();
+    hookGate = held.promise;
+    const first = l2.deliver(l1.url, await l2.notice(token, { claims: { jti: 'slow-1' } }));
+    while (hookEntered === 0) await new Promise((resolve) => setImmediate(resolve));
+
+    const meanwhile = await l2.deliver(l1.url, await l2.notice(token, { claims: { jti: 'slow-1' } }));
+    expect(meanwhile.status).to.equal(503); // L2 retries it later
+    held.open();
+    expect((await first).status).to.equal(204);
+    expect((await l2.deliver(l1.url, await l2.notice(token, { claims: { jti: 'slow-1' } }))).status).to.equal(
+      400,
+    );
+    expect(notices.map((n) => n.jti)).to.deep.equal(['slow-1']);
   });
 
   const forgeries: [string, RegExp, (token: string) => Promise<unknown>][] = [
