@@ -98,7 +98,13 @@ function readClaims(payload: JWTPayload): LogoutNotice {
   if (sid !== undefined && typeof sid !== 'string') fail('sid is not a string');
   let expiry: Date | undefined;
   if (expiresAt !== undefined) {
-    expiry = typeof expiresAt === 'string' ? new Date(expiresAt) : undefined;
+    // An ISO 8601 string like the notice's JSON field, or a NumericDate like the JWT time claims (API.md §0).
+    expiry =
+      typeof expiresAt === 'string'
+        ? new Date(expiresAt)
+        : typeof expiresAt === 'number'
+          ? new Date(expiresAt * 1000)
+          : undefined;
     if (!expiry || Number.isNaN(expiry.getTime())) fail('expires_at is not a date');
   }
   return {

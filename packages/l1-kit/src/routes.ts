@@ -34,6 +34,19 @@ export function createRoutes<Context>(
       }
     }
     if (path === kit.paths.callback) {
+      const query = target.searchParams;
+      if (query.has('token') && !query.has('code') && !query.has('error')) {
+        // L2's attach form lands here with the token in the URL (API.md §2, "POST /renderers/attach"). It carries no
+        // state, so taking it would allow login CSRF: get it out of the address bar and sign in properly instead.
+        return {
+          status: 303,
+          headers: {
+            Location: kit.paths.signIn,
+            'Cache-Control': 'no-store',
+            'Referrer-Policy': 'no-referrer',
+          },
+        };
+      }
       try {
         const cookie = request.headers.cookie;
         const result = await kit.finishSignIn({ url: request.url, cookie });

@@ -64,6 +64,17 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
     expect(l2.counts.jwks).to.equal(1);
   });
 
+  it('reads expires_at as an ISO string or as a NumericDate', async () => {
+    const token = await scopedToken();
+    const exp = decode(token).exp as number;
+    expect(
+      (await l2.deliver(l1.url, await l2.notice(token, { claims: { expires_at: exp } }))).status,
+    ).to.equal(204);
+    const bad = await l2.deliver(l1.url, await l2.notice(token, { claims: { expires_at: 'soon' } }));
+    expect(bad.status).to.equal(400);
+    expect(notices.map((n) => n.expiresAt?.getTime())).to.deep.equal([exp * 1000]);
+  });
+
   it('refuses a replayed notice (same logout token) with 400 and does not call the hook again', async () => {
     const body = await l2.notice(await scopedToken());
     expect((await l2.deliver(l1.url, body)).status).to.equal(204);

@@ -149,6 +149,16 @@ describe('l1-kit "Sign in with L2": authorization code + PKCE (API.md §2.3)', (
     }
   });
 
+  it("sends a browser arriving from L2's attach form (?token= in the URL) to a proper sign-in, token stripped", async () => {
+    const token = await l2.issue('alice', { l1: l1.url });
+    const response = await callback(`${l1.url}/auth/callback?token=${token}`);
+    expect(response.status).to.equal(303);
+    expect(response.headers.get('location')).to.equal('/auth/login');
+    expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(l2.counts.verify).to.equal(0);
+    expect(signIns).to.deep.equal([]);
+  });
+
   it('fails closed (503) when L2 is gone at the code exchange, and calls no hook', async () => {
     const start = await begin();
     const back = await consent(start.location);
