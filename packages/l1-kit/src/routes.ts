@@ -25,7 +25,7 @@ export function createRoutes<Context>(
     if (request.method === 'POST' && path === kit.paths.notices) {
       return receiver.handle(await request.body());
     }
-    if (!onSignIn || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+    if (!onSignIn || request.method !== 'GET') return undefined; // a HEAD (a prefetch) must not spend a code
     if (path === kit.paths.signIn) {
       try {
         return await kit.startSignIn({ returnTo: target.searchParams.get('returnTo') ?? undefined });

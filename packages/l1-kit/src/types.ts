@@ -73,7 +73,8 @@ export interface AuthorizationServerMetadata {
 export interface RouteHooks<Context> {
   /**
    * "Sign in with L2" completed: keep `result.token` server-side (your session) for `result.user`. The kit answers
-   * the browser with `result.response` (a `303`) after this returns; headers you set on your response stay.
+   * the browser with `result.response` (a `303`) after this returns; headers you set on your response stay. If you
+   * answer the browser yourself, the kit sends nothing (its sign-in cookie then expires on its own, in 10 minutes).
    * Without this hook the sign-in routes are not mounted.
    */
   onSignIn?: (result: SignInResult, context: Context) => void | Promise<void>;

@@ -159,6 +159,24 @@ describe('l1-kit "Sign in with L2": authorization code + PKCE (API.md §2.3)', (
     expect(signIns).to.deep.equal([]);
   });
 
+  it('lets the onSignIn hook answer the browser itself', async () => {
+    const app = express();
+    app.use(routes(kit, { onSignIn: (_result, { res }) => void res.redirect(303, '/welcome') }));
+    l1.handler = app;
+    const start = await begin('/elsewhere');
+    const done = await callback(await consent(start.location), start.cookie);
+    expect(done.status).to.equal(303);
+    expect(done.headers.get('location')).to.equal('/welcome');
+  });
+
+  it('does not spend the code on a HEAD request (a prefetch)', async () => {
+    const start = await begin();
+    const back = await consent(start.location);
+    expect((await fetch(back, { method: 'HEAD', headers: { cookie: start.cookie } })).status).to.equal(404);
+    expect(l2.counts.token).to.equal(0);
+    expect((await callback(back, start.cookie)).status).to.equal(303);
+  });
+
   it('fails closed (503) when L2 is gone at the code exchange, and calls no hook', async () => {
     const start = await begin();
     const back = await consent(start.location);

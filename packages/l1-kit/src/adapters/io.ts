@@ -18,6 +18,7 @@ export async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES):
 
 /** Writes a {@link KitResponse} on a node:http (or Express) response; `Set-Cookie` is appended, not replaced. */
 export function send(res: ServerResponse, answer: KitResponse): void {
+  if (res.headersSent) return; // the application answered itself (e.g. from a hook)
   for (const [name, value] of Object.entries(answer.headers)) {
     if (name.toLowerCase() === 'set-cookie') res.appendHeader(name, value);
     else res.setHeader(name, value);
