@@ -14,7 +14,7 @@ describe('l1-kit example render server (examples/render-server.ts)', () => {
   beforeEach(async () => {
     clock = new TestClock();
     l2 = await new StandInL2({ now: clock.now }).start();
-    l1 = await startRenderServer({ l2: l2.url, positiveTtlSeconds: 30, timeoutMs: 500, now: clock.now });
+    l1 = await startRenderServer({ l2: l2.url, positiveTtlSeconds: 30, timeoutMs: 1500, now: clock.now });
     await l1.kit.ready();
   });
   afterEach(async () => {

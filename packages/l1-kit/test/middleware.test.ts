@@ -163,6 +163,7 @@ for (const [name, build] of Object.entries(frameworks)) {
     let app: App;
     let notices: LogoutNotice[];
     let signIns: SignInResult[];
+    let hooks: Hooks;
 
     beforeEach(async () => {
       clock = new TestClock();
@@ -170,11 +171,12 @@ for (const [name, build] of Object.entries(frameworks)) {
       l1 = await new TestServer().start();
       notices = [];
       signIns = [];
-      const kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 250 });
-      app = await build(kit, {
+      const kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now });
+      hooks = {
         onLogout: (notice) => void notices.push(notice),
         onSignIn: (result) => void signIns.push(result),
-      });
+      };
+      app = await build(kit, hooks);
       l1.handler = app.handler;
     });
     afterEach(async () => {
@@ -225,6 +227,9 @@ for (const [name, build] of Object.entries(frameworks)) {
     });
 
     it('answers 503 when L2 does not answer at all, and never calls the handler', async () => {
+      // A short deadline only here, where the deadline is what is tested; the default (5 s) elsewhere.
+      app = await build(createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 200 }), hooks);
+      l1.handler = app.handler;
       const token = await l2.issue('alice', { l1: l1.url });
       l2.verifyMode = 'hang';
       const response = await me(token);

@@ -23,7 +23,7 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
     hookFails = false;
     hookGate = undefined;
     hookEntered = 0;
-    kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 500 });
+    kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now });
     const handle = routes(kit, {
       onLogout: async (notice) => {
         hookEntered++;

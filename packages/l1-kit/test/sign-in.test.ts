@@ -18,7 +18,7 @@ describe('l1-kit "Sign in with L2": authorization code + PKCE (API.md §2.3)', (
     l2 = await new StandInL2({ now: clock.now }).start();
     l1 = await new TestServer().start();
     signIns = [];
-    kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now, timeoutMs: 500 });
+    kit = createL1Kit({ l2: l2.url, self: l1.url, now: clock.now });
     const app = express();
     app.use(
       routes(kit, {
