@@ -53,12 +53,17 @@ for (const store of ['memory', 'sqlite'] as const) {
       expect(notice!.verifyStatusDuringNotice).to.equal(401);
       expect(notice!.verifyCodeDuringNotice).to.equal('token_revoked');
       expect(notice!.headers['content-type']).to.equal('application/json');
-      expect(notice!.body).to.deep.equal({
+      // The fields every L1 server reads stay as they were; the signed logout token comes beside them (§2.4).
+      const { logout_token: logoutToken, ...legacy } = notice!.body;
+      expect(legacy).to.deep.equal({
         token_hash: sha256(scoped),
         username: 'alice',
         l2_server: l2.config.publicUrl,
         expires_at: new Date(payloadOf(scoped).exp * 1000).toISOString(),
       });
+      expect(logoutToken)
+        .to.be.a('string')
+        .and.match(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     });
 
     it("delivers one user's notice while another user's 32 notices hang at a dead host (one request there at a time)", async () => {

@@ -21,7 +21,7 @@ import { requestIdOf } from '../request-id.js';
 import type { ActorAnswers } from './answers.js';
 import { USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type Answer } from './answers.js';
 import { verifyInput } from './verify-answer.js';
-import { activeAnswer, INTROSPECTION_ROUTE } from './introspection-answer.js';
+import { activeAnswer, INACTIVE_ANSWER, INTROSPECTION_ROUTE } from './introspection-answer.js';
 import { addressKey, requestIp } from '../koa/client-address.js';
 import { IntrospectionRequest } from '../koa/oauth-schemas.js';
 
@@ -129,8 +129,9 @@ export class HotPaths {
   }
 
   /**
-   * An active token, introspected: the same use-case as the route, the same answer. An inactive one goes to Koa,
-   * which counts it against the caller's address and answers it; so does a caller whose budget is spent.
+   * A token introspected: the same use-case as the route (which counts an inactive answer against the caller's
+   * address), the same answer. A refusal — a caller whose budget is spent, a request without a token, a store that
+   * fails — goes to Koa to be explained.
    */
   private introspect(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
     const length = Number(req.headers['content-length']);
@@ -161,8 +162,8 @@ export class HotPaths {
               clientAddress: addressKey(requestIp(req, this.settings.trustProxy)),
             })
             .catch(() => null);
-          if (!result?.ok || result.value === null) return handOver();
-          this.send(req, res, started, activeAnswer(result.value.claims));
+          if (!result?.ok) return handOver();
+          this.send(req, res, started, result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER);
         },
         () => res.destroy(),
       )

@@ -20,12 +20,14 @@ export const activeJson = (claims: TokenClaims) => ({
   l2_server: claims.l2_server,
 });
 
-/** Inactive, and nothing else (RFC 7662 §2.2): not why, not whose. */
-export const INACTIVE_JSON = { active: false } as const;
-
-export const activeAnswer = (claims: TokenClaims): Answer => ({
+const answer = (body: unknown): Answer => ({
   route: INTROSPECTION_ROUTE,
   contentType: JSON_CONTENT_TYPE,
   headers: [['Cache-Control', 'no-store']],
-  body: JSON.stringify(activeJson(claims)),
+  body: JSON.stringify(body),
 });
+
+export const activeAnswer = (claims: TokenClaims): Answer => answer(activeJson(claims));
+
+/** Inactive, and nothing else (RFC 7662 §2.2): not why, not whose. */
+export const INACTIVE_ANSWER: Answer = answer({ active: false });

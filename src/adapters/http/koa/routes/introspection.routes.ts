@@ -1,6 +1,6 @@
 // RFC 7662 introspection (API.md §2.2): the answer /auth/verify gives, in the shape OAuth libraries read.
 import type { Context } from 'koa';
-import { INACTIVE_JSON, activeAnswer } from '../../hot-paths/introspection-answer.js';
+import { INACTIVE_ANSWER, activeAnswer } from '../../hot-paths/introspection-answer.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { BODY_ERRORS, REVOCATIONS_UNREADABLE } from '../errors/edge-errors.js';
@@ -39,8 +39,7 @@ export function introspectionRoutes(routes: RouteTable, deps: HttpDependencies):
       ctx.set('Cache-Control', 'no-store');
       const result = await deps.useCases.introspectToken.execute(introspectionInput(ctx));
       if (!result.ok) throw INTROSPECTION_ERRORS.problem(result.error);
-      if (result.value) return sendAnswer(ctx, activeAnswer(result.value.claims));
-      ctx.body = INACTIVE_JSON;
+      sendAnswer(ctx, result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER);
     },
   );
 }
