@@ -104,7 +104,8 @@ export type UnavailableReason =
   | 'status' // 5xx, 429 or any status the contract does not give
   | 'malformed' // an answer that does not follow the contract
   | 'backoff' // L2 asked for a pause (`Retry-After`) that has not ended
-  | 'issuer_mismatch'; // the metadata's issuer is not the configured L2
+  | 'issuer_mismatch' // the metadata's issuer is not the configured L2
+  | 'unknown_key'; // a notice names a key the kit's copy of L2's key set lacks, fetched too recently to refetch
 
 /**
  * L2 could not give a verdict. The kit fails closed: this is never a user, always `503` (with `Retry-After` when L2

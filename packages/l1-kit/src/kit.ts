@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { VerdictCache } from './cache.js';
 import {
   L2UnavailableError,
@@ -61,6 +61,11 @@ const METADATA_TTL_MS = 60 * 60_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
 const MAX_TOKEN_LENGTH = 4096;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/**
+ * How long jose waits before it refetches L2's key set for an unknown `kid` (its default `cooldownDuration`): a notice
+ * naming a key that is newer than the copy is answered 503 with this as Retry-After, so that L2 sends it again.
+ */
+const KEY_SET_COOLDOWN_SECONDS = 30;
 /** Logout tokens live 120 s (API.md §2.4); accept some clock skew and delivery time, no more. */
 const NOTICE_MAX_AGE_SECONDS = 300;
 const CLOCK_TOLERANCE_SECONDS = 60;
@@ -111,7 +116,7 @@ export class L1Kit {
   #metadataFlight: Promise<AuthorizationServerMetadata> | undefined;
   #jwks: { uri: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
   /** Notice ids seen: until when they are remembered, and whether the hook has finished with them. */
-  readonly #notices = new Map<string, { until: number; done: boolean }>();
+  readonly #notices = new Map<string, { until: number; done: boolean; tokens: Set<string> }>();
 
   constructor(options: L1KitOptions) {
     this.l2 = normaliseServerUrl(options.l2, 'l2');
@@ -354,29 +359,49 @@ export class L1Kit {
         }),
       };
     }
-    const { payload } = await jwtVerify(jwt, this.#jwks.keys, {
-      algorithms: ['ES256'],
-      typ: 'logout+jwt',
-      issuer: metadata.issuer,
-      audience: this.self,
-      requiredClaims: ['iat', 'exp', 'jti', 'sub', 'events'],
-      maxTokenAge: NOTICE_MAX_AGE_SECONDS,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      currentDate: new Date(this.#now()),
-    });
-    return payload;
+    // Read before the check: jose refetches the set for an unknown kid unless it fetched it moments ago.
+    const recentlyFetched = this.#jwks.keys.coolingDown;
+    try {
+      const { payload } = await jwtVerify(jwt, this.#jwks.keys, {
+        algorithms: ['ES256'],
+        typ: 'logout+jwt',
+        issuer: metadata.issuer,
+        audience: this.self,
+        requiredClaims: ['iat', 'exp', 'jti', 'sub', 'events'],
+        maxTokenAge: NOTICE_MAX_AGE_SECONDS,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(this.#now()),
+      });
+      return payload;
+    } catch (error) {
+      // A key L2 started signing with after the set was fetched (a rotation): not provably forged, so L2 is asked
+      // to send the notice again once the set may be refetched — a permanent 400 would lose it.
+      if (error instanceof joseErrors.JWKSNoMatchingKey && recentlyFetched) {
+        throw new L2UnavailableError(
+          'unknown_key',
+          "the notice names a key not in L2's key set as fetched moments ago",
+          KEY_SET_COOLDOWN_SECONDS,
+        );
+      }
+      throw error;
+    }
   }
 
   /**
-   * @internal Records a notice id: `new` the first time, `pending` while its hook runs, `done` afterwards (a replay
-   * or a redelivery).
+   * @internal Records a notice by its id and the digest of the logout token that brought it: `new` the first time,
+   * `replayed` for a logout token seen before (L2 signs every attempt afresh, so only a copy arrives twice),
+   * `pending` for L2's redelivery while the hook still runs, `done` for one after the hook finished.
    */
-  claimNotice(jti: string): 'new' | 'pending' | 'done' {
+  claimNotice(jti: string, tokenDigest: string): 'new' | 'replayed' | 'pending' | 'done' {
     const now = this.#now();
     const seen = this.#notices.get(jti);
-    if (seen !== undefined && seen.until > now) return seen.done ? 'done' : 'pending';
+    if (seen !== undefined && seen.until > now) {
+      if (seen.tokens.has(tokenDigest)) return 'replayed';
+      seen.tokens.add(tokenDigest);
+      return seen.done ? 'done' : 'pending';
+    }
     this.#notices.delete(jti);
-    this.#notices.set(jti, { until: now + NOTICE_MEMORY_MS, done: false });
+    this.#notices.set(jti, { until: now + NOTICE_MEMORY_MS, done: false, tokens: new Set([tokenDigest]) });
     for (const [id, entry] of this.#notices) {
       if (this.#notices.size <= MAX_REMEMBERED_NOTICES && entry.until > now) break;
       this.#notices.delete(id);

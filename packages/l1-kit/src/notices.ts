@@ -1,7 +1,7 @@
 import { errors as joseErrors, type JWTPayload } from 'jose';
 import { L1KitError, L2UnavailableError } from './errors.js';
 import { isObject } from './http.js';
-import type { L1Kit } from './kit.js';
+import { hashToken, type L1Kit } from './kit.js';
 import type { KitResponse, LogoutNotice } from './types.js';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -11,9 +11,11 @@ const MAX_NOTICE_BYTES = 64 * 1024;
 /**
  * Receives L2's revocation notices (`POST <self>/auth/revoke`, API.md §2 and §2.4). For every notice it first purges
  * the named token's cached verdict — harmless even when the notice is forged — and only then checks the signed
- * `logout_token`; the application's `onLogout` runs once per verified notice. Answers: `204` handled, `400` refused
- * (unsigned, forged, expired, replayed…; L2 does not retry a 4xx), `503` L2's keys cannot be fetched right now or
- * the same notice is still being handled, and `500` the hook threw (L2 retries both).
+ * `logout_token`; the application's `onLogout` runs once per verified notice. Answers: `204` handled (or L2's
+ * redelivery of a notice handled before: signed afresh, same `jti`), `400` refused (unsigned, forged, expired, the
+ * same logout token replayed…; L2 does not retry a 4xx), `503` L2's keys cannot be fetched right now, the notice
+ * names a key newer than the kit's copy of the set, or the same notice is still being handled, and `500` the hook
+ * threw (L2 retries all three).
  */
 export class NoticeReceiver {
   constructor(
@@ -47,9 +49,11 @@ export class NoticeReceiver {
       return refuse(400, 'invalid_request', `The logout token is not valid: ${reason(error)}.`);
     }
     this.kit.purge(claims.tokenHash);
-    const seen = this.kit.claimNotice(claims.jti);
-    if (seen === 'done')
-      return refuse(400, 'invalid_request', 'This notice was already received (replayed jti).');
+    const seen = this.kit.claimNotice(claims.jti, hashToken(notice.logout_token));
+    if (seen === 'replayed')
+      return refuse(400, 'invalid_request', 'This logout token was received before (a replay).');
+    // L2's redelivery of a notice whose hook ran (its answer was lost): acknowledged, the hook is not run again.
+    if (seen === 'done') return { status: 204, headers: { 'Cache-Control': 'no-store' } };
     if (seen === 'pending') {
       return refuse(503, 'unavailable', 'This notice is being handled; its outcome is not known yet.', 2);
     }
@@ -98,14 +102,9 @@ function readClaims(payload: JWTPayload): LogoutNotice {
   if (sid !== undefined && typeof sid !== 'string') fail('sid is not a string');
   let expiry: Date | undefined;
   if (expiresAt !== undefined) {
-    // An ISO 8601 string like the notice's JSON field, or a NumericDate like the JWT time claims (API.md §0).
-    expiry =
-      typeof expiresAt === 'string'
-        ? new Date(expiresAt)
-        : typeof expiresAt === 'number'
-          ? new Date(expiresAt * 1000)
-          : undefined;
-    if (!expiry || Number.isNaN(expiry.getTime())) fail('expires_at is not a date');
+    // A NumericDate, like every JWT time claim (API.md §0, §2.4); the notice's own JSON field is the ISO string.
+    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) fail('expires_at is not a NumericDate');
+    expiry = new Date((expiresAt as number) * 1000);
   }
   return {
     username: sub as string,

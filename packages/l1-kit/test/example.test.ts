@@ -3,8 +3,9 @@ import { startRenderServer, type RenderServer } from '../examples/render-server.
 import { StandInL2, TestClock } from './support/stand-in-l2.js';
 
 /**
- * The example L1 server, end to end, as a browser and an API client use it. Against the stand-in L2 here; the same
- * scenarios are to run against a real L2 (see the README, "Testing against a real L2").
+ * The example L1 server, end to end, as a browser and an API client use it. Against the stand-in L2 here (which can
+ * fail in ways a real one rarely does); the repository's test/integration/l1-kit-example.test.ts runs the same
+ * scenarios against a real L2.
  */
 describe('l1-kit example render server (examples/render-server.ts)', () => {
   let clock: TestClock;

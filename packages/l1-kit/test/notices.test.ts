@@ -64,14 +64,17 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
     expect(l2.counts.jwks).to.equal(1);
   });
 
-  it('reads expires_at as an ISO string or as a NumericDate', async () => {
+  it('reads expires_at as a NumericDate, as L2 signs it, and refuses any other form', async () => {
     const token = await scopedToken();
     const exp = decode(token).exp as number;
-    expect(
-      (await l2.deliver(l1.url, await l2.notice(token, { claims: { expires_at: exp } }))).status,
-    ).to.equal(204);
-    const bad = await l2.deliver(l1.url, await l2.notice(token, { claims: { expires_at: 'soon' } }));
-    expect(bad.status).to.equal(400);
+    for (const other of ['soon', new Date(exp * 1000).toISOString()]) {
+      const bad = await l2.deliver(
+        l1.url,
+        await l2.notice(token, { claims: { expires_at: other, jti: other } }),
+      );
+      expect(bad.status, other).to.equal(400);
+    }
+    expect((await l2.deliver(l1.url, await l2.notice(token))).status).to.equal(204);
     expect(notices.map((n) => n.expiresAt?.getTime())).to.deep.equal([exp * 1000]);
   });
 
@@ -84,13 +87,24 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
     expect(notices).to.have.length(1);
   });
 
-  it("refuses L2's redelivery of a handled notice (same jti, signed afresh): the hook runs once per notice", async () => {
+  it("acknowledges L2's redelivery of a handled notice (same jti, signed afresh) with 204: the hook runs once", async () => {
     const token = await scopedToken();
-    const first = await l2.notice(token, { claims: { jti: 'notice-42' } });
+    const first = await l2.notice(token);
     expect((await l2.deliver(l1.url, first)).status).to.equal(204);
-    clock.advance(600); // L2 retries later, with a new logout token for the same notice
-    const again = await l2.notice(token, { claims: { jti: 'notice-42' } });
-    expect((await l2.deliver(l1.url, again)).status).to.equal(400);
+    clock.advance(60); // L2 did not get the answer, and retries with a new logout token for the same notice
+    const again = await l2.notice(token);
+    expect(decode(again.logout_token as string).jti).to.equal(decode(first.logout_token as string).jti);
+    expect((await l2.deliver(l1.url, again)).status).to.equal(204);
+    expect(notices).to.have.length(1);
+  });
+
+  it('answers 503 (L2 retries) to a notice signed with a key newer than its copy of the set, and calls no hook', async () => {
+    const token = await scopedToken();
+    expect((await l2.deliver(l1.url, await l2.notice(await scopedToken()))).status).to.equal(204);
+    await l2.rotateNoticeKey(true); // published, but after the kit fetched the set moments ago
+    const delivery = await l2.deliver(l1.url, await l2.notice(token));
+    expect(delivery.status, delivery.body).to.equal(503);
+    expect(delivery.headers.get('retry-after')).to.equal('30');
     expect(notices).to.have.length(1);
   });
 
@@ -122,7 +136,7 @@ describe('l1-kit notice receiver: signed revocation notices (OIDC back-channel l
     held.open();
     expect((await first).status).to.equal(204);
     expect((await l2.deliver(l1.url, await l2.notice(token, { claims: { jti: 'slow-1' } }))).status).to.equal(
-      400,
+      204,
     );
     expect(notices.map((n) => n.jti)).to.deep.equal(['slow-1']);
   });

@@ -70,8 +70,8 @@ export class StandInL2 {
   readonly #codes = new Map<string, Code>();
   #server: Server | undefined;
   noticeKey!: CryptoKey;
-  readonly noticeKid = 'notice-2026';
-  #jwk: Record<string, unknown> = {};
+  noticeKid = 'notice-2026';
+  #jwks: Record<string, unknown>[] = [];
 
   constructor(options: { now?: () => number } = {}) {
     this.#now = options.now ?? Date.now;
@@ -80,7 +80,7 @@ export class StandInL2 {
   async start(): Promise<this> {
     const { privateKey, publicKey } = await generateKeyPair('ES256');
     this.noticeKey = privateKey;
-    this.#jwk = { ...(await exportJWK(publicKey)), kid: this.noticeKid, use: 'sig', alg: 'ES256' };
+    this.#jwks = [{ ...(await exportJWK(publicKey)), kid: this.noticeKid, use: 'sig', alg: 'ES256' }];
     this.#server = createServer((req, res) => {
       this.#route(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
@@ -134,12 +134,13 @@ export class StandInL2 {
       aud: claims.l1_server,
       iat,
       exp: iat + 120,
-      jti: randomUUID(),
+      // As L2 names a notice: by the revoked token's hash, the same on every attempt.
+      jti: sha256(token),
       sub: claims.sub,
       sid: claims.sid,
       events: { [BCL_EVENT]: {} },
       token_hash: sha256(token),
-      expires_at: new Date((claims.exp as number) * 1000).toISOString(),
+      expires_at: claims.exp, // a NumericDate, like every JWT time claim
     };
     for (const [name, value] of Object.entries(options.claims ?? {})) {
       if (value === undefined) delete payload[name];
@@ -170,18 +171,27 @@ export class StandInL2 {
   }
 
   /** Posts a notice to `<l1_server>/auth/revoke` as L2's delivery does; resolves to the L1's answer. */
-  async deliver(l1: string, body: unknown): Promise<{ status: number; body: string }> {
+  async deliver(l1: string, body: unknown): Promise<{ status: number; body: string; headers: Headers }> {
     const response = await fetch(`${l1}/auth/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       redirect: 'manual',
     });
-    return { status: response.status, body: await response.text() };
+    return { status: response.status, body: await response.text(), headers: response.headers };
+  }
+
+  /** Starts signing notices with a new key, published beside the old one only when `publish` is set (a rotation). */
+  async rotateNoticeKey(publish: boolean): Promise<void> {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    this.noticeKey = privateKey;
+    this.noticeKid = `notice-${randomUUID()}`;
+    const jwk = { ...(await exportJWK(publicKey)), kid: this.noticeKid, use: 'sig', alg: 'ES256' };
+    this.#jwks = publish ? [jwk, ...this.#jwks] : this.#jwks;
   }
 
   /** Revokes a scoped token and delivers its signed notice to its L1 server, as logout does (§2). */
-  async revokeAndNotify(token: string): Promise<{ status: number; body: string }> {
+  async revokeAndNotify(token: string): Promise<{ status: number; body: string; headers: Headers }> {
     this.revoke(token);
     return this.deliver(decode(token).l1_server as string, await this.notice(token));
   }
@@ -209,7 +219,7 @@ export class StandInL2 {
     }
     if (route === 'GET /.well-known/jwks.json') {
       this.counts.jwks++;
-      return json(res, 200, { keys: [this.#jwk] });
+      return json(res, 200, { keys: this.#jwks });
     }
     if (route === 'POST /auth/verify') return this.#verify(req, res);
     if (route === 'GET /oauth/authorize') return this.#authorize(url, res);
