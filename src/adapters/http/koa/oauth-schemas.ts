@@ -118,3 +118,24 @@ export const AuthorizeDecision = AuthorizeQuery.extend({
   decision: z.enum(['allow', 'deny']),
   _csrf: z.string(),
 }).openapi('AuthorizeDecision');
+
+/** What L2 posts to `<l1_server>/auth/revoke` (API.md §2, §2.4): the legacy fields, and the signed logout token. */
+export const RevocationNoticeBody = z
+  .object({
+    token_hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({ description: 'SHA-256 hex of the revoked token' }),
+    username: z.string(),
+    l2_server: z.string().url(),
+    expires_at: z.string().openapi({ description: 'When the revoked token would have expired (ISO 8601)' }),
+    logout_token: z.string().openapi({
+      description:
+        'An OpenID Connect Back-Channel Logout 1.0 token: a JWS (alg ES256, kid, typ logout+jwt) signed with a key ' +
+        'of /.well-known/jwks.json, claims iss (PUBLIC_URL), aud (the L1 server), iat, exp (iat + 120 s; signed ' +
+        'afresh for every attempt), jti (the notice id, the same on every attempt), sub, sid (when the revoked token ' +
+        'has one), events {"http://schemas.openid.net/event/backchannel-logout": {}}, token_hash, expires_at (a ' +
+        'NumericDate); never a nonce.',
+    }),
+  })
+  .openapi('RevocationNotice');
