@@ -144,6 +144,19 @@ for (const store of STORES) {
         });
       }
 
+      it('refuses an L1 server the destination rules forbid (loopback without L1_ALLOW_PRIVATE) before any consent', async () => {
+        const strict = await startServer(store, { env: { L1_ALLOW_PRIVATE: 'false' } });
+        try {
+          const browser = await signedInBrowser(strict.url, 'alice', PASSWORD);
+          const page = await browser.get(`/oauth/authorize?${authorizeQuery(l1.url, pkce().challenge)}`);
+          expect(page.status).to.equal(400);
+          expect(page.text).to.include('This L1 server cannot be used');
+          expect(page.text).not.to.include('name="decision"');
+        } finally {
+          await strict.close();
+        }
+      });
+
       it('refuses a parameter given twice', async () => {
         const { challenge } = pkce();
         const query = `${authorizeQuery(l1.url, challenge)}&client_id=${encodeURIComponent('https://other.example')}`;
