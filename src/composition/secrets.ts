@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.js';
 
@@ -91,18 +91,24 @@ const newNoticeKey = (): string =>
     type: 'pkcs8',
   }) as string;
 
-/** Writes a new development key at `path` unless one is there; a race with another starting process is harmless. */
+/**
+ * Writes a new development key at `path` unless one is there. The key is written whole to a file of its own and then
+ * linked into place, so another process starting on the same directory never reads half a key: it either finds the
+ * link there (and uses that key) or loses the race to make it.
+ */
 function createDevelopmentNoticeKey(path: string, dataDir: string): boolean {
   if (existsSync(path)) return false;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, newNoticeKey(), { mode: 0o600, flag: 'wx' });
   try {
-    writeFileSync(path, newNoticeKey(), { mode: 0o600, flag: 'wx' });
+    linkSync(draft, path);
   } catch (error) {
-    // Another process starting on the same directory made it first: that one is used.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    unlinkSync(draft);
   }
-  chmodSync(path, 0o600);
   return true;
 }
 
