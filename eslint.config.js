@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-output/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-output/**', 'packages/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'bin/**/*.js'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'bin/**/*.js', 'packages/*/{test,bench,examples}/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
   },
 );

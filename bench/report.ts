@@ -270,6 +270,27 @@ export function tableRows(results: BenchResults): Row[] {
       profile.deliveriesPerSecond / floor.deliveriesPerSecond,
     );
   }
+  if (empty?.l1Standards) {
+    const { introspection, kitCache } = empty.l1Standards;
+    const list = (runs: readonly LoadResult[]) => runs.map((r) => rate(r.rps)).join(', ');
+    const introspected = meanRps([...introspection.introspection]);
+    const verified = meanRps([...introspection.verify]);
+    add(
+      '10 L1 standards',
+      `introspection (RFC 7662, a form), 64 conn., alternating with verify (mean of ${introspection.introspection.length})`,
+      `${rate(introspected)} rps (${list(introspection.introspection)}; p99 ${ms(introspection.introspection.at(-1)!.latencyMs.p99)})`,
+      `verify ${rate(verified)} rps (${list(introspection.verify)})`,
+      introspected / verified,
+    );
+    const kitRate = (r: { perSecond: number; p50: number }) => `${rate(r.perSecond)}/s (p50 ${ms(r.p50)})`;
+    add(
+      '10 L1 standards',
+      `L1 kit verify with its cache (60 s, receiver mounted) vs without, same L2, ${kitCache.clients} clients × ${kitCache.rounds}; floor 5 ×`,
+      kitRate(kitCache.withCache),
+      `without ${kitRate(kitCache.without)}`,
+      kitCache.ratio,
+    );
+  }
   const { oidcProvider, fedify } = results.peers ?? {};
   if (oidcProvider && empty?.verify) {
     const verify = empty.verify.unscoped;

@@ -9,6 +9,7 @@ import type { ProfileFanOutResults } from './scenarios/profile-fan-out.js';
 import type { BadSignatureResults } from './scenarios/bad-signatures.js';
 import type { StormResults } from './scenarios/login-storm.js';
 import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
+import type { L1StandardsResults } from './scenarios/l1-standards.js';
 import type { StoreSizeResults } from './scenarios/store-size.js';
 import type { VerifyResults } from './scenarios/verify.js';
 import type { SeedReport } from './seed-types.js';
@@ -33,6 +34,8 @@ export interface BenchResults {
     storm?: StormResults;
     registration?: LoadResult;
     badSignatures?: BadSignatureResults;
+    /** Scenario 10: introspection beside verify, and the L1 kit's cache against the same L2. */
+    l1Standards?: L1StandardsResults;
     memoryAfterLoad?: Memory;
   };
   seed?: SeedReport;

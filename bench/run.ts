@@ -24,6 +24,7 @@ import { fedifyReads, introspection } from './scenarios/peers.js';
 import { registrations } from './scenarios/registration.js';
 import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
 import { verifyHotPath } from './scenarios/verify.js';
+import { KIT_CACHE_FLOOR, l1Standards } from './scenarios/l1-standards.js';
 import { BENCH_USERNAMES } from './seed-fixtures.js';
 import type { SeedOptions, SeedReport } from './seed-types.js';
 import { startHello, startL2, startPeer, type Memory, type RunningServer } from './servers.js';
@@ -117,6 +118,17 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
   step(`registration ${empty.registration.rps.toFixed(2)}/s`);
   empty.badSignatures = await badSignatures(l2.url, PUBLIC_URL, client.username, profile);
   step(`inbox with bad signatures: ${empty.badSignatures.answeredPerSecond.toFixed(0)} answers/s`);
+  empty.l1Standards = await l1Standards(l2.url, PUBLIC_URL, tokens, profile);
+  const { introspection, kitCache } = empty.l1Standards;
+  const mean = (runs: readonly { rps: number }[]) => runs.reduce((a, r) => a + r.rps, 0) / runs.length;
+  step(
+    `introspection ${mean(introspection.introspection).toFixed(0)} rps beside verify ${mean(introspection.verify).toFixed(0)}; ` +
+      `kit verify ${kitCache.withCache.perSecond.toFixed(0)}/s with its cache, ${kitCache.without.perSecond.toFixed(0)}/s without`,
+  );
+  if (kitCache.ratio < KIT_CACHE_FLOOR)
+    throw new Error(
+      `the kit's cache is ${kitCache.ratio.toFixed(1)} × faster, under its floor of ${KIT_CACHE_FLOOR} ×`,
+    );
   empty.memoryAfterLoad = l2.memory();
 }
 

@@ -1,12 +1,12 @@
 // A scratch directory for one run: the real secret file and the SQLite stores. Removed afterwards.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface Workspace {
   readonly dir: string;
-  /** SECRETS_DIR: holds `jwt_secret`, 48 random bytes in base64, mode 0600, as production expects. */
+  /** SECRETS_DIR: `jwt_secret` (48 random bytes in base64) and `notice_signing_key` (P-256), mode 0600, as production expects. */
   readonly secretsDir: string;
   readonly emptyStore: string;
   readonly seededStore: string;
@@ -18,6 +18,11 @@ export function createWorkspace(): Workspace {
   const secretsDir = join(dir, 'secrets');
   mkdirSync(secretsDir, { mode: 0o700 });
   writeFileSync(join(secretsDir, 'jwt_secret'), randomBytes(48).toString('base64'), { mode: 0o600 });
+  // Production requires the notice signing key as a file too (API.md §2.1).
+  const noticeKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  writeFileSync(join(secretsDir, 'notice_signing_key'), noticeKey.export({ format: 'pem', type: 'pkcs8' }), {
+    mode: 0o600,
+  });
   return {
     dir,
     secretsDir,

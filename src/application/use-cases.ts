@@ -13,6 +13,9 @@ import type { IdGenerator } from './ports/id-generator.js';
 import type { JobObserver } from './ports/job-observer.js';
 import type { KeyPairGenerator } from './ports/key-pair-generator.js';
 import type { L1Notifier } from './ports/l1-notifier.js';
+import type { NoticeSigner } from './ports/notice-signer.js';
+import type { OneTimeCodes } from './ports/one-time-codes.js';
+import type { FailureLimit } from './ports/failure-limit.js';
 import type { LoginThrottle } from './ports/login-throttle.js';
 import type { PasswordHasher } from './ports/password-hasher.js';
 import type { Persistence } from './ports/persistence.js';
@@ -31,8 +34,10 @@ import {
   type JobHandlers,
   type RunnerLimits,
 } from './services/job-runner.js';
+import { NoticeSender } from './services/notice-sender.js';
 import { PasswordCheck } from './services/password-check.js';
 import { RevocationWriter } from './services/revocation-writer.js';
+import { ScopedTokenGrant } from './services/scoped-token-grant.js';
 import { TokenIssuer } from './services/token-issuer.js';
 import { PublishActivity } from './use-cases/registry/publish-activity.js';
 import type { FollowLimits } from './use-cases/federation/receive-activity.js';
@@ -56,6 +61,10 @@ import { VerifyToken } from './use-cases/accounts/verify-token.js';
 import { CountFollowers } from './use-cases/federation/count-followers.js';
 import { ListFollowers } from './use-cases/federation/list-followers.js';
 import { ReceiveActivity } from './use-cases/federation/receive-activity.js';
+import { ExchangeAuthorizationCode } from './use-cases/oauth/exchange-authorization-code.js';
+import { GrantAuthorizationCode } from './use-cases/oauth/grant-authorization-code.js';
+import { IntrospectToken } from './use-cases/oauth/introspect-token.js';
+import { ReviewAuthorizationRequest } from './use-cases/oauth/review-authorization-request.js';
 import { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
 import { DescribeUser } from './use-cases/operations/describe-user.js';
 import { DisableUser } from './use-cases/operations/disable-user.js';
@@ -86,11 +95,17 @@ export interface ApplicationPorts {
   readonly caches: CacheFactory;
   readonly destinations: DestinationPolicy;
   readonly l1Notifier: L1Notifier;
+  /** Signs the logout token of each revocation notice attempt. */
+  readonly noticeSigner: NoticeSigner;
+  /** The codes of "Sign in with L2" and its PKCE check. */
+  readonly oneTimeCodes: OneTimeCodes;
   readonly federation: FederationClient;
   readonly signatureVerifier: SignatureVerifier;
   /** Wakes the outbound worker when a write queued jobs. */
   readonly workSignal: WorkSignal;
   readonly loginThrottle: LoginThrottle;
+  /** Introspections answered inactive, per client address (RFC 7662 §2.1). */
+  readonly introspectionFailures: FailureLimit;
   /** Registrations per client address. */
   readonly registrations: RateLimit;
   /** Asset writes (and renderer attaches) per user. */
@@ -114,12 +129,16 @@ export interface ApplicationServices {
   readonly tokenIssuer: TokenIssuer;
   readonly authenticateToken: AuthenticateToken;
   readonly revocationWriter: RevocationWriter;
+  /** What renderer attach and "Sign in with L2" share: the attachment and the scoped token's rules. */
+  readonly scopedTokenGrant: ScopedTokenGrant;
   readonly passwordCheck: PasswordCheck;
   readonly publishActivity: PublishActivity;
   /** What the three asset writes share (AssetWrites). */
   readonly assetWriting: AssetWrites;
   readonly deliveries: Deliveries;
   readonly instanceActorKeys: InstanceActorKeys;
+  /** Sends a revocation notice with its logout token, signed for the attempt. */
+  readonly noticeSender: NoticeSender;
   /** Runs queued outbound jobs with the handler of their kind. */
   readonly jobRunner: JobRunner;
 }
@@ -131,6 +150,16 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
   authenticateToken: (p) =>
     new AuthenticateToken(p.tokenCodec, p.store.revocations, p.clock, p.urls.base, p.caches),
   revocationWriter: (p) => new RevocationWriter(p.store.revocations, p.workSignal, p.clock, p.urls.base),
+  scopedTokenGrant: (p) =>
+    new ScopedTokenGrant(
+      p.store.attachments,
+      p.destinations,
+      p.authenticateToken,
+      p.revocationWriter,
+      p.clock,
+      p.store.issuedTokens,
+      p.assetWrites,
+    ),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
@@ -147,9 +176,10 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
       p.clock,
     ),
   instanceActorKeys: (p) => new InstanceActorKeys(p.store.instanceKeys, p.keyPairs, p.clock),
+  noticeSender: (p) => new NoticeSender(p.l1Notifier, p.noticeSigner, p.clock),
   jobRunner: (p) => {
     const handlers: JobHandlers = {
-      revocation_notice: (notice) => p.l1Notifier.notify(notice),
+      revocation_notice: (notice) => p.noticeSender.send(notice),
       activity_delivery: (delivery) => p.deliveries.activity(delivery),
       document_delivery: (delivery) => p.deliveries.document(delivery),
       profile_update: (delivery) => p.deliveries.profileUpdate(delivery),
@@ -207,20 +237,25 @@ const USE_CASES = {
   updateProfile: (p) =>
     new UpdateProfile(p.store.users, p.store.assets, p.assetWrites, p.workSignal, p.clock),
   listUsers: (p) => new ListUsers(p.store.users),
-  attachRenderer: (p) =>
-    new AttachRenderer(
-      p.tokenIssuer,
-      p.store.attachments,
-      p.destinations,
-      p.authenticateToken,
-      p.revocationWriter,
-      p.clock,
-      p.store.issuedTokens,
-      p.assetWrites,
-    ),
+  attachRenderer: (p) => new AttachRenderer(p.scopedTokenGrant, p.tokenIssuer),
   detachRenderer: (p) =>
     new DetachRenderer(p.store.issuedTokens, p.store.attachments, p.revocationWriter, p.workSignal, p.clock),
   listRenderers: (p) => new ListRenderers(p.store.attachments),
+
+  reviewAuthorizationRequest: (p) => new ReviewAuthorizationRequest(p.destinations),
+  grantAuthorizationCode: (p) =>
+    new GrantAuthorizationCode(p.scopedTokenGrant, p.oneTimeCodes, p.store.authorizationCodes, p.clock),
+  exchangeAuthorizationCode: (p) =>
+    new ExchangeAuthorizationCode(
+      p.store.authorizationCodes,
+      p.oneTimeCodes,
+      p.tokenIssuer,
+      p.scopedTokenGrant,
+      p.authenticateToken,
+      p.revocationWriter,
+      p.clock,
+    ),
+  introspectToken: (p) => new IntrospectToken(new VerifyToken(p.authenticateToken), p.introspectionFailures),
 
   registerAsset: (p) => new RegisterAsset(p.assetWriting),
   updateAsset: (p) => new UpdateAsset(p.assetWriting),
@@ -264,7 +299,8 @@ const USE_CASES = {
   disableUser: (p) =>
     new DisableUser(p.store.users, p.store.issuedTokens, p.revocationWriter, p.workSignal, p.clock),
   enableUser: (p) => new EnableUser(p.store.users),
-  cleanupRevocations: (p) => new CleanupRevocations(p.store.revocations, p.store.issuedTokens, p.clock),
+  cleanupRevocations: (p) =>
+    new CleanupRevocations(p.store.revocations, p.store.issuedTokens, p.store.authorizationCodes, p.clock),
 } satisfies Record<string, (p: Parts) => unknown>;
 
 /** Every use-case by name: what the edges of the service (HTTP, the CLI, the hourly clean-up) call. */

@@ -7,11 +7,11 @@ export const ACCOUNT_COMMANDS: readonly Command[] = [
   {
     name: 'revocations cleanup',
     usage: 'l2 revocations cleanup',
-    help: 'Removes revocation and issued-token records whose token has expired, and expired failed-login counters (the server also does this hourly).',
+    help: 'Removes revocation and issued-token records whose token has expired, authorization codes a day after they expired, and expired failed-login counters (the server also does this hourly).',
     operands: 0,
     async run(l2) {
       const removed = await runMaintenance(l2);
-      return `removed ${removed.revocations} expired revocation records and ${removed.issuedTokens} expired issued-token records`;
+      return `removed ${removed.revocations} expired revocation records, ${removed.issuedTokens} expired issued-token records and ${removed.authorizationCodes} expired authorization codes`;
     },
   },
   {

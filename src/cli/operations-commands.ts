@@ -1,7 +1,8 @@
 // `l2` commands for operators: the outbound queue, the store, the secret.
 import { describeCounts, exportStore, importStore } from '../adapters/cli/store-commands.js';
 import { keyIdOf } from '../adapters/crypto/jwt-token-codec.js';
-import { rotationSteps } from '../composition/secret-rotation.js';
+import { noticeKeyIdOf } from '../adapters/crypto/notice-signing-keys.js';
+import { noticeKeyRotationSteps, rotationSteps } from '../composition/secret-rotation.js';
 import { JOB_KINDS } from '../domain/jobs.js';
 import { CommandError, kindOf, type Command } from './command.js';
 
@@ -58,13 +59,20 @@ export const OPERATIONS_COMMANDS: readonly Command[] = [
   {
     name: 'secret rotate',
     usage: 'l2 secret rotate',
-    help: 'Prints the steps that replace the JWT secret without signing anybody out, naming the secrets in use by their key ids. It changes nothing itself.',
+    help: 'Prints the steps that replace the JWT secret without signing anybody out, and the notice signing key without an L1 server refusing a notice, naming the keys in use by their ids. It changes nothing itself.',
     operands: 0,
     fromConfig(config) {
-      return rotationSteps(
-        keyIdOf(config.jwtSecret),
-        config.jwtPreviousSecret && keyIdOf(config.jwtPreviousSecret),
-      );
+      const { noticeKeys } = config;
+      return [
+        rotationSteps(
+          keyIdOf(config.jwtSecret),
+          config.jwtPreviousSecret && keyIdOf(config.jwtPreviousSecret),
+        ),
+        noticeKeyRotationSteps(
+          noticeKeyIdOf(noticeKeys.current),
+          noticeKeys.previous && noticeKeyIdOf(noticeKeys.previous),
+        ),
+      ].join('\n\n');
     },
   },
   {

@@ -61,6 +61,7 @@ export function buildApplication(l2: L2Parts): L2Application {
     instanceActorKeys: l2.services.instanceActorKeys,
     actorAnswers: new ActorAnswers(l2.urls, (user) => l2.useCases.getActorView.execute(user)),
     l1ServerUrls: new L1ServerUrls(),
+    noticeJwks: () => l2.noticeKeys.jwks(),
     authentication: l2.services.authenticateToken,
     useCases: l2.useCases,
     metrics: l2.metrics,

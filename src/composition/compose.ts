@@ -17,8 +17,10 @@ import {
 import { LruCacheFactory } from '../adapters/cache/lru-cache-factory.js';
 import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
+import { CryptoOneTimeCodes } from '../adapters/crypto/crypto-one-time-codes.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
+import { NoticeSigningKeys } from '../adapters/crypto/notice-signing-keys.js';
 import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
@@ -50,6 +52,8 @@ export interface L2Parts extends ApplicationPorts {
   /** Work done once at start-up, before the first request needs it (the dummy hash of unknown-user logins). */
   readonly warmUp: () => Promise<unknown>;
   readonly metrics: ServiceMetrics;
+  /** The keys that sign revocation notices (`noticeSigner` is them) and whose public halves /.well-known/jwks.json lists. */
+  readonly noticeKeys: NoticeSigningKeys;
   /** The process's bcrypt line (the port `passwordHasher` is it in production). */
   readonly bcrypt: BcryptPasswordHasher;
   /** The address rules of every outbound request (`destinations` is it): checked before and at connect time. */
@@ -93,9 +97,11 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
 
     // The store, and the rate limits counted next to its data.
     store: (p) => p.openedStore.persistence,
-    rateLimits: (p) => rateLimits(p.openedStore.counters, config.login, config.actions, config.inbox),
+    rateLimits: (p) =>
+      rateLimits(p.openedStore.counters, config.login, config.actions, config.inbox, config.introspection),
     loginThrottle: (p) => p.rateLimits.loginThrottle,
     registrations: (p) => p.rateLimits.registrations,
+    introspectionFailures: (p) => p.rateLimits.introspectionFailures,
     assetWrites: (p) => p.rateLimits.assetWrites,
     follows: (p) => ({
       perActor: p.rateLimits.followsPerActor,
@@ -118,6 +124,9 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         keyGenerationsAtOnce(availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE) || 4),
       ),
     activitySigner: () => new JsonLdActivitySigner(),
+    noticeKeys: () => new NoticeSigningKeys(config.noticeKeys.current, config.noticeKeys.previous),
+    noticeSigner: (p) => p.noticeKeys,
+    oneTimeCodes: () => new CryptoOneTimeCodes(),
     urls: () => new Urls(config.publicUrl),
 
     // Outbound: notices, deliveries, fetches, and the signatures of incoming requests

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ServerLimits } from '../adapters/http/http-server.js';
 import { ConfigError } from './config-error.js';
-import { loadJwtSecret, loadPreviousJwtSecret } from './secrets.js';
+import {
+  loadJwtSecret,
+  loadNoticeSigningKeys,
+  loadPreviousJwtSecret,
+  type NoticeKeyFiles,
+} from './secrets.js';
 
 export { ConfigError };
 
@@ -52,6 +57,10 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_56: int(1, 1_000_000, 100),
   LOGIN_MAX_FAILURES_PER_48: int(1, 1_000_000, 200),
   LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400 * 30, 900),
+  // Introspections answered inactive per client address (RFC 7662 §2.1: no token scanning). An L1 server asks from
+  // one address for all its users, so the budget is far above a person's logins (docs/configuration.md).
+  INTROSPECTION_MAX_FAILURES_PER_ADDRESS: int(1, 10_000_000, 1000),
+  INTROSPECTION_FAILURE_WINDOW_SECONDS: int(1, 86_400, 900),
   REGISTRATIONS_PER_ADDRESS: int(1, 1_000_000, 10),
   REGISTRATION_WINDOW_SECONDS: int(1, 86_400 * 30, 3600),
   ASSET_WRITES_PER_USER: int(1, 1_000_000, 60),
@@ -89,6 +98,8 @@ export interface Config {
   readonly jwtSecret: Buffer;
   /** The secret before the last rotation (`jwt_secret.previous`): verifies tokens it signed; signs nothing. */
   readonly jwtPreviousSecret: Buffer | null;
+  /** The keys that sign revocation notices (`notice_signing_key`, `.previous`), PKCS#8 PEM: never the token secret. */
+  readonly noticeKeys: NoticeKeyFiles;
   readonly bcryptCost: number;
   /** The most hashing, in seconds of work, that may wait for a core; beyond it a hash or check is refused. */
   readonly bcryptQueueSeconds: number;
@@ -106,6 +117,11 @@ export interface Config {
     /** Per IPv6 /56 (one home) and /48 (one site). */
     readonly maxFailuresPer56: number;
     readonly maxFailuresPer48: number;
+    readonly windowSeconds: number;
+  };
+  /** RFC 7662 §2.1: introspections answered inactive per client address (IPv4, or IPv6 /64) and window. */
+  readonly introspection: {
+    readonly maxFailuresPerAddress: number;
     readonly windowSeconds: number;
   };
   readonly actions: {
@@ -156,7 +172,7 @@ function parseStore(value: string): StoreLocation {
   return { kind: 'mongodb', url: value };
 }
 
-/** Reads and validates the environment and the JWT secret once; any problem is one clear line. */
+/** Reads and validates the environment, the JWT secret and the notice keys once; any problem is one clear line. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   options: { warn?: (message: string) => void; dataDir?: string } = {},
@@ -185,6 +201,12 @@ export function loadConfig(
       secretsDir: e.SECRETS_DIR,
       dataDir: options.dataDir ?? './data',
     }),
+    noticeKeys: loadNoticeSigningKeys({
+      secretsDir: e.SECRETS_DIR,
+      production,
+      dataDir: options.dataDir ?? './data',
+      warn: options.warn ?? ((m) => console.warn(m)),
+    }),
     bcryptCost: e.BCRYPT_COST,
     bcryptQueueSeconds: e.BCRYPT_QUEUE_SECONDS,
     production,
@@ -198,6 +220,10 @@ export function loadConfig(
       maxFailuresPer56: e.LOGIN_MAX_FAILURES_PER_56,
       maxFailuresPer48: e.LOGIN_MAX_FAILURES_PER_48,
       windowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    introspection: {
+      maxFailuresPerAddress: e.INTROSPECTION_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: e.INTROSPECTION_FAILURE_WINDOW_SECONDS,
     },
     actions: {
       registrationsPerAddress: e.REGISTRATIONS_PER_ADDRESS,

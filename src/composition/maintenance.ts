@@ -3,11 +3,12 @@ import type { L2Parts } from './compose.js';
 export interface MaintenanceResult {
   readonly revocations: number;
   readonly issuedTokens: number;
+  readonly authorizationCodes: number;
 }
 
 /**
  * The periodic clean-up, shared by the hourly task and `l2 revocations cleanup`: expired revocation and
- * issued-token records, and login-failure counters whose window is over.
+ * issued-token records, authorization codes a day past their expiry, and rate-limit counters whose window is over.
  */
 export async function runMaintenance(l2: L2Parts): Promise<MaintenanceResult> {
   const removed = await l2.useCases.cleanupRevocations.execute();

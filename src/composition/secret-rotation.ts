@@ -31,3 +31,31 @@ export function rotationSteps(current: string, previous: string | null): string 
     `Check each step with \`l2 secret rotate\`: it names the secrets each instance reads.`,
   ].join('\n');
 }
+
+/**
+ * What `l2 secret rotate` prints about the notice signing key (API.md §2.1): L1 servers verify notices against the
+ * published JWKS, which they keep up to 10 minutes (jose's default, the kit's) and refetch for an unknown `kid`, so
+ * the next key is published before anything is signed with it.
+ */
+export function noticeKeyRotationSteps(current: string, previous: string | null): string {
+  return [
+    `The notice signing key is ${current} (notice_signing_key in SECRETS_DIR, its RFC 7638 thumbprint)${
+      previous ? `; ${previous} (notice_signing_key.previous) is published beside it` : ''
+    }.`,
+    '',
+    'To replace it without an L1 server refusing a notice, in SECRETS_DIR of every instance:',
+    '',
+    '  1. Make a new P-256 key:',
+    '       openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out notice_signing_key.new',
+    '       chmod 600 notice_signing_key.new',
+    '  2. Publish it before anything signs with it:',
+    '       cp notice_signing_key.new notice_signing_key.previous',
+    '     and restart the instances one by one. /.well-known/jwks.json now lists both keys.',
+    '  3. Wait at least 10 minutes (the longest an L1 server keeps the key set), then make it current:',
+    '       mv notice_signing_key notice_signing_key.previous && mv notice_signing_key.new notice_signing_key',
+    '     and restart the instances one by one. Notices are signed when sent, so retries use the new key too.',
+    '  4. Remove notice_signing_key.previous whenever you like (nothing signed with it is sent again) and restart.',
+    '',
+    'An L1 server that meets an unknown key id refetches the set; one that cannot yet answers 503 and L2 retries.',
+  ].join('\n');
+}

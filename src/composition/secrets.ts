@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.js';
 
@@ -57,4 +57,92 @@ export function loadPreviousJwtSecret(input: { secretsDir: string; dataDir: stri
     if (existsSync(join(dir, SECRET_FILE))) return null;
   }
   return null;
+}
+
+const NOTICE_KEY_FILE = 'notice_signing_key';
+/** The notice key before the last rotation: still published in the JWKS, signs nothing. */
+export const PREVIOUS_NOTICE_KEY_FILE = 'notice_signing_key.previous';
+
+/** The notice signing keys as PKCS#8 PEM: the current one signs logout tokens, both are published. */
+export interface NoticeKeyFiles {
+  readonly current: string;
+  readonly previous: string | null;
+}
+
+/** Reads a notice key file, refusing anything but a P-256 private key (one clear line naming the file). */
+function readNoticeKey(path: string): string {
+  const pem = readFileSync(path, 'utf8');
+  let curve: string | undefined;
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' });
+    curve = key.asymmetricKeyType === 'ec' ? key.asymmetricKeyDetails?.namedCurve : undefined;
+  } catch {
+    curve = undefined;
+  }
+  if (curve !== 'prime256v1')
+    throw new ConfigError(`${path}: the notice signing key must be an EC P-256 private key in PKCS#8 PEM`);
+  return pem;
+}
+
+/** A new P-256 key as PKCS#8 PEM, as `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256` makes. */
+const newNoticeKey = (): string =>
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    format: 'pem',
+    type: 'pkcs8',
+  }) as string;
+
+/**
+ * Writes a new development key at `path` unless one is there. The key is written whole to a file of its own and then
+ * linked into place, so another process starting on the same directory never reads half a key: it either finds the
+ * link there (and uses that key) or loses the race to make it.
+ */
+function createDevelopmentNoticeKey(path: string, dataDir: string): boolean {
+  if (existsSync(path)) return false;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, newNoticeKey(), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(draft, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  return true;
+}
+
+/**
+ * The key that signs revocation notices (API.md §2.1), from the file `notice_signing_key` in SECRETS_DIR — its own
+ * key, never the token secret. Outside production, without that file, one is created once in
+ * `<dataDir>/notice_signing_key` (mode 0600) and reused, as the JWT secret is, so that L1 servers keep trusting it
+ * across restarts; production without the file refuses to start. `notice_signing_key.previous` next to the current
+ * one is published too (rotation).
+ */
+export function loadNoticeSigningKeys(input: {
+  secretsDir: string;
+  production: boolean;
+  dataDir: string;
+  warn: (message: string) => void;
+}): NoticeKeyFiles {
+  const mounted = join(input.secretsDir, NOTICE_KEY_FILE);
+  let dir = input.secretsDir;
+  if (!existsSync(mounted)) {
+    if (input.production) {
+      throw new ConfigError(
+        `${mounted} is missing: production needs the notice signing key as a file (e.g. a Docker secret)`,
+      );
+    }
+    dir = input.dataDir;
+    const created = join(dir, NOTICE_KEY_FILE);
+    if (createDevelopmentNoticeKey(created, dir))
+      input.warn(
+        `l2: no ${mounted}; created a development notice signing key in ${created} (not for production)`,
+      );
+  }
+  const previous = join(dir, PREVIOUS_NOTICE_KEY_FILE);
+  return {
+    current: readNoticeKey(join(dir, NOTICE_KEY_FILE)),
+    previous: existsSync(previous) ? readNoticeKey(previous) : null,
+  };
 }

@@ -9,9 +9,14 @@ export interface RevocationRecord {
   readonly expiresAt: Date;
 }
 
-/** What an L1 server is told when one of the tokens scoped to it is revoked. It carries no secret. */
+/**
+ * What an L1 server is told when one of the tokens scoped to it is revoked. It carries no secret; `body` is posted as
+ * it is, with a `logout_token` signed when each attempt is sent (logout-token.ts).
+ */
 export interface RevocationNotice {
   readonly l1Server: L1ServerUrl;
+  /** The revoked token's `sid` (the session that made it): its logout token names it. Absent in jobs queued before. */
+  readonly sid?: string | null;
   readonly body: {
     readonly token_hash: string;
     readonly username: Username;
@@ -57,6 +62,7 @@ export function revocationOf(token: IssuedToken, l2Server: string): Revocation {
       ? null
       : {
           l1Server: token.l1Server,
+          sid: token.sessionJti,
           body: {
             token_hash: token.tokenHash,
             username: token.username,

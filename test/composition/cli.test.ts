@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +12,7 @@ import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/ope
 import { aRevocation, aUsername } from '../support/builders.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { streamOf, transferRecords } from '../support/transfer-records.js';
+import { writeNoticeKey } from '../support/notice-key.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -20,6 +23,7 @@ describe('the l2 command', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-cli-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    writeNoticeKey(dir);
     env = {
       ...process.env,
       SECRETS_DIR: dir,
@@ -289,6 +293,14 @@ describe('the l2 command', () => {
     expect((await rotate()).stdout).to.match(
       /Steps 2 and 3 replace jwt_secret\.previous: tokens signed with \S+ stop verifying/,
     );
+  });
+
+  it('`secret rotate` names the notice signing key by its thumbprint and gives its steps', async () => {
+    const pem = readFileSync(join(dir, 'notice_signing_key'), 'utf8');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, 'secret', 'rotate'], { env });
+    const kid = await calculateJwkThumbprint(createPublicKey(pem).export({ format: 'jwk' }) as JWK);
+    expect(stdout).to.contain(`The notice signing key is ${kid} (notice_signing_key in SECRETS_DIR`);
+    expect(stdout).to.contain('cp notice_signing_key.new notice_signing_key.previous');
   });
 
   it('refuses to run with a one-line reason when the configuration is bad', async () => {

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/composition/config.js';
+import { newNoticeKeyPem, writeNoticeKey } from '../support/notice-key.js';
 
 describe('configuration and the JWT secret', () => {
   let dir: string;
@@ -12,6 +14,13 @@ describe('configuration and the JWT secret', () => {
       { SECRETS_DIR: join(dir, 'secrets'), ...env },
       { dataDir: join(dir, 'data'), warn: (m) => warnings.push(m) },
     );
+
+  const jwtWarnings = () => warnings.filter((w) => w.includes('JWT secret'));
+  const mountSecrets = () => {
+    mkdirSync(join(dir, 'secrets'), { recursive: true });
+    writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
+    writeNoticeKey(join(dir, 'secrets'));
+  };
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-config-'));
@@ -42,6 +51,7 @@ describe('configuration and the JWT secret', () => {
       assetWriteWindowSeconds: 60,
     });
     expect(config.delivery).to.deep.equal({ concurrency: 512, perHost: 2, leaseMs: 60_000 });
+    expect(config.introspection).to.deep.equal({ maxFailuresPerAddress: 1000, windowSeconds: 900 });
     expect(config.allowPrivateDestinations).to.equal(false);
   });
 
@@ -50,10 +60,10 @@ describe('configuration and the JWT secret', () => {
     const file = join(dir, 'data', 'jwt_secret');
     expect(statSync(file).mode & 0o777).to.equal(0o600);
     expect(statSync(join(dir, 'data')).mode & 0o777).to.equal(0o700);
-    expect(warnings).to.have.length(1);
+    expect(jwtWarnings()).to.have.length(1);
     const second = load({}).jwtSecret;
     expect(second.equals(first)).to.equal(true);
-    expect(warnings).to.have.length(1);
+    expect(jwtWarnings()).to.have.length(1);
   });
 
   it('reads the mounted secret file, trimmed of surrounding whitespace', () => {
@@ -61,7 +71,7 @@ describe('configuration and the JWT secret', () => {
     mkdirSync(secrets);
     writeFileSync(join(secrets, 'jwt_secret'), `  ${'s'.repeat(40)}\n`);
     expect(load({}).jwtSecret.toString()).to.equal('s'.repeat(40));
-    expect(warnings).to.have.length(0);
+    expect(jwtWarnings()).to.have.length(0);
   });
 
   it('refuses a secret shorter than 32 bytes', () => {
@@ -101,8 +111,7 @@ describe('configuration and the JWT secret', () => {
   });
 
   it('refuses private destinations in every mode unless L1_ALLOW_PRIVATE=true', () => {
-    mkdirSync(join(dir, 'secrets'));
-    writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
+    mountSecrets();
     expect(load({}).allowPrivateDestinations).to.equal(false);
     expect(load({ NODE_ENV: 'test' }).allowPrivateDestinations).to.equal(false);
     expect(load({ NODE_ENV: 'production' }).allowPrivateDestinations).to.equal(false);
@@ -118,5 +127,61 @@ describe('configuration and the JWT secret', () => {
     expect(load({ PUBLIC_URL: 'http://l2.example:8200/base/' }).publicUrl).to.equal(
       'http://l2.example:8200/base',
     );
+  });
+
+  describe('the notice signing key (API.md §2.1)', () => {
+    it('creates a development key once (a P-256 PKCS#8 file, mode 0600), warns once, and reuses it', () => {
+      const first = load({}).noticeKeys;
+      const file = join(dir, 'data', 'notice_signing_key');
+      expect(statSync(file).mode & 0o777).to.equal(0o600);
+      expect(first.current).to.equal(readFileSync(file, 'utf8'));
+      expect(first.current).to.match(/^-----BEGIN PRIVATE KEY-----/);
+      expect(first.previous).to.equal(null);
+      const noticeWarnings = () => warnings.filter((w) => w.includes('notice signing key'));
+      expect(noticeWarnings()).to.have.length(1);
+      expect(load({}).noticeKeys.current).to.equal(first.current);
+      expect(noticeWarnings()).to.have.length(1);
+    });
+
+    it('reads the mounted key and, when present, the previous one next to it', () => {
+      const secrets = join(dir, 'secrets');
+      mkdirSync(secrets);
+      const previous = newNoticeKeyPem();
+      const current = writeNoticeKey(secrets, previous);
+      expect(load({}).noticeKeys).to.deep.equal({ current, previous });
+      expect(() => readFileSync(join(dir, 'data', 'notice_signing_key'))).to.throw();
+    });
+
+    it('refuses to start in production without the key file, and never creates one', () => {
+      mkdirSync(join(dir, 'secrets'));
+      writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
+      expect(() => load({ NODE_ENV: 'production' })).to.throw(ConfigError, /notice_signing_key is missing/);
+      expect(() => readFileSync(join(dir, 'data', 'notice_signing_key'))).to.throw();
+    });
+
+    it('refuses, in one line naming the file, a key that is not an EC P-256 private key', () => {
+      const secrets = join(dir, 'secrets');
+      mkdirSync(secrets);
+      for (const wrong of [
+        'not a key',
+        generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({
+          format: 'pem',
+          type: 'pkcs8',
+        }),
+        generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }),
+      ]) {
+        writeFileSync(join(secrets, 'notice_signing_key'), wrong);
+        let message = '';
+        try {
+          load({});
+        } catch (error) {
+          expect(error).to.be.instanceOf(ConfigError);
+          message = (error as Error).message;
+        }
+        expect(message).to.contain(join(secrets, 'notice_signing_key'));
+        expect(message).to.contain('EC P-256');
+        expect(message).not.to.contain('\n');
+      }
+    });
   });
 });

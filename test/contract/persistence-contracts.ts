@@ -3,6 +3,7 @@ import { accountRemovalContract } from './account-removal.contract.js';
 import { activityLogContract } from './activity-log.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
+import { authorizationCodeStoreContract } from './authorization-code-store.contract.js';
 import { followerRepositoryContract } from './follower-repository.contract.js';
 import type { PersistenceHarness } from './harness.js';
 import { instanceKeyStoreContract } from './instance-key-store.contract.js';
@@ -23,6 +24,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   issuedTokenRegistryContract,
   revocationStoreContract,
   rendererAttachmentsContract,
+  authorizationCodeStoreContract,
   jobQueueContract,
   queueAdministrationContract,
   assetRepositoryContract,

@@ -10,6 +10,7 @@ import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/test-server.js';
+import { writeNoticeKey } from '../support/notice-key.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const payloadOf = (token: string) =>
@@ -53,12 +54,17 @@ for (const store of ['memory', 'sqlite'] as const) {
       expect(notice!.verifyStatusDuringNotice).to.equal(401);
       expect(notice!.verifyCodeDuringNotice).to.equal('token_revoked');
       expect(notice!.headers['content-type']).to.equal('application/json');
-      expect(notice!.body).to.deep.equal({
+      // The fields every L1 server reads stay as they were; the signed logout token comes beside them (§2.4).
+      const { logout_token: logoutToken, ...legacy } = notice!.body;
+      expect(legacy).to.deep.equal({
         token_hash: sha256(scoped),
         username: 'alice',
         l2_server: l2.config.publicUrl,
         expires_at: new Date(payloadOf(scoped).exp * 1000).toISOString(),
       });
+      expect(logoutToken)
+        .to.be.a('string')
+        .and.match(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     });
 
     it("delivers one user's notice while another user's 32 notices hang at a dead host (one request there at a time)", async () => {
@@ -154,6 +160,7 @@ describe('a notice queued while the L1 server is down, across an L2 restart (sep
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-restart-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    writeNoticeKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

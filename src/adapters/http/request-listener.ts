@@ -28,7 +28,12 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
     deps.useCases,
     deps.urls,
     deps.actorAnswers,
-    { publicUrl, webfingerDomain, https: publicUrl.startsWith('https:') },
+    {
+      publicUrl,
+      webfingerDomain,
+      https: publicUrl.startsWith('https:'),
+      trustProxy: deps.settings.trustProxy,
+    },
     metrics,
     deps.metrics,
     deps.logger,

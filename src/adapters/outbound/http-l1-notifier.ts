@@ -5,18 +5,18 @@ import type { RevocationNotice } from '../../domain/revocation.js';
 import { OutboundFailure, OutboundHttp } from './outbound-request.js';
 
 /**
- * POSTs revocation notices. 5xx, 408 and 429 are retried; a permanent 4xx or a redirect (none is followed) is
+ * POSTs revocation notices: the legacy fields of API.md §2 with the `logout_token` of §2.4. 5xx, 408 and 429 are retried; a permanent 4xx or a redirect (none is followed) is
  * final: the L1 server will not take the notice, and it still learns of the revocation from /auth/verify.
  */
 export class HttpL1Notifier implements L1Notifier {
   constructor(private readonly http: OutboundHttp) {}
 
-  async notify(notice: RevocationNotice): Promise<DeliveryOutcome> {
+  async notify(notice: RevocationNotice, logoutToken: string): Promise<DeliveryOutcome> {
     try {
       const status = await this.http.post({
         url: revocationNoticeUrl(notice.l1Server),
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(notice.body),
+        body: JSON.stringify({ ...notice.body, logout_token: logoutToken }),
       });
       return OutboundHttp.outcomeOfStatus(status);
     } catch (error) {

@@ -8,6 +8,7 @@ import {
 } from 'rate-limiter-flexible';
 import { LOGIN_FAILURES_TABLE, purgeExpiredLoginFailures } from './login-failures.js';
 import { RateLimiterBudget } from './rate-limiter-budget.js';
+import { RateLimiterFailureLimit } from './rate-limiter-failure-limit.js';
 import { RateLimiterLoginThrottle } from './rate-limiter-login-throttle.js';
 
 /** Where the counters live: next to the rest of the data, so every process on the store shares them. */
@@ -34,6 +35,12 @@ export interface ActionLimits {
   readonly assetWriteWindowSeconds: number;
 }
 
+/** RFC 7662 §2.1: introspections answered inactive, per client address. */
+export interface IntrospectionLimits {
+  readonly maxFailuresPerAddress: number;
+  readonly windowSeconds: number;
+}
+
 /** The Follow budgets of the inbox (issue 23): per remote actor and per remote origin, over one window. */
 export interface FollowBudgets {
   readonly followsPerActor: number;
@@ -43,6 +50,8 @@ export interface FollowBudgets {
 
 export interface RateLimits {
   readonly loginThrottle: RateLimiterLoginThrottle;
+  /** Introspections answered inactive per client address: no scanning for live tokens. */
+  readonly introspectionFailures: RateLimiterFailureLimit;
   /** Registrations per client address: each costs a bcrypt hash and an RSA key generation. */
   readonly registrations: RateLimiterBudget;
   /** Asset writes per user: each appends a signed activity delivered to every follower. */
@@ -91,13 +100,14 @@ function limiter(
 /**
  * Every rate limit on the given store: the failed-login limits of API.md §1 (by username, and by client address
  * with the IPv6 /56 and /48 around it), registrations per address, asset writes per user and the inbox's Follows
- * per remote actor and origin. They share one table (or collection), told apart by the key prefix.
+ * per remote actor and origin, inactive introspections per address. They share one table (or collection), told apart by the key prefix.
  */
 export function rateLimits(
   store: CounterStore,
   login: LoginLimits,
   actions: ActionLimits,
   follows: FollowBudgets,
+  introspection: IntrospectionLimits,
 ): RateLimits {
   return {
     loginThrottle: new RateLimiterLoginThrottle(
@@ -107,6 +117,10 @@ export function rateLimits(
         slash56: limiter(store, 'login_net56', login.maxFailuresPer56, login.windowSeconds),
         slash48: limiter(store, 'login_net48', login.maxFailuresPer48, login.windowSeconds),
       },
+    ),
+    introspectionFailures: new RateLimiterFailureLimit(
+      limiter(store, 'introspect_addr', introspection.maxFailuresPerAddress, introspection.windowSeconds),
+      introspection.maxFailuresPerAddress,
     ),
     registrations: new RateLimiterBudget(
       limiter(store, 'register_addr', actions.registrationsPerAddress, actions.registrationWindowSeconds),

@@ -1,6 +1,7 @@
 import type { AccountRemoval } from './account-removal.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
+import type { AuthorizationCodeStore } from './authorization-code-store.js';
 import type { FollowerRepository } from './follower-repository.js';
 import type { InstanceKeyStore } from './instance-key-store.js';
 import type { IssuedTokenRegistry } from './issued-token-registry.js';
@@ -19,6 +20,8 @@ export interface Persistence {
   readonly issuedTokens: IssuedTokenRegistry;
   readonly revocations: RevocationStore;
   readonly attachments: RendererAttachments;
+  /** The codes of "Sign in with L2" (API.md §2.3). */
+  readonly authorizationCodes: AuthorizationCodeStore;
   /** The outbound worker's queue. */
   readonly jobs: JobQueue;
   /** The same jobs as an operator sees them: counts, `l2 queue list`, retry and drop. */

@@ -37,7 +37,24 @@ export class TokenIssuer {
   }
 
   issueScoped(session: TokenClaims, l1Server: L1ServerUrl): Promise<IssuedTokenView> {
-    return this.issue(scopedClaims({ session, l1Server, now: this.clock.now(), jti: this.ids.newId() }));
+    return this.issue(this.scopedClaims(session, l1Server));
+  }
+
+  /**
+   * A scoped token signed but not yet recorded: a code exchange records it only once its code is redeemed, so that
+   * a second, losing exchange leaves nothing behind. `record` writes it as `issueScoped` would have.
+   */
+  signScoped(session: TokenClaims, l1Server: L1ServerUrl): { view: IssuedTokenView; record: IssuedToken } {
+    return this.sign(this.scopedClaims(session, l1Server));
+  }
+
+  /** Records a token signed by `signScoped` (or `signSession`) as issued. */
+  record(token: IssuedToken): Promise<void> {
+    return this.issuedTokens.add(token);
+  }
+
+  private scopedClaims(session: TokenClaims, l1Server: L1ServerUrl): TokenClaims {
+    return scopedClaims({ session, l1Server, now: this.clock.now(), jti: this.ids.newId() });
   }
 
   private async issue(claims: TokenClaims): Promise<IssuedTokenView> {

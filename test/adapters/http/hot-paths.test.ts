@@ -1,4 +1,4 @@
-// The hot paths (verify, webfinger, the actor answered from node:http) give exactly the answer the Koa routes give:
+// The hot paths (verify, introspection, webfinger, the actor answered from node:http) give exactly the answer the Koa routes give:
 // the same request is sent to the real server and to the Koa application alone, on the same store, and the status,
 // headers and body must agree — for the requests the hot paths answer and for those they hand over.
 import { expect } from 'chai';
@@ -74,6 +74,15 @@ for (const store of STORES) {
         headers: { 'content-type': contentType },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
+      const introspect = (
+        text: string,
+        contentType = 'application/x-www-form-urlencoded',
+      ): Omit<Probe, 'name' | 'hot'> => ({
+        path: '/oauth/introspect',
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: text,
+      });
       const webfinger = (resource: string) =>
         `/.well-known/webfinger?resource=${encodeURIComponent(resource)}`;
       const probes: Probe[] = [
@@ -139,6 +148,22 @@ for (const store of STORES) {
         { name: 'actor, upper case', path: '/users/Alice', headers: { accept: AP_ACCEPT }, hot: false },
         { name: 'actor, query', path: '/users/alice?x=1', headers: { accept: AP_ACCEPT }, hot: false },
         { name: 'actor, not acceptable', path: '/users/alice', headers: { accept: 'image/png' }, hot: false },
+        { name: 'introspect a session token', ...introspect(`token=${alice}`), hot: true },
+        {
+          name: 'introspect a scoped token with its resource',
+          ...introspect(`token=${scoped}&resource=${encodeURIComponent('https://L1.example/')}&client_id=x`),
+          hot: true,
+        },
+        {
+          name: 'introspect as JSON',
+          ...introspect(JSON.stringify({ token: alice }), 'application/json'),
+          hot: true,
+        },
+        { name: 'introspect a scoped token without resource', ...introspect(`token=${scoped}`), hot: true },
+        { name: 'introspect a revoked token', ...introspect(`token=${revoked}`), hot: true },
+        { name: 'introspect garbage', ...introspect('token=x'), hot: true },
+        { name: 'introspect without token', ...introspect('resource=x'), hot: false },
+        { name: 'introspect as text', ...introspect(`token=${alice}`, 'text/plain'), hot: false },
       ];
 
       for (const probe of probes) {

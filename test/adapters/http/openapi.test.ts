@@ -39,9 +39,37 @@ describe('GET /openapi.json', () => {
       'GET /tags/{tag}',
       'POST /inbox',
       'GET /metrics',
+      'GET /.well-known/oauth-authorization-server',
+      'GET /.well-known/jwks.json',
+      'GET /oauth/authorize',
+      'POST /oauth/authorize',
+      'POST /oauth/token',
+      'POST /oauth/introspect',
     ])
       expect(documented, route).to.include(route);
     const schemas = document.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
+    // The one request L2 makes of L1 servers, with the signed logout token of API.md §2.4.
+    expect(
+      document.webhooks.revocationNotice.post.requestBody.content['application/json'].schema.$ref,
+    ).to.equal('#/components/schemas/RevocationNotice');
+    expect(Object.keys(schemas.RevocationNotice!.properties!)).to.have.members([
+      'token_hash',
+      'username',
+      'l2_server',
+      'expires_at',
+      'logout_token',
+    ]);
+    expect(Object.keys(schemas.IntrospectionResponse!.properties!)).to.include.members([
+      'active',
+      'aud',
+      'sid',
+    ]);
+    expect(Object.keys(schemas.TokenResponse!.properties!)).to.have.members([
+      'access_token',
+      'token_type',
+      'expires_in',
+      'scope',
+    ]);
     expect(Object.keys(schemas.RegisterAssetRequest!.properties!)).to.include.members([
       'name',
       'content_hash',

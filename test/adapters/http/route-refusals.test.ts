@@ -29,10 +29,11 @@ type Json = any;
 /** Each route's refusals ("409 asset_exists"), read from an OpenAPI document: statuses and their problem codes. */
 function documentedRefusals(document: Json): Map<string, string[]> {
   const schemas = document.components.schemas as Record<string, Json>;
-  const codesOf = (schema: Json): string[] => {
-    if (schema?.$ref) return codesOf(schemas[String(schema.$ref).split('/').pop()!]);
-    if (schema?.allOf) return (schema.allOf as Json[]).flatMap(codesOf);
-    return (schema?.properties?.code?.enum as string[] | undefined) ?? [];
+  // A problem names its codes in `code`; an OAuth endpoint's RFC 6749 JSON in `error`.
+  const codesOf = (schema: Json, member: 'code' | 'error'): string[] => {
+    if (schema?.$ref) return codesOf(schemas[String(schema.$ref).split('/').pop()!], member);
+    if (schema?.allOf) return (schema.allOf as Json[]).flatMap((part) => codesOf(part, member));
+    return (schema?.properties?.[member]?.enum as string[] | undefined) ?? [];
   };
   const routes = new Map<string, string[]>();
   for (const [path, operations] of Object.entries<Json>(document.paths)) {
@@ -40,7 +41,10 @@ function documentedRefusals(document: Json): Map<string, string[]> {
       const refusals = Object.entries<Json>(operation.responses)
         .filter(([status]) => Number(status) >= 400)
         .flatMap(([status, response]) => {
-          const codes = codesOf(response.content?.['application/problem+json']?.schema);
+          const codes = [
+            ...codesOf(response.content?.['application/problem+json']?.schema, 'code'),
+            ...codesOf(response.content?.['application/json']?.schema, 'error'),
+          ];
           return codes.length > 0 ? codes.map((code) => `${status} ${code}`) : [`${status} (no code)`];
         });
       routes.set(`${method.toUpperCase()} ${path}`, refusals.sort());

@@ -156,7 +156,7 @@ const clientsOf = (policy: IpDestinationPolicy) => {
 async function expectAllRefused(policy: IpDestinationPolicy, origin: string, reason?: RegExp): Promise<void> {
   const { http, notifier, federation } = clientsOf(policy);
   try {
-    const noticed = await notifier.notify(notice(origin));
+    const noticed = await notifier.notify(notice(origin), 'logout-token');
     expect(noticed.kind, `notice to ${origin}`).to.equal('refused');
     const delivered = await federation.deliver(`${origin}/inbox`, { type: 'Create' }, key);
     expect(delivered.kind, `delivery to ${origin}`).to.equal('refused');
@@ -293,7 +293,10 @@ describe('outbound destination safety (SSRF)', () => {
       for (const address of reachable) {
         const before = connections();
         const { http, notifier } = clientsOf(new Unguarded([address]));
-        const outcome = await notifier.notify(notice(`http://trap.example:${trapFor(address).port}`));
+        const outcome = await notifier.notify(
+          notice(`http://trap.example:${trapFor(address).port}`),
+          'logout-token',
+        );
         http.close();
         expect(outcome, address).to.deep.equal({ kind: 'delivered' });
         expect(connections(), address).to.equal(before + 1);
@@ -376,7 +379,7 @@ describe('outbound destination safety (SSRF)', () => {
 
     it('contacts them all when L1_ALLOW_PRIVATE=true', async () => {
       const { http, notifier } = clientsOf(new IpDestinationPolicy(true));
-      expect(await notifier.notify(notice(`http://0x7f.1:${trap4.port}`))).to.deep.equal({
+      expect(await notifier.notify(notice(`http://0x7f.1:${trap4.port}`), 'logout-token')).to.deep.equal({
         kind: 'delivered',
       });
       http.close();
@@ -474,7 +477,7 @@ describe('outbound destination safety (SSRF)', () => {
       it(`never follows a ${status} answered to a POST (notice or delivery), even to an allowed address`, async () => {
         hop.handler = (_req, res) => res.writeHead(status, { location: `${origin}/elsewhere` }).end();
         const { http, notifier, federation } = clientsOf(new PublicExampleOnLoopback());
-        expect((await notifier.notify(notice(origin))).kind).to.equal('refused');
+        expect((await notifier.notify(notice(origin), 'logout-token')).kind).to.equal('refused');
         expect((await federation.deliver(`${origin}/inbox`, {}, key)).kind).to.equal('refused');
         http.close();
         expect(hop.requests).to.deep.equal(['POST /auth/revoke', 'POST /inbox']);

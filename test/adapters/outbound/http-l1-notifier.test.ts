@@ -11,6 +11,9 @@ import { normaliseL1Server, type L1ServerUrl } from '../../../src/domain/l1-serv
 import type { RevocationNotice } from '../../../src/domain/revocation.js';
 import type { Username } from '../../../src/domain/user.js';
 
+/** The notifier posts whatever logout token it is handed: signing it is the NoticeSender's part. */
+const LOGOUT_TOKEN = 'eyJhbGciOiJFUzI1NiJ9.eyJ0ZXN0Ijp0cnVlfQ.c2ln';
+
 const notice = (url: string): RevocationNotice => ({
   l1Server: (normaliseL1Server(url) as { value: L1ServerUrl }).value,
   body: {
@@ -46,15 +49,15 @@ describe('HTTP L1 notifier', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('POSTs the notice as JSON to <l1_server>/auth/revoke', async () => {
+  it('POSTs the notice as JSON to <l1_server>/auth/revoke: its legacy fields unchanged, with the logout token', async () => {
     const outcome = await new HttpL1Notifier(
       new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
-    ).notify(notice(url));
+    ).notify(notice(url), LOGOUT_TOKEN);
     expect(outcome).to.deep.equal({ kind: 'delivered' });
     expect(hits).to.have.length(1);
     expect(hits[0]!.method).to.equal('POST');
     expect(hits[0]!.path).to.equal('/auth/revoke');
-    expect(JSON.parse(hits[0]!.body)).to.deep.equal(notice(url).body);
+    expect(JSON.parse(hits[0]!.body)).to.deep.equal({ ...notice(url).body, logout_token: LOGOUT_TOKEN });
   });
 
   for (const status of [500, 502, 503, 408, 429]) {
@@ -62,7 +65,7 @@ describe('HTTP L1 notifier', () => {
       answer = (res) => res.writeHead(status).end();
       const outcome = await new HttpL1Notifier(
         new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
-      ).notify(notice(url));
+      ).notify(notice(url), LOGOUT_TOKEN);
       expect(outcome).to.deep.equal({ kind: 'failed', reason: `answered ${status}` });
     });
   }
@@ -72,7 +75,7 @@ describe('HTTP L1 notifier', () => {
       answer = (res) => res.writeHead(status).end();
       const outcome = await new HttpL1Notifier(
         new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
-      ).notify(notice(url));
+      ).notify(notice(url), LOGOUT_TOKEN);
       expect(outcome).to.deep.equal({ kind: 'refused', reason: `answered ${status}` });
     });
   }
@@ -81,7 +84,7 @@ describe('HTTP L1 notifier', () => {
     answer = (res) => res.writeHead(307, { location: `${url}/elsewhere` }).end();
     const outcome = await new HttpL1Notifier(
       new OutboundHttp(new IpDestinationPolicy(true), 'L2-test'),
-    ).notify(notice(url));
+    ).notify(notice(url), LOGOUT_TOKEN);
     expect(outcome.kind).to.equal('refused');
     expect(hits.map((h) => h.path)).to.deep.equal(['/auth/revoke']);
   });
@@ -92,14 +95,14 @@ describe('HTTP L1 notifier', () => {
     };
     const outcome = await new HttpL1Notifier(
       new OutboundHttp(new IpDestinationPolicy(true), 'L2-test', 200),
-    ).notify(notice(url));
+    ).notify(notice(url), LOGOUT_TOKEN);
     expect(outcome).to.deep.equal({ kind: 'failed', reason: 'timed out' });
   });
 
   it('refuses a loopback L1 server when private destinations are not allowed, without connecting', async () => {
     const outcome = await new HttpL1Notifier(
       new OutboundHttp(new IpDestinationPolicy(false), 'L2-test'),
-    ).notify(notice(url));
+    ).notify(notice(url), LOGOUT_TOKEN);
     expect(outcome.kind).to.equal('refused');
     expect(hits).to.have.length(0);
   });

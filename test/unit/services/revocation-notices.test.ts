@@ -26,6 +26,7 @@ describe('delivering revocation notices', () => {
     expect(kit.notifier.sent).to.deep.equal([
       {
         l1Server: 'https://l1.example',
+        sid: scoped!.claims.sid,
         body: {
           token_hash: scoped!.tokenHash,
           username: 'alice',

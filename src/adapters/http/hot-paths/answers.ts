@@ -1,4 +1,4 @@
-// The successful answers of the three routes that also have a hot path, written once: the Koa routes and the hot
+// The successful answers of the routes that also have a hot path (introspection's are in introspection-answer.ts), written once: the Koa routes and the hot
 // paths both send exactly these (representation, headers, metric label).
 import { LRUCache } from 'lru-cache';
 import type { Urls } from '../../../domain/activity-streams.js';

@@ -1,5 +1,6 @@
-// The three requests other servers make most — an L1 server's POST /auth/verify, a peer's webfinger lookup and its
-// GET of an actor — answered straight from node:http in their common, successful form. Everything else, and every
+// The requests other servers make most — an L1 server's POST /auth/verify (or its RFC 7662 form, POST
+// /oauth/introspect), a peer's webfinger lookup and its GET of an actor — answered straight from node:http in their
+// common, successful form. Everything else, and every
 // request of theirs that is not plainly that (another content type, a query, an error to report, a store that
 // fails), goes to the Koa application. What they answer is answers.ts, which the Koa routes send too (README.md).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -20,6 +21,9 @@ import { requestIdOf } from '../request-id.js';
 import type { ActorAnswers } from './answers.js';
 import { USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type Answer } from './answers.js';
 import { verifyInput } from './verify-answer.js';
+import { activeAnswer, INACTIVE_ANSWER, INTROSPECTION_ROUTE } from './introspection-answer.js';
+import { addressKey, requestIp } from '../koa/client-address.js';
+import { IntrospectionRequest } from '../koa/oauth-schemas.js';
 
 /** The one path shape a hot actor request has: a lower-case username, no query. */
 const USER_PATH = new RegExp(`^/users/(${USERNAME_RULE.pattern})$`);
@@ -28,7 +32,13 @@ export interface HotPathSettings {
   readonly publicUrl: string;
   readonly webfingerDomain: string;
   readonly https: boolean;
+  /** Whether X-Forwarded-For names the client (as Koa's `proxy`): introspection counts per client address. */
+  readonly trustProxy: boolean;
 }
+
+/** The body types a hot POST takes, as the Koa body parser reads them. */
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 
 /** Reads exactly the `length` bytes Content-Length announced. */
 function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
@@ -75,7 +85,10 @@ export class HotPaths {
   /** Whether one of the hot paths takes the request (it then answers it, or hands it to `koa` itself). */
   private take(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
     const url = req.url ?? '';
-    if (req.method === 'POST') return url === '/auth/verify' && this.verify(req, res, koa);
+    if (req.method === 'POST') {
+      if (url === '/auth/verify') return this.verify(req, res, koa);
+      return url === INTROSPECTION_ROUTE && this.introspect(req, res, koa);
+    }
     if (req.method !== 'GET') return false;
     if (url.startsWith('/users/')) return this.actor(req, res, koa, url);
     if (url.startsWith('/.well-known/webfinger?')) return this.webfinger(req, res, koa, url);
@@ -108,6 +121,49 @@ export class HotPaths {
           if (!result?.ok) return handOver();
           this.outcomes.verified('valid');
           this.send(req, res, started, verifiedAnswer(result.value.claims));
+        },
+        () => res.destroy(),
+      )
+      .catch((error: unknown) => this.failed(req, res, error));
+    return true;
+  }
+
+  /**
+   * A token introspected: the same use-case as the route (which counts an inactive answer against the caller's
+   * address), the same answer. A refusal — a caller whose budget is spent, a request without a token, a store that
+   * fails — goes to Koa to be explained.
+   */
+  private introspect(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
+    const length = Number(req.headers['content-length']);
+    const type = mediaTypeOf(req.headers['content-type'] ?? '');
+    if (
+      req.headers['transfer-encoding'] !== undefined ||
+      !(length > 0 && length <= BODY_LIMIT_BYTES) ||
+      (type !== JSON_TYPE && type !== FORM_TYPE)
+    )
+      return false;
+    const started = performance.now();
+    readBody(req, length)
+      .then(
+        async (bytes) => {
+          const handOver = () => {
+            req[PRE_READ_BODY] = bytes;
+            koa(req, res);
+          };
+          const text = bytes.toString('utf8');
+          const fields =
+            type === FORM_TYPE ? Object.fromEntries(new URLSearchParams(text)) : parseStrictJson(text)?.value;
+          const input = IntrospectionRequest.safeParse(fields);
+          if (!input.success) return handOver();
+          const result = await this.useCases.introspectToken
+            .execute({
+              token: input.data.token,
+              resource: input.data.resource ?? null,
+              clientAddress: addressKey(requestIp(req, this.settings.trustProxy)),
+            })
+            .catch(() => null);
+          if (!result?.ok) return handOver();
+          this.send(req, res, started, result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER);
         },
         () => res.destroy(),
       )

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 
 /** Every address that cannot be read shares one budget, rather than each spelling getting its own. */
@@ -20,7 +21,24 @@ function withoutPort(raw: string): string {
  * address.
  */
 export function clientAddress(ctx: Context, ipv6Prefix: 48 | 64 = 64): string {
-  const raw = withoutPort(ctx.ip);
+  return addressKey(ctx.ip, ipv6Prefix);
+}
+
+/**
+ * The address Koa gives as `ctx.ip` (built with maxIpsCount 1), read from the raw request: behind a trusted proxy
+ * the right-most X-Forwarded-For entry, else the socket's peer. For the hot paths, which count like the routes.
+ */
+export function requestIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const header = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
+  // As Koa splits it: on commas, each entry trimmed, the last one taken.
+  const last = header ? header.split(',').at(-1)?.trim() : undefined;
+  return last || req.socket.remoteAddress || '';
+}
+
+/** `ip` as the key the per-address limits count against (see clientAddress). */
+export function addressKey(ip: string, ipv6Prefix: 48 | 64 = 64): string {
+  const raw = withoutPort(ip);
   if (!ipaddr.isValid(raw)) return UNREADABLE;
   const parsed = ipaddr.process(raw);
   if (parsed.kind() === 'ipv4') return parsed.toString();

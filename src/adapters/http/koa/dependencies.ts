@@ -50,6 +50,8 @@ export interface HttpDependencies {
   readonly actorAnswers: ActorAnswers;
   /** The normal form of the L1 server URLs verify is sent, remembered for both front ends. */
   readonly l1ServerUrls: L1ServerUrls;
+  /** The JWK Set of the notice signing keys (API.md §2.1): public keys only. */
+  readonly noticeJwks: () => unknown;
   /** What every signed-in request authenticates through: a service, not a use-case. */
   readonly authentication: AuthenticateToken;
   readonly useCases: UseCases;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { OverloadedError, StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import { prefersHtml } from './negotiate.js';
-import { HttpProblem, problemBody, statusTitle } from './problem.js';
+import { HttpProblem, OAuthProblem, oauthErrorBody, problemBody, statusTitle } from './problem.js';
 
 /** Codes for errors raised by Koa and its middleware (body parser, router) rather than by our routes. */
 const FRAMEWORK_CODES: Record<number, [string, string]> = {
@@ -62,6 +62,13 @@ export function errorMiddleware(
       const problem = toProblem(error, logger, ctx);
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.extra.headers ?? {})) ctx.set(name, value);
+      if (problem instanceof OAuthProblem) {
+        // Whatever Accept says: an OAuth client reads RFC 6749 JSON, and only that (RFC 6749 §5.2).
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = 'application/json';
+        ctx.body = oauthErrorBody(problem);
+        return;
+      }
       // The error body (page or problem+json) depends on Accept, so caches must key on it too.
       ctx.vary('Accept');
       if (prefersHtml(ctx.get('Accept'))) {

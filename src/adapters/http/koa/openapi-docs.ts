@@ -6,6 +6,7 @@ import { AUTHENTICATION } from './errors/account-errors.js';
 import { CSRF_ERRORS, JSON_BODY, NOT_ACCEPTABLE, QUERY_ERRORS } from './errors/edge-errors.js';
 import type { Answer, Refusals } from './errors/error-table.js';
 import { SCOPED_TOKEN } from './errors/shared-refusals.js';
+import { OAuthError } from './oauth-schemas.js';
 import * as schemas from './schemas.js';
 
 type Responses = RouteConfig['responses'];
@@ -27,6 +28,9 @@ export function errorResponses(answers: readonly Answer[]): Responses {
     if (!cases.includes(doc)) cases.push(doc);
     statuses.set(status, codes.set(code, cases));
   }
+  const oauthCodes = new Map<number, Set<string>>();
+  for (const { status, code, oauth } of answers)
+    if (oauth) oauthCodes.set(status, (oauthCodes.get(status) ?? new Set()).add(code));
   return Object.fromEntries(
     [...statuses]
       .sort(([a], [b]) => a - b)
@@ -34,14 +38,34 @@ export function errorResponses(answers: readonly Answer[]): Responses {
         status,
         {
           description: [...codes].map(([code, cases]) => `${code}: ${cases.join(', or ')}`).join('; '),
-          content: {
-            'application/problem+json': {
-              schema: schemas.Problem.extend({ code: z.enum([...codes.keys()] as [string, ...string[]]) }),
-            },
-          },
+          content: errorContent([...codes.keys()], [...(oauthCodes.get(status) ?? [])]),
         },
       ]),
   );
+}
+
+/**
+ * The bodies of one status: a problem naming its codes, and RFC 6749 JSON for the OAuth refusals among them (an
+ * OAuth endpoint answers its own refusals that way, and the body parser's as problems).
+ */
+function errorContent(codes: readonly string[], oauthCodes: readonly string[]) {
+  const problemCodes = codes.filter((code) => !oauthCodes.includes(code));
+  return {
+    ...(problemCodes.length > 0
+      ? {
+          'application/problem+json': {
+            schema: schemas.Problem.extend({ code: z.enum(problemCodes as [string, ...string[]]) }),
+          },
+        }
+      : {}),
+    ...(oauthCodes.length > 0
+      ? {
+          'application/json': {
+            schema: OAuthError.extend({ error: z.enum(oauthCodes as [string, ...string[]]) }),
+          },
+        }
+      : {}),
+  };
 }
 
 /** A JSON or form body, as every POST and PATCH of the API takes. */

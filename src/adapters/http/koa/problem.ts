@@ -26,6 +26,24 @@ export class InputProblem extends HttpProblem {
   }
 }
 
+/**
+ * A refusal of an OAuth endpoint (`POST /oauth/token`, `POST /oauth/introspect`'s 400): answered as RFC 6749 §5.2
+ * JSON — `{ "error", "error_description" }`, `application/json`, never an error page — because that is what OAuth
+ * client libraries read (they reject `application/problem+json`). `code` is the RFC 6749 error code.
+ */
+export class OAuthProblem extends HttpProblem {
+  constructor(...args: ConstructorParameters<typeof HttpProblem>) {
+    super(...args);
+    this.name = 'OAuthProblem';
+  }
+}
+
+/** The RFC 6749 §5.2 body of an OAuth refusal. */
+export const oauthErrorBody = (problem: HttpProblem) => ({
+  error: problem.code,
+  error_description: problem.detail,
+});
+
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

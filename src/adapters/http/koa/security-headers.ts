@@ -44,7 +44,8 @@ export function securityHeaders(options: { readonly https: boolean }) {
       path.startsWith('/auth/') ||
       path === '/account' ||
       path === '/renderers' ||
-      path.startsWith('/renderers/')
+      path.startsWith('/renderers/') ||
+      path.startsWith('/oauth/')
     ) {
       ctx.set('Cache-Control', 'no-store');
     }

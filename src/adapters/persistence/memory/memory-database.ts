@@ -75,6 +75,8 @@ export class MemoryDatabase {
   readonly usersInOrder: StoredUser[] = [];
   readonly issuedTokens = new Map<string, IssuedToken>();
   readonly revocations = new Map<string, StoredRevocation>();
+  /** "Sign in with L2" codes by their hash, held as JSON text as SQLite holds them. */
+  readonly authorizationCodes = new Map<string, string>();
   /** Keyed by username, then L1 server; values are epoch milliseconds. */
   readonly attachments = new Map<string, Map<string, number>>();
   readonly jobs = new Map<number, StoredJob>();

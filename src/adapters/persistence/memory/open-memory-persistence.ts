@@ -2,6 +2,7 @@ import type { Persistence } from '../../../application/ports/persistence.js';
 import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
+import { InMemoryAuthorizationCodes } from './in-memory-authorization-codes.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
 import { InMemoryIssuedTokenRegistry } from './in-memory-issued-token-registry.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
@@ -24,6 +25,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     issuedTokens: new InMemoryIssuedTokenRegistry(db),
     revocations: new InMemoryRevocationStore(db),
     attachments: new InMemoryRendererAttachments(db),
+    authorizationCodes: new InMemoryAuthorizationCodes(db),
     jobs: new InMemoryJobQueue(db),
     queueAdministration: new InMemoryQueueAdministration(db),
     assets: new InMemoryAssetRepository(db),

@@ -1,4 +1,5 @@
 import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
+import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
 import type { StoredProfile } from '../stored-profile.js';
 
 /** A user; `seq` is its registration position, 1, 2, 3, … from the `users` counter. */
@@ -45,6 +46,17 @@ export interface AttachmentDocument {
   username: string;
   l1Server: string;
   attachedAt: Date;
+}
+
+/**
+ * A "Sign in with L2" code, keyed by its SHA-256 hex (never the code): `record` is the JSON of
+ * authorization-code-record.ts, `usedAt` the compare-and-set of its one exchange.
+ */
+export interface AuthorizationCodeDocument {
+  _id: string;
+  record: string;
+  expiresAt: Date;
+  usedAt: Date | null;
 }
 
 export interface JobDocument {
@@ -187,6 +199,7 @@ export interface MongoCollections {
   readonly issuedTokens: Collection<IssuedTokenDocument>;
   readonly revocations: Collection<RevocationDocument>;
   readonly attachments: Collection<AttachmentDocument>;
+  readonly authorizationCodes: Collection<AuthorizationCodeDocument>;
   readonly jobs: Collection<JobDocument>;
   readonly laneBackoffs: Collection<LaneBackoffDocument>;
   readonly assets: Collection<AssetDocument>;
@@ -204,6 +217,7 @@ export const COLLECTION_NAMES = {
   issuedTokens: 'issued_tokens',
   revocations: 'revocations',
   attachments: 'renderer_attachments',
+  authorizationCodes: 'authorization_codes',
   jobs: 'jobs',
   laneBackoffs: 'lane_backoffs',
   assets: 'assets',
@@ -222,6 +236,7 @@ export function collectionsOf(db: Db): MongoCollections {
     issuedTokens: db.collection<IssuedTokenDocument>(COLLECTION_NAMES.issuedTokens),
     revocations: db.collection<RevocationDocument>(COLLECTION_NAMES.revocations),
     attachments: db.collection<AttachmentDocument>(COLLECTION_NAMES.attachments),
+    authorizationCodes: db.collection<AuthorizationCodeDocument>(COLLECTION_NAMES.authorizationCodes),
     jobs: db.collection<JobDocument>(COLLECTION_NAMES.jobs),
     laneBackoffs: db.collection<LaneBackoffDocument>(COLLECTION_NAMES.laneBackoffs),
     assets: db.collection<AssetDocument>(COLLECTION_NAMES.assets),
@@ -273,6 +288,14 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { expiresAt: 1 }, name: 'revocations_ttl', expireAfterSeconds: REVOCATION_TTL_MARGIN_SECONDS },
   ],
   attachments: [{ key: { username: 1, l1Server: 1 }, name: 'attachments_by_user_server', unique: true }],
+  // The hourly clean-up removes codes a day after they expire (deleteExpired); the TTL monitor is the backstop.
+  authorizationCodes: [
+    {
+      key: { expiresAt: 1 },
+      name: 'authorization_codes_ttl',
+      expireAfterSeconds: AUTHORIZATION_CODE_RETENTION_SECONDS,
+    },
+  ],
   jobs: [
     { key: { state: 1, runAt: 1, _id: 1 }, name: 'jobs_by_state_run_at' },
     // A claim's distinct lanes and each lane's first due job, in claim order (runAt, then _id). It replaces

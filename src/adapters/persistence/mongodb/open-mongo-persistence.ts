@@ -11,6 +11,7 @@ import { MongoJobQueue } from './mongo-job-queue.js';
 import { MongoQueueAdministration } from './mongo-queue-administration.js';
 import { MongoInstanceKeyStore, MongoRemoteKeyStore } from './mongo-remote-key-store.js';
 import { MongoRendererAttachments } from './mongo-renderer-attachments.js';
+import { MongoAuthorizationCodes } from './mongo-authorization-codes.js';
 import { MongoRevocationStore } from './mongo-revocation-store.js';
 import { ensureSchema } from './mongo-ensure-schema.js';
 import { collectionsOf, type MongoCollections } from './mongo-schema.js';
@@ -89,6 +90,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     issuedTokens: new MongoIssuedTokenRegistry(collections),
     revocations: new MongoRevocationStore(client, collections),
     attachments: new MongoRendererAttachments(client, collections),
+    authorizationCodes: new MongoAuthorizationCodes(collections),
     jobs: new MongoJobQueue(collections, db),
     queueAdministration: new MongoQueueAdministration(collections),
     assets: new MongoAssetRepository(collections),

@@ -251,6 +251,21 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     fill: buildTagIndex,
   },
+  {
+    version: 9,
+    // Issue 26: "Sign in with L2". A code is kept by its SHA-256 hash, never the code; `record` is the JSON of
+    // authorization-code-record.ts, with the columns a statement filters on beside it. `used_at` is set by the one
+    // exchange that redeems the code (a compare-and-set); expired codes are removed by the hourly clean-up.
+    sql: `
+      CREATE TABLE authorization_codes (
+        code_hash TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX authorization_codes_by_expiry ON authorization_codes (expires_at);
+    `,
+  },
 ];
 
 /**

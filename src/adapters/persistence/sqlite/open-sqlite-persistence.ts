@@ -6,6 +6,7 @@ import { appliedVersions, migrate } from './migrations.js';
 import { SqliteAccountRemoval } from './sqlite-account-removal.js';
 import { SqliteActivityLog } from './sqlite-activity-log.js';
 import { SqliteAssetRepository } from './sqlite-asset-repository.js';
+import { SqliteAuthorizationCodes } from './sqlite-authorization-codes.js';
 import { storeCall } from './sqlite-errors.js';
 import { SqliteFollowerRepository } from './sqlite-follower-repository.js';
 import { SqliteIssuedTokenRegistry } from './sqlite-issued-token-registry.js';
@@ -54,6 +55,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       issuedTokens: new SqliteIssuedTokenRegistry(db),
       revocations: new SqliteRevocationStore(db),
       attachments: new SqliteRendererAttachments(db),
+      authorizationCodes: new SqliteAuthorizationCodes(db),
       jobs: new SqliteJobQueue(db),
       queueAdministration: new SqliteQueueAdministration(db),
       assets: new SqliteAssetRepository(db),

@@ -1,41 +1,18 @@
-// Rule: a signed-in user (with an unscoped token) gets a token scoped to one L1 server, never outliving the
-// session or the attachment, and the attachment is recorded — at most MAX_ATTACHED_L1_SERVERS of them per user, at
-// most MAX_TOKENS_PER_L1_SERVER live tokens each, every attach spending from the user's budget of writes. A scoped
-// token cannot mint another.
-import {
-  MAX_ATTACHED_L1_SERVERS,
-  MAX_TOKENS_PER_L1_SERVER,
-  type L1ServerUrl,
-} from '../../../domain/l1-server.js';
-import { err, ok, type Result } from '../../../domain/result.js';
-import { issuedTokenOf } from '../../../domain/revocation.js';
-import { isScoped } from '../../../domain/token.js';
-import type { Username } from '../../../domain/user.js';
-import type { Clock } from '../../ports/clock.js';
-import type { DestinationPolicy } from '../../ports/destination-policy.js';
-import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
-import type { RateLimit } from '../../ports/rate-limit.js';
-import type { RendererAttachments } from '../../ports/renderer-attachments.js';
+// Rule: a signed-in user (with an unscoped token) attaches an L1 server and gets, at once, a token scoped to it —
+// the grant's rules (services/scoped-token-grant.ts): never outliving the session or the attachment, a bounded
+// number of attachments and tokens, every attach spending from the user's budget of writes.
+import type { L1ServerUrl } from '../../../domain/l1-server.js';
+import type { Result } from '../../../domain/result.js';
+import type { AuthenticatedToken } from '../../services/authenticate-token.js';
+import type { GrantError, ScopedTokenGrant } from '../../services/scoped-token-grant.js';
 import type { IssuedTokenView, TokenIssuer } from '../../services/token-issuer.js';
-import type { AuthenticateToken, AuthenticatedToken } from '../../services/authenticate-token.js';
-import type { RevocationWriter } from '../../services/revocation-writer.js';
 
-export type AttachRendererError =
-  | { readonly type: 'forbidden'; readonly detail: string }
-  | { readonly type: 'invalid_request'; readonly detail: string }
-  | { readonly type: 'token_revoked' }
-  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
+export type AttachRendererError = GrantError;
 
 export class AttachRenderer {
   constructor(
+    private readonly grant: ScopedTokenGrant,
     private readonly issuer: TokenIssuer,
-    private readonly attachments: RendererAttachments,
-    private readonly destinations: DestinationPolicy,
-    private readonly authenticate: AuthenticateToken,
-    private readonly writer: RevocationWriter,
-    private readonly clock: Clock,
-    private readonly issuedTokens: IssuedTokenRegistry,
-    private readonly writes: RateLimit,
   ) {}
 
   async execute(input: {
@@ -43,60 +20,10 @@ export class AttachRenderer {
     l1Server: L1ServerUrl;
   }): Promise<Result<IssuedTokenView, AttachRendererError>> {
     const { session, l1Server } = input;
-    if (isScoped(session.claims)) {
-      return err({
-        type: 'forbidden',
-        detail: 'A token scoped to an L1 server cannot attach another renderer.',
-      });
-    }
-    const refusal = await this.destinations.check(l1Server);
-    if (refusal)
-      return err({ type: 'invalid_request', detail: `This L1 server cannot be used: ${refusal}.` });
-    // An attach mints a token and may later cost a notice: it spends from the same budget as the user's writes.
-    const verdict = await this.writes.consume(session.claims.username);
-    if (verdict.limited) return err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds });
-
     // Recorded first: an attachment over the limit must not leave a token behind.
-    const attached = await this.attachments.attach(
-      session.claims.username,
-      l1Server,
-      this.clock.now(),
-      MAX_ATTACHED_L1_SERVERS,
-    );
-    if (!attached) {
-      return err({
-        type: 'forbidden',
-        detail: `At most ${MAX_ATTACHED_L1_SERVERS} L1 servers can be attached at once; detach one first.`,
-      });
-    }
+    const attached = await this.grant.attach(session, l1Server);
+    if (!attached.ok) return attached;
     const scoped = await this.issuer.issueScoped(session.claims, l1Server);
-
-    // A logout that committed while we issued may have missed the new token: if the session is revoked now,
-    // revoke the child too so no scoped token outlives its session.
-    const issued = issuedTokenOf(scoped.claims, scoped.tokenHash);
-    if (await this.authenticate.isRevoked(session.tokenHash)) {
-      await this.writer.revoke([issued]);
-      return err({ type: 'token_revoked' });
-    }
-    // Likewise a detach that removed the attachment while we issued: the token must not outlive it.
-    const still = await this.attachments.list(session.claims.username);
-    if (!still.some((attachment) => attachment.l1Server === l1Server)) {
-      await this.writer.revoke([issued]);
-      return err({ type: 'forbidden', detail: 'This L1 server was detached meanwhile; attach it again.' });
-    }
-    await this.revokeOldest(session.claims.username, l1Server);
-    return ok(scoped);
-  }
-
-  /** Keeps at most MAX_TOKENS_PER_L1_SERVER live tokens for the server: the oldest beyond it are revoked. */
-  private async revokeOldest(username: Username, l1Server: L1ServerUrl): Promise<void> {
-    const live = await this.writer.unrevoked(
-      await this.issuedTokens.listActiveScoped(username, l1Server, this.clock.now()),
-    );
-    if (live.length <= MAX_TOKENS_PER_L1_SERVER) return;
-    const newestFirst = [...live].sort(
-      (a, b) => b.issuedAt.getTime() - a.issuedAt.getTime() || (a.jti < b.jti ? 1 : -1),
-    );
-    await this.writer.revoke(newestFirst.slice(MAX_TOKENS_PER_L1_SERVER));
+    return this.grant.confirm(session, l1Server, scoped);
   }
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { RendererAttachments } from '../../../../src/application/ports/renderer-attachments.js';
+import { ScopedTokenGrant } from '../../../../src/application/services/scoped-token-grant.js';
 import { AttachRenderer } from '../../../../src/application/use-cases/accounts/attach-renderer.js';
 import { MAX_TOKENS_PER_L1_SERVER } from '../../../../src/domain/l1-server.js';
 import { useCaseKit } from '../../../support/use-case-kit.js';
@@ -27,8 +28,7 @@ describe('AttachRenderer', () => {
       list: (username) => kit.store.attachments.list(username),
       detach: (...args) => kit.store.attachments.detach(...args),
     };
-    const attach = new AttachRenderer(
-      kit.issuer,
+    const grant = new ScopedTokenGrant(
       racingDetach,
       kit.destinations,
       kit.authenticate,
@@ -37,6 +37,7 @@ describe('AttachRenderer', () => {
       kit.store.issuedTokens,
       kit.assetWrites,
     );
+    const attach = new AttachRenderer(grant, kit.issuer);
 
     const result = await attach.execute({ session, l1Server: SERVER });
 

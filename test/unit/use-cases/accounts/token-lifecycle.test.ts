@@ -163,7 +163,11 @@ describe('token life cycle (use-cases on the memory store with a fixed clock)', 
     await kit.logout.execute({ token: session.token, everywhere: false });
     expect((await kit.cleanup.execute()).revocations).to.equal(0);
     kit.clock.advance(30 * DAY + 1000);
-    expect(await kit.cleanup.execute()).to.deep.equal({ revocations: 1, issuedTokens: 1 });
+    expect(await kit.cleanup.execute()).to.deep.equal({
+      revocations: 1,
+      issuedTokens: 1,
+      authorizationCodes: 0,
+    });
     expect(await kit.store.revocations.isRevoked(session.tokenHash)).to.equal(false);
   });
 

@@ -1,7 +1,7 @@
 // Error tables: how each error union of the core becomes an HTTP answer — status, code, detail, headers — and what
 // /openapi.json says of it, written once per code. A route declares the tables (and the middleware's refusals) it
 // answers with; the route table documents exactly those and checks that the route answers with nothing else.
-import { HttpProblem, InputProblem } from '../problem.js';
+import { HttpProblem, InputProblem, OAuthProblem } from '../problem.js';
 
 /** One refusal a route may answer with, as /openapi.json lists it. */
 export interface Answer {
@@ -9,6 +9,8 @@ export interface Answer {
   readonly code: string;
   /** When it happens, in a few words. */
   readonly doc: string;
+  /** An OAuth endpoint's refusal, answered as RFC 6749 JSON rather than a problem (OAuthProblem). */
+  readonly oauth?: boolean;
 }
 
 /** What a route declares it may refuse with: an error table (or part of one), or refusals of the middleware. */
@@ -31,6 +33,8 @@ export interface Refusal<E, C = void> {
   readonly input?: boolean | ((error: E) => boolean);
   /** Headers the answer carries (Retry-After, WWW-Authenticate). */
   readonly headers?: (error: E) => Record<string, string>;
+  /** Answered as RFC 6749 §5.2 JSON (an OAuthProblem): the refusals of the OAuth endpoints. */
+  readonly oauth?: boolean;
   /** Members of the problem body besides the usual five (`errors` naming the fields). */
   readonly members?: (error: E) => Record<string, unknown>;
 }
@@ -52,7 +56,8 @@ export class ErrorTable<E extends Coded, C = void> implements Refusals {
     this.answers = answered.flatMap((type) => {
       const entry = this.entry(type);
       const cases = typeof entry.doc === 'string' ? [entry.doc] : entry.doc;
-      return cases.map((doc) => ({ status: entry.status, code: entry.code ?? type, doc }));
+      const oauth = entry.oauth === true ? { oauth: true } : {};
+      return cases.map((doc) => ({ status: entry.status, code: entry.code ?? type, doc, ...oauth }));
     });
   }
 
@@ -65,7 +70,8 @@ export class ErrorTable<E extends Coded, C = void> implements Refusals {
       ...entry.members?.(error),
       ...(entry.headers ? { headers: entry.headers(error) } : {}),
     };
-    return new (input ? InputProblem : HttpProblem)(entry.status, entry.code ?? error.type, detail, extra);
+    const kind = entry.oauth === true ? OAuthProblem : input ? InputProblem : HttpProblem;
+    return new kind(entry.status, entry.code ?? error.type, detail, extra);
   }
 
   /**

@@ -1,0 +1,26 @@
+export { L1Kit, createL1Kit, bearerToken, hashToken, NOTICE_PATH, type L1KitOptions } from './kit.js';
+export { NoticeReceiver, BACKCHANNEL_LOGOUT_EVENT } from './notices.js';
+export { errorResponse } from './routes.js';
+export {
+  L1KitError,
+  UnauthorizedError,
+  TokenError,
+  L2UnavailableError,
+  SignInError,
+  TOKEN_ERROR_CODES,
+  type TokenErrorCode,
+  type SignInErrorCode,
+  type UnavailableReason,
+  type Problem,
+} from './errors.js';
+export type { FetchLike } from './http.js';
+export type {
+  L2User,
+  AuthResult,
+  KitRequest,
+  KitResponse,
+  LogoutNotice,
+  SignInResult,
+  AuthorizationServerMetadata,
+  RouteHooks,
+} from './types.js';

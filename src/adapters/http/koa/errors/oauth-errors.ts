@@ -1,0 +1,70 @@
+// The OAuth endpoints' error unions as HTTP answers (API.md §2.2–§2.3): RFC 6749 JSON for what an OAuth client
+// reads (the token endpoint, a malformed introspection), an error page for a browser sent with a bad request.
+import type { IntrospectionError } from '../../../../application/use-cases/oauth/introspect-token.js';
+import type { AuthorizationRequestError, TokenRequestError } from '../../../../domain/oauth.js';
+import { ErrorTable, type Refusal } from './error-table.js';
+import { rateLimited } from './shared-refusals.js';
+
+const oauthRefusal = <E extends { readonly detail: string }>(
+  status: number,
+  doc: string | readonly string[],
+): Refusal<E, unknown> => ({ status, doc, oauth: true, detail: (error) => error.detail });
+
+/** `POST /oauth/token` (RFC 6749 §5.2): nothing is issued by any of them. */
+export const TOKEN_REQUEST_ERRORS = new ErrorTable<TokenRequestError>({
+  invalid_request: oauthRefusal(400, [
+    'a parameter is missing or given twice',
+    'no code_verifier, or one that is not 43–128 unreserved characters (PKCE S256 is required)',
+  ]),
+  invalid_client: oauthRefusal(401, 'client_id is not an L1 server URL'),
+  invalid_grant: oauthRefusal(400, [
+    'the code is unknown, expired, or was issued to another client or redirect_uri',
+    'the code_verifier does not match the code_challenge',
+    'the code was used before (the token its first use got is revoked)',
+    'the session that allowed the code has ended, or the L1 server was detached since',
+  ]),
+  unsupported_grant_type: oauthRefusal(400, 'grant_type is not authorization_code'),
+});
+
+/**
+ * `GET` and `POST /oauth/authorize` with a request that cannot be answered by a redirect (API.md §2.3): an error
+ * page — sending the browser to a redirect URI that is not the client's would make L2 an open redirector.
+ */
+export const AUTHORIZATION_REQUEST_ERRORS = new ErrorTable<
+  AuthorizationRequestError | { readonly type: 'repeated_parameter'; readonly detail: string }
+>({
+  invalid_client: {
+    status: 400,
+    code: 'invalid_request',
+    doc: 'client_id is not an L1 server URL, or one the destination rules refuse',
+    detail: (error) => error.detail,
+  },
+  invalid_redirect_uri: {
+    status: 400,
+    code: 'invalid_request',
+    doc: "redirect_uri is not on the L1 server's origin, under its path",
+    detail: (error) => error.detail,
+  },
+  invalid_request: {
+    status: 400,
+    doc: 'response_type is not code, PKCE is missing or not S256, or state is too long',
+    detail: (error) => error.detail,
+  },
+  repeated_parameter: {
+    status: 400,
+    code: 'invalid_request',
+    doc: 'a parameter is given twice',
+    detail: (error) => error.detail,
+  },
+});
+
+/** `POST /oauth/introspect`: no token (RFC 6749 JSON), or the address's budget of inactive answers spent. */
+export const INTROSPECTION_ERRORS = new ErrorTable<
+  IntrospectionError | { readonly type: 'invalid_request'; readonly detail: string }
+>({
+  invalid_request: oauthRefusal(400, 'no token was sent'),
+  rate_limited: rateLimited(
+    'Too many introspections of inactive tokens from your address. Try again later.',
+    'too many inactive answers to this address (Retry-After says when to try again)',
+  ),
+});

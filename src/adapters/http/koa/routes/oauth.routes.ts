@@ -1,0 +1,196 @@
+// "Sign in with L2" (API.md §2.3): the consent page and its decision, and the token endpoint where the L1 server
+// exchanges its code. The token never passes through a URL: only the code does, for 60 seconds, once.
+import type { Context } from 'koa';
+import type { AuthorizationRequest } from '../../../../domain/oauth.js';
+import { parseTokenRequest, redirectWith } from '../../../../domain/oauth.js';
+import type { HttpDependencies } from '../dependencies.js';
+import { BODY_ERRORS, CSRF_ERRORS } from '../errors/edge-errors.js';
+import { AUTHORIZATION_REQUEST_ERRORS, TOKEN_REQUEST_ERRORS } from '../errors/oauth-errors.js';
+import { ATTACH_ERRORS, AUTHENTICATION } from '../errors/account-errors.js';
+import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
+import * as oauth from '../oauth-schemas.js';
+import { json, signedIn } from '../openapi-docs.js';
+import { renderPage, seeOther } from '../pages.js';
+import { requireSession, viewer } from '../request-auth.js';
+import type { RouteTable } from '../route-table.js';
+
+/** The parameters of an authorization request, as the consent form carries them back. */
+const REQUEST_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
+
+/** Each parameter once, as a string (RFC 6749 §3.1: a repeated parameter is an error), or the refusal. */
+function singleValues(source: Readonly<Record<string, unknown>>): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const name of REQUEST_PARAMETERS) {
+    const value = source[name];
+    if (value !== undefined && typeof value !== 'string') {
+      throw AUTHORIZATION_REQUEST_ERRORS.problem({
+        type: 'repeated_parameter',
+        detail: `${name} is given more than once.`,
+      });
+    }
+    values[name] = value;
+  }
+  return values;
+}
+
+/** A form body's names given more than once (the parsed body keeps the last of each, so the raw text is read). */
+function repeatedFormField(ctx: Context): string | null {
+  if (!ctx.request.is('application/x-www-form-urlencoded') || typeof ctx.request.rawBody !== 'string')
+    return null;
+  const seen = new Set<string>();
+  for (const name of new URLSearchParams(ctx.request.rawBody).keys()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return null;
+}
+
+/** Sends the browser on with nothing to leak: no caching, no referrer (the code is in the URL for a moment). */
+function redirectToClient(ctx: Context, location: string): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  seeOther(ctx, location);
+}
+
+export function oauthRoutes(routes: RouteTable, deps: HttpDependencies): void {
+  const { useCases } = deps;
+
+  /** The request of a query or a consent form, checked as API.md §2.3 says; an error page otherwise. */
+  const reviewed = async (source: Readonly<Record<string, unknown>>): Promise<AuthorizationRequest> => {
+    const result = await useCases.reviewAuthorizationRequest.execute(singleValues(source));
+    if (!result.ok) throw AUTHORIZATION_REQUEST_ERRORS.problem(result.error);
+    return result.value;
+  };
+
+  routes.get(
+    '/oauth/authorize',
+    {
+      summary:
+        '"Sign in with L2": the consent page an L1 server sends the browser to (authorization code + PKCE)',
+      description:
+        'Signed out: 303 to /login, and back here after. Signed in: a page naming the L1 server, with Allow and ' +
+        'Deny. A bad client_id or redirect_uri, or PKCE missing or not S256: an error page, never a redirect.',
+      security: signedIn,
+      request: { query: oauth.AuthorizeQuery },
+      responses: {
+        200: { description: 'The consent page', content: { 'text/html': { schema: { type: 'string' } } } },
+        303: { description: 'Signed out: to /login, with `next` back here' },
+      },
+      refusals: [AUTHORIZATION_REQUEST_ERRORS, SCOPED_TOKEN],
+    },
+    async (ctx) => {
+      const request = await reviewed(ctx.query);
+      const signedInAs = await viewer(ctx, deps);
+      if (!signedInAs) return seeOther(ctx, `/login?next=${encodeURIComponent(ctx.originalUrl)}`);
+      if (signedInAs.claims.l1_server !== undefined) throw SCOPED_TOKEN.problem({ type: 'forbidden' });
+      await renderPage(ctx, deps, 'authorize', {
+        title: 'Sign in with L2',
+        client: request.clientId,
+        returnTo: new URL(request.redirectUri).origin,
+        request: Object.fromEntries(
+          REQUEST_PARAMETERS.flatMap((name) => {
+            const value = ctx.query[name];
+            return typeof value === 'string' ? [[name, value]] : [];
+          }),
+        ),
+      });
+    },
+  );
+
+  routes.post(
+    '/oauth/authorize',
+    {
+      summary: 'The consent form: Allow (the attachment is recorded, a code sent back) or Deny',
+      security: signedIn,
+      request: {
+        body: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: oauth.AuthorizeDecision } },
+        },
+      },
+      responses: {
+        303: {
+          description:
+            'Allow: to `redirect_uri?code=…&state=…` (a single-use code living 60 s). ' +
+            'Deny: to `redirect_uri?error=access_denied&state=…`.',
+        },
+      },
+      refusals: [
+        AUTHENTICATION,
+        SCOPED_TOKEN,
+        CSRF_ERRORS,
+        BODY_ERRORS,
+        AUTHORIZATION_REQUEST_ERRORS,
+        ATTACH_ERRORS,
+      ],
+    },
+    async (ctx) => {
+      const session = await requireSession(ctx, deps);
+      const form = (ctx.request.body ?? {}) as Record<string, unknown>;
+      const repeated = repeatedFormField(ctx);
+      if (repeated !== null)
+        throw AUTHORIZATION_REQUEST_ERRORS.problem({
+          type: 'repeated_parameter',
+          detail: `${repeated} is given more than once.`,
+        });
+      const request = await reviewed(form);
+      if (form.decision !== 'allow') {
+        return redirectToClient(
+          ctx,
+          redirectWith(request.redirectUri, { error: 'access_denied', state: request.state }),
+        );
+      }
+      const granted = await useCases.grantAuthorizationCode.execute({ session, request });
+      if (!granted.ok) throw ATTACH_ERRORS.problem(granted.error);
+      redirectToClient(ctx, granted.value.redirectTo);
+    },
+  );
+
+  routes.post(
+    '/oauth/token',
+    {
+      summary: 'Exchange an authorization code (with its PKCE verifier) for a token scoped to the L1 server',
+      description:
+        'RFC 6749 §4.1.3 with RFC 7636; no client authentication (public clients, `client_id` = the L1 server). ' +
+        'A code used twice is refused and the token its first use got is revoked. Refusals are RFC 6749 JSON.',
+      request: {
+        body: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: oauth.TokenRequest },
+            'application/json': { schema: oauth.TokenRequest },
+          },
+        },
+      },
+      responses: { 200: json(oauth.TokenResponse, 'The token, scoped to the L1 server') },
+      refusals: [BODY_ERRORS, TOKEN_REQUEST_ERRORS],
+    },
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Pragma', 'no-cache');
+      const repeated = repeatedFormField(ctx);
+      if (repeated !== null)
+        throw TOKEN_REQUEST_ERRORS.problem({
+          type: 'invalid_request',
+          detail: `${repeated} is given more than once.`,
+        });
+      const request = parseTokenRequest((ctx.request.body ?? {}) as Record<string, unknown>);
+      if (!request.ok) throw TOKEN_REQUEST_ERRORS.problem(request.error);
+      const exchanged = await useCases.exchangeAuthorizationCode.execute(request.value);
+      if (!exchanged.ok) throw TOKEN_REQUEST_ERRORS.problem(exchanged.error);
+      ctx.body = {
+        access_token: exchanged.value.token,
+        token_type: 'Bearer',
+        expires_in: exchanged.value.expiresIn,
+        scope: 'l1',
+      };
+    },
+  );
+}
