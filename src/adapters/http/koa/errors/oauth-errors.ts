@@ -1,5 +1,5 @@
 // The OAuth endpoints' error unions as HTTP answers (API.md §2.2–§2.3): RFC 6749 JSON for what an OAuth client
-// reads (the token endpoint, a malformed introspection), an error page for a browser sent with a bad request.
+// reads (the token endpoint), an error page for a browser sent with a bad request.
 import type { IntrospectionError } from '../../../../application/use-cases/oauth/introspect-token.js';
 import type { AuthorizationRequestError, TokenRequestError } from '../../../../domain/oauth.js';
 import { ErrorTable, type Refusal } from './error-table.js';
@@ -58,11 +58,18 @@ export const AUTHORIZATION_REQUEST_ERRORS = new ErrorTable<
   },
 });
 
-/** `POST /oauth/introspect`: no token (RFC 6749 JSON), or the address's budget of inactive answers spent. */
+/** `POST /oauth/introspect`: no token, or the address's budget of inactive answers spent. */
 export const INTROSPECTION_ERRORS = new ErrorTable<
   IntrospectionError | { readonly type: 'invalid_request'; readonly detail: string }
 >({
-  invalid_request: oauthRefusal(400, 'no token was sent'),
+  // API.md §2.2: a problem (§0) like every other refusal; it also carries RFC 6749 §5.2's `error` and
+  // `error_description`, which OAuth libraries read from any JSON body of a 4xx.
+  invalid_request: {
+    status: 400,
+    doc: 'no token was sent',
+    detail: (error) => error.detail,
+    members: (error) => ({ error: 'invalid_request', error_description: error.detail }),
+  },
   rate_limited: rateLimited(
     'Too many introspections of inactive tokens from your address. Try again later.',
     'too many inactive answers to this address (Retry-After says when to try again)',
