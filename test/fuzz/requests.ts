@@ -189,6 +189,9 @@ export function headerRequest(world: World): fc.Arbitrary<FuzzRequest> {
  * An unsafe request to a route that needs a signed-in caller, authenticated by the session cookie, with a
  * well-formed JSON body but no valid CSRF token (none, junk in X-CSRF-Token or `_csrf`, or a forged l2_csrf).
  */
+const withoutCsrfField = (fields: RouteSpec['fields']): RouteSpec['fields'] =>
+  Object.fromEntries(Object.entries(fields).filter(([name]) => name !== '_csrf'));
+
 export function csrfRequest(world: World): fc.Arbitrary<FuzzRequest> {
   const routes = world.routes.filter((r) => r.secured && unsafe(r) && r.kind === 'json');
   if (routes.length < 8) throw new Error(`only ${routes.length} secured unsafe routes`);
@@ -222,7 +225,11 @@ export function csrfRequest(world: World): fc.Arbitrary<FuzzRequest> {
         body: fc.option(
           fc.record({
             json: plainJson,
-            fields: schemaBody(route.fields).filter((parts) => parts.every((p) => typeof p === 'string')),
+            // Without the form's own `_csrf` field (POST /oauth/authorize documents one): the body's CSRF token is
+            // the fuzzed `csrf` below, never a valid one.
+            fields: schemaBody(withoutCsrfField(route.fields)).filter((parts) =>
+              parts.every((p) => typeof p === 'string'),
+            ),
             csrf: fc.option(fc.string({ maxLength: 50 }), { nil: undefined }),
             useFields: fc.boolean(),
           }),
