@@ -89,3 +89,13 @@ export function openCheckpoint(
   // openNote has checked the bytes are UTF-8, so decoding them cannot fail here.
   return ok({ checkpoint: parsed.value, note: typeof note === 'string' ? note : decodeUtf8(note)! });
 }
+
+/**
+ * The checkpoint a signed note carries, its signatures not checked: for a holder that already trusts the note (the
+ * store checking its own copy against its entries), never for one received.
+ */
+export function checkpointInNote(note: string): Result<Checkpoint, CheckpointError> {
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0) return err({ type: 'malformed_checkpoint', reason: 'no blank line before the signatures' });
+  return parseCheckpoint(note.slice(0, split + 1));
+}

@@ -16,6 +16,7 @@ import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
 import { SqliteRevocationStore } from './sqlite-revocation-store.js';
 import { SqliteStoreHealth } from './sqlite-store-health.js';
 import { SqliteStoreTransfer } from './sqlite-store-transfer.js';
+import { SqliteTransparencyLog } from './sqlite-transparency-log.js';
 import { SqliteUserRepository } from './sqlite-user-repository.js';
 
 export type SqlitePersistence = Persistence & { readonly db: Database.Database };
@@ -58,6 +59,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       queueAdministration: new SqliteQueueAdministration(db),
       assets: new SqliteAssetRepository(db),
       activities,
+      transparencyLog: new SqliteTransparencyLog(db),
       followers: new SqliteFollowerRepository(db),
       remoteKeys: new SqliteRemoteKeyStore(db),
       instanceKeys: new SqliteInstanceKeyStore(db),
