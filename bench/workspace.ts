@@ -1,12 +1,15 @@
 // A scratch directory for one run: the real secret file and the SQLite stores. Removed afterwards.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface Workspace {
   readonly dir: string;
-  /** SECRETS_DIR: holds `jwt_secret`, 48 random bytes in base64, mode 0600, as production expects. */
+  /**
+   * SECRETS_DIR: holds `jwt_secret`, 48 random bytes in base64, and `tlog_signing_key`, an Ed25519 key, mode 0600,
+   * as production expects.
+   */
   readonly secretsDir: string;
   readonly emptyStore: string;
   readonly seededStore: string;
@@ -18,6 +21,9 @@ export function createWorkspace(): Workspace {
   const secretsDir = join(dir, 'secrets');
   mkdirSync(secretsDir, { mode: 0o700 });
   writeFileSync(join(secretsDir, 'jwt_secret'), randomBytes(48).toString('base64'), { mode: 0o600 });
+  // The transparency log's key, as production requires it: an Ed25519 key in PKCS#8 PEM.
+  const tlogKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
+  writeFileSync(join(secretsDir, 'tlog_signing_key'), tlogKey, { mode: 0o600 });
   return {
     dir,
     secretsDir,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.js';
 
@@ -57,4 +57,50 @@ export function loadPreviousJwtSecret(input: { secretsDir: string; dataDir: stri
     if (existsSync(join(dir, SECRET_FILE))) return null;
   }
   return null;
+}
+
+/** The transparency log's signing key: its own file, never the JWT secret nor a user's key (API.md §8). */
+export const TLOG_KEY_FILE = 'tlog_signing_key';
+
+/**
+ * The transparency log's Ed25519 signing key (PKCS#8 PEM) from `tlog_signing_key` in SECRETS_DIR. Outside
+ * production, without that file, one is created once in `<dataDir>/tlog_signing_key` (mode 0600) and reused, as the
+ * JWT secret is; several processes starting at once on one data directory end up with the same key (the file is
+ * written aside and linked into place, so it is never read half-written). Production without the file refuses to
+ * start. Every instance on one store must hold the same key: it signs the checkpoints they all serve.
+ */
+export function loadTlogSigningKey(input: {
+  secretsDir: string;
+  production: boolean;
+  dataDir: string;
+  warn: (message: string) => void;
+  /** Makes a new key (PKCS#8 PEM): given by the caller, which knows the crypto library. */
+  generate: () => string;
+}): string {
+  const mounted = join(input.secretsDir, TLOG_KEY_FILE);
+  if (existsSync(mounted)) return readFileSync(mounted, 'utf8');
+  if (input.production) {
+    throw new ConfigError(
+      `${mounted} is missing: production needs the transparency log's Ed25519 signing key as a file ` +
+        '(openssl genpkey -algorithm ed25519 -out tlog_signing_key)',
+    );
+  }
+  const fallback = join(input.dataDir, TLOG_KEY_FILE);
+  if (!existsSync(fallback)) {
+    mkdirSync(input.dataDir, { recursive: true, mode: 0o700 });
+    const aside = `${fallback}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(aside, input.generate(), { mode: 0o600, flag: 'wx' });
+    try {
+      linkSync(aside, fallback);
+      input.warn(
+        `l2: no ${mounted}; created a development transparency log key in ${fallback} (not for production)`,
+      );
+    } catch (error) {
+      // Another process linked its key first: that one is the key.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(aside);
+    }
+  }
+  return readFileSync(fallback, 'utf8');
 }

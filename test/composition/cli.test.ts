@@ -10,6 +10,7 @@ import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/ope
 import { aRevocation, aUsername } from '../support/builders.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { streamOf, transferRecords } from '../support/transfer-records.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -20,6 +21,7 @@ describe('the l2 command', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-cli-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    writeTestTlogKey(dir);
     env = {
       ...process.env,
       SECRETS_DIR: dir,

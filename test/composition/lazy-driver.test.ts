@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TEST_SECRET } from '../support/test-server.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const SCRIPT = fileURLToPath(new URL('../support/print-loaded-drivers.ts', import.meta.url));
 
@@ -15,6 +16,7 @@ describe('the MongoDB driver', function () {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-driver-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

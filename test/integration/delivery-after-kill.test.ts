@@ -11,6 +11,7 @@ import { client, registerUser } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { createAsset } from '../adapters/http/registry/support.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const LEASE_SECONDS = 15;
 
@@ -32,6 +33,7 @@ describe('a delivery in flight when the process is killed', function () {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'l2-kill-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    writeTestTlogKey(dir);
     peer = await FedifyPeer.start();
   });
   afterEach(async () => {

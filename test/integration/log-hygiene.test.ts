@@ -7,6 +7,7 @@ import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const PASSWORD = 'a password never to be logged';
 const NEW_PASSWORD = 'another password never to be logged';
@@ -20,6 +21,7 @@ describe('log hygiene: what the service writes to its logs', function () {
     let logs = '';
     try {
       writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+      writeTestTlogKey(dir);
       const l2 = await startL2Process({
         SECRETS_DIR: dir,
         STORE: `sqlite:${join(dir, 'l2.sqlite')}`,

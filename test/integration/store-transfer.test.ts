@@ -16,6 +16,7 @@ import { TEST_SECRET } from '../support/test-server.js';
 import { collect, streamOf, transferRecords } from '../support/transfer-records.js';
 import { createAsset } from '../adapters/http/registry/support.js';
 import { PASSWORD, startServer } from '../adapters/http/helpers.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
@@ -46,6 +47,7 @@ describe('moving a store with l2 store export / import', function () {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-transfer-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

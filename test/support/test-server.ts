@@ -7,6 +7,7 @@ import { applyServerLimits, createHttpServer } from '../../src/adapters/http/htt
 import { buildApplication, type L2Application } from '../../src/composition/application.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { buildL2, type L2Parts, type Overrides } from '../../src/composition/compose.js';
+import { writeTestTlogKey } from './tlog-test-key.js';
 
 /** The JWT secret every test server uses, so tests can forge and mint tokens with it. */
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -49,6 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   writeFileSync(join(dir, 'jwt_secret'), `${TEST_SECRET}\n`);
+  writeTestTlogKey(dir);
   const config = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: dir,

@@ -17,6 +17,7 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import { composeL2 } from '../../src/composition/compose.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { FixedClock, SequentialIds } from './fixed-clock.js';
+import { writeTestTlogKey } from './tlog-test-key.js';
 
 export const KIT_L2 = 'https://l2.example';
 /** The client address kit registrations come from. */
@@ -104,6 +105,7 @@ function configOfKit(): Config {
   if (kitConfig) return kitConfig;
   const secrets = mkdtempSync(join(tmpdir(), 'l2-kit-'));
   writeFileSync(join(secrets, 'jwt_secret'), 'k'.repeat(32));
+  writeTestTlogKey(secrets);
   kitConfig = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: secrets,

@@ -45,3 +45,11 @@ export interface TransparencyLogStore {
    */
   recordCheckpoint(checkpoint: SignedCheckpoint): Promise<boolean>;
 }
+
+/** Thrown by a store asked for hashes or entries it does not hold (beyond the log, or removed from it). */
+export class LogDataMissingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LogDataMissingError';
+  }
+}

@@ -1,7 +1,8 @@
-import type {
-  SignedCheckpoint,
-  TransparencyLogState,
-  TransparencyLogStore,
+import {
+  LogDataMissingError,
+  type SignedCheckpoint,
+  type TransparencyLogState,
+  type TransparencyLogStore,
 } from '../../../application/ports/transparency-log-store.js';
 import { activityEntryBytes } from '../../../domain/activity.js';
 import type { MemoryDatabase } from './memory-database.js';
@@ -24,7 +25,7 @@ export class InMemoryTransparencyLog implements TransparencyLogStore {
     this.db.assertOpen();
     const hashes = (this.db.tlog.levels[level] ?? []).slice(first, first + count);
     if (first < 0 || hashes.length !== count)
-      throw new Error(`level ${level} holds no hashes ${first}–${first + count - 1}`);
+      throw new LogDataMissingError(`level ${level} holds no hashes ${first}–${first + count - 1}`);
     return hashes;
   }
 
@@ -32,7 +33,7 @@ export class InMemoryTransparencyLog implements TransparencyLogStore {
     this.db.assertOpen();
     const stored = this.db.activities.slice(first, first + count);
     if (first < 0 || stored.length !== count)
-      throw new Error(`the log holds no entries ${first}–${first + count - 1}`);
+      throw new LogDataMissingError(`the log holds no entries ${first}–${first + count - 1}`);
     return stored.map(({ document }) => activityEntryBytes(document));
   }
 

@@ -1,8 +1,9 @@
 import { Binary, type AnyBulkWriteOperation, type ClientSession, type MongoClient } from 'mongodb';
-import type {
-  SignedCheckpoint,
-  TransparencyLogState,
-  TransparencyLogStore,
+import {
+  LogDataMissingError,
+  type SignedCheckpoint,
+  type TransparencyLogState,
+  type TransparencyLogStore,
 } from '../../../application/ports/transparency-log-store.js';
 import { activityEntryBytes } from '../../../domain/activity.js';
 import { EMPTY_RIGHT_EDGE, type RightEdge, type TileLevelHash } from '../../../domain/transparency/index.js';
@@ -122,7 +123,7 @@ export class MongoTransparencyLog implements TransparencyLogStore {
         .toArray(),
     );
     if (docs.length !== count)
-      throw new Error(`level ${level} holds no hashes ${first}–${first + count - 1}`);
+      throw new LogDataMissingError(`level ${level} holds no hashes ${first}–${first + count - 1}`);
     return docs.map((doc) => plainBytes(doc.hash.buffer));
   }
 
@@ -132,7 +133,8 @@ export class MongoTransparencyLog implements TransparencyLogStore {
         .find({ _id: { $gte: first, $lt: first + count } }, { sort: { _id: 1 }, projection: { document: 1 } })
         .toArray(),
     );
-    if (docs.length !== count) throw new Error(`the log holds no entries ${first}–${first + count - 1}`);
+    if (docs.length !== count)
+      throw new LogDataMissingError(`the log holds no entries ${first}–${first + count - 1}`);
     return docs.map((doc) => activityEntryBytes(doc.document));
   }
 

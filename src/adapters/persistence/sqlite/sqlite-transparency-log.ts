@@ -1,8 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type {
-  SignedCheckpoint,
-  TransparencyLogState,
-  TransparencyLogStore,
+import {
+  LogDataMissingError,
+  type SignedCheckpoint,
+  type TransparencyLogState,
+  type TransparencyLogStore,
 } from '../../../application/ports/transparency-log-store.js';
 import { EMPTY_RIGHT_EDGE, type RightEdge } from '../../../domain/transparency/index.js';
 import { appendEntry, edgeBytes, plainBytes, storedEdge } from '../transparency-hashes.js';
@@ -140,13 +141,14 @@ export class SqliteTransparencyLog implements TransparencyLogStore {
   async hashes(level: number, first: number, count: number): Promise<Uint8Array[]> {
     const rows = storeCall(() => this.selectHashes.all(level, first, first + count));
     if (rows.length !== count)
-      throw new Error(`level ${level} holds no hashes ${first}–${first + count - 1}`);
+      throw new LogDataMissingError(`level ${level} holds no hashes ${first}–${first + count - 1}`);
     return rows.map((row) => plainBytes(row.hash));
   }
 
   async entries(first: number, count: number): Promise<Uint8Array[]> {
     const rows = storeCall(() => this.selectEntries.all(first, first + count));
-    if (rows.length !== count) throw new Error(`the log holds no entries ${first}–${first + count - 1}`);
+    if (rows.length !== count)
+      throw new LogDataMissingError(`the log holds no entries ${first}–${first + count - 1}`);
     return rows.map((row) => plainBytes(Buffer.from(row.document, 'utf8')));
   }
 

@@ -20,6 +20,7 @@ import {
   MINUTE,
 } from '../../../support/builders.js';
 import { FixedClock } from '../../../support/fixed-clock.js';
+import { testTransparencyLog } from '../../../support/tlog-test-key.js';
 
 const START = new Date('2026-11-22T10:00:00.000Z');
 
@@ -55,6 +56,7 @@ function setUp(log?: (store: ReturnType<typeof openMemoryPersistence>) => Activi
     clock,
     urls,
     signal,
+    testTransparencyLog(store.transparencyLog),
   );
   const alice = aUser({ username: aUsername('alice') });
   return { store, clock, signer, signal, publish, alice };
