@@ -294,3 +294,48 @@ for (const store of STORES) {
     });
   });
 }
+
+/** Valid fields whose Create is over 65,535 bytes: every character escaped in JSON and HTML, tags of emoji. */
+const HUGE_FIELDS = {
+  description: '"'.repeat(5000),
+  alt_text: '"'.repeat(1500),
+  url: `https://cdn.example/${'a'.repeat(2020)}`,
+  tags: Array.from({ length: 20 }, (_, i) => `${'🎨'.repeat(48)}${String(i).padStart(2, '0')}`),
+};
+
+for (const store of STORES) {
+  describe(`an activity the log cannot hold (${store})`, function () {
+    this.timeout(60_000);
+    let server: TestServer;
+    let api: Api;
+    let token: string;
+    before(async () => {
+      server = await startServer(store);
+      api = client(server.url);
+      ({ alice: token } = (await registerUsers(server.url, 'alice')) as { alice: string });
+      expect((await api.post('/assets', assetBody('small'), { token })).status).to.equal(201);
+    });
+    after(() => server?.close());
+
+    it('is refused with 413 payload_too_large before anything is stored, created or updated', async () => {
+      const before = (await api.get('/tlog/checkpoint')).text;
+      const created = await api.post('/assets', assetBody('huge', HUGE_FIELDS), { token });
+      const problem = expectProblem(created, 413, 'payload_too_large');
+      expect(problem.detail).to.match(/65,535 bytes/);
+      expectProblem(
+        await api.get('/assets/huge', { headers: { accept: 'application/json' } }),
+        404,
+        'not_found',
+      );
+
+      const updated = await api.send('PATCH', '/assets/small', HUGE_FIELDS, { token });
+      expectProblem(updated, 413, 'payload_too_large');
+      const small = await api.get('/assets/small', { headers: { accept: 'application/json' } });
+      expect(small.json.description).to.equal('The asset small');
+
+      const activities = await api.get('/activities', { headers: { accept: 'application/json' } });
+      expect(activities.json.total).to.equal(1);
+      expect((await api.get('/tlog/checkpoint')).text).to.equal(before);
+    });
+  });
+}
