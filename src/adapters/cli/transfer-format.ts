@@ -188,7 +188,10 @@ export async function* readTransferLines(lines: AsyncIterable<string>): AsyncGen
     const value = parse(line, number);
     if (number === 1) {
       if (!Header.safeParse(value).success)
-        throw new TransferFileError(1, `not an ${FORMAT} file of version ${READABLE_VERSIONS.join(' or ')}`);
+        throw new TransferFileError(
+          1,
+          `not an ${FORMAT} file of version ${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`,
+        );
       continue;
     }
     const trailer = Trailer.safeParse(value);
