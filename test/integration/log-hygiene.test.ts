@@ -7,7 +7,7 @@ import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
-import { writeTestTlogKey } from '../support/tlog-test-key.js';
+import { TEST_TLOG_KEY_PEM, writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const PASSWORD = 'a password never to be logged';
 const NEW_PASSWORD = 'another password never to be logged';
@@ -91,6 +91,8 @@ describe('log hygiene: what the service writes to its logs', function () {
       expect(logs).to.not.contain(PASSWORD);
       expect(logs).to.not.contain(NEW_PASSWORD);
       expect(logs).to.not.contain(TEST_SECRET);
+      // Nor the transparency log's private key (the middle line of its PEM).
+      expect(logs).to.not.contain(TEST_TLOG_KEY_PEM.split('\n')[1]);
 
       // One line per request, with its id (the caller's, or one made up), its route pattern, status and duration.
       const requests = logs

@@ -1,5 +1,12 @@
 // The transparency log's refusals (API.md §8): resources it does not serve, and a checkpoint not signed yet.
-import { ErrorTable } from './error-table.js';
+import { ErrorTable, refusals } from './error-table.js';
+
+/** A write met a transparency log that cannot sign (the error middleware's 503): it stored nothing. */
+export const LOG_UNSIGNABLE = refusals({
+  status: 503,
+  code: 'unavailable',
+  doc: 'the transparency log found the stored activities no longer matching what it signed, or is still checking them at start-up: nothing is stored',
+});
 
 export const TLOG_ERRORS = new ErrorTable<
   { readonly type: 'not_found' } | { readonly type: 'checkpoint_pending' }

@@ -63,12 +63,10 @@ export function transparencyRoutes(routes: RouteTable, deps: HttpDependencies): 
       request: {
         params: z.object({
           level: z.string().openapi({ description: 'Tile level 0–63, or `entries`', example: '0' }),
-          index: z
-            .string()
-            .openapi({
-              description: 'The x-grouped index, then `.p/<W>` for a partial tile',
-              example: 'x001/234.p/17',
-            }),
+          index: z.string().openapi({
+            description: 'The x-grouped index, then `.p/<W>` for a partial tile',
+            example: 'x001/234.p/17',
+          }),
         }),
       },
       responses: {
