@@ -15,6 +15,8 @@ import {
 import { encodeBase64, treeHash } from '../../src/domain/transparency/index.js';
 import { goCheckAvailable, goEnvironment } from '../support/go-toolchain.js';
 import { MemoryTransparencyLog } from '../support/memory-transparency-log.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { appendActivities } from '../contract/transparency-log.contract.js';
 
 const run = promisify(execFile);
 const SIZE = 70_000;
@@ -99,4 +101,50 @@ describe('transparency log: checked by golang.org/x/mod/sumdb (Go)', function ()
       if (process.env.TLOG_GO_VERBOSE) console.log(`      ${failure!.stderr.trim()}`);
     });
   }
+});
+
+/**
+ * The same check against the real service: L2's stores, routes and checkpoints (a memory store holding 70,000
+ * activities, covered by a checkpoint the service signed), read over HTTP by the Go code.
+ */
+describe('the running service, checked by golang.org/x/mod/sumdb (Go)', function () {
+  this.timeout(300_000);
+  let binary = '';
+  let workDir = '';
+  let server: TestServer | undefined;
+  let oldRoots = '';
+
+  before(async function () {
+    if (!goCheckAvailable()) return this.skip();
+    workDir = mkdtempSync(join(tmpdir(), 'l2-tlog-go-service-'));
+    binary = join(workDir, 'tlog-go');
+    const building = run('go', ['build', '-o', binary, './test/tlog-go'], { env: goEnvironment() });
+    server = await startTestServer({ store: 'memory' });
+    await appendActivities(server.parts.store, SIZE);
+    await server.parts.services.transparencyLog.cover(SIZE);
+    const reader = server.parts.services.transparencyLog.reader;
+    const roots = await Promise.all(OLD_SIZES.map((size) => treeHash(crypto, reader, size)));
+    oldRoots = OLD_SIZES.map((size, i) => `${size}=${encodeBase64(roots[i]!)}`).join(',');
+    await building;
+  });
+
+  after(async () => {
+    await server?.close();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('opens its checkpoint with /tlog/key, rebuilds the root from its tiles, checks inclusion and consistency', async () => {
+    const { stdout } = await run(binary, [
+      '-indexes',
+      INDEXES.join(','),
+      '-old',
+      oldRoots,
+      `${server!.url}/tlog`,
+    ]);
+    expect(stdout).to.match(
+      new RegExp(
+        `^ok size=${SIZE} root=\\S+ inclusion=${INDEXES.length} consistency=${OLD_SIZES.length}\\n$`,
+      ),
+    );
+  });
 });
