@@ -15,6 +15,9 @@ import {
   verifyTlogProof,
   type NoteVerifierKey,
 } from '../../../src/domain/transparency/index.js';
+import type { MemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import type { AssetName } from '../../../src/domain/asset.js';
+import type { Username } from '../../../src/domain/user.js';
 import { client, type HttpResponse } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
 import { TEST_TLOG_ORIGIN, testVerifierKey } from '../../support/tlog-test-key.js';
@@ -339,3 +342,71 @@ for (const store of STORES) {
     });
   });
 }
+
+/** Appends `count` small activities straight into a memory store's tables and tree (no asset, no signature). */
+function fillMemoryLog(store: MemoryPersistence, count: number): void {
+  const { db } = store;
+  const published = new Date('2026-11-01T00:00:00.000Z');
+  for (let idx = db.activities.length, end = idx + count; idx < end; idx++) {
+    const document = JSON.stringify({ id: `http://l2.test/activities/${idx}`, type: 'Create', n: idx });
+    db.tlog.apply(db.tlog.prepare(idx, document));
+    db.activities.push({
+      position: idx,
+      activity: {
+        idx,
+        type: 'Create',
+        actor: 'alice' as Username,
+        object: `a${idx}` as AssetName,
+        published,
+      },
+      document,
+    });
+  }
+}
+
+describe('x-grouped tile indices over HTTP (a memory store of 256,001 activities)', function () {
+  this.timeout(300_000);
+  const SIZE = 256_001;
+  let server: TestServer;
+  const get = (path: string) => rawGet(`${server.url}/tlog/${path}`);
+
+  before(async () => {
+    server = await startServer('memory');
+    fillMemoryLog(server.parts.store as MemoryPersistence, SIZE);
+    expect((await server.parts.services.transparencyLog.cover(SIZE)).size).to.equal(SIZE);
+  });
+  after(() => server?.close());
+
+  it('serves tile 1000 of level 0 and of the entries at x001/000, and the tiles above at their widths', async () => {
+    const [entries, leaves] = [await get('tile/entries/x001/000.p/1'), await get('tile/0/x001/000.p/1')];
+    expect([entries.status, leaves.status]).to.deep.equal([200, 200]);
+    const [entry] = decodeEntryBundle(new Uint8Array(entries.body))!;
+    expect(JSON.parse(new TextDecoder().decode(entry))).to.deep.include({ n: 256_000 });
+    expect(new Uint8Array(leaves.body)).to.deep.equal(leafHash(nodeSha256, entry!));
+    for (const [path, bytes] of [
+      ['tile/0/999', 256 * 32],
+      ['tile/1/003.p/232', 232 * 32],
+      ['tile/2/000.p/3', 3 * 32],
+    ] as const)
+      expect((await get(path)).body.length, path).to.equal(bytes);
+  });
+
+  it('proves entry 256,000 against the checkpoint', async () => {
+    const proof = await client(server.url).get('/activities/256000/proof');
+    const entry = new Uint8Array(
+      (await rawGet(`${server.url}/activities/256000`, { accept: AP_ACCEPT })).body,
+    );
+    expect(verifyTlogProof(nodeSha256, verifyEd25519, proof.text, entry, key()).ok).to.equal(true);
+  });
+
+  for (const path of [
+    'tile/0/x1/000.p/1',
+    'tile/0/x001/00.p/1',
+    'tile/0/x001/000',
+    'tile/0/x000/999',
+    'tile/0/1000',
+  ])
+    it(`answers 404 to ${path}`, async () => {
+      expectProblem(await client(server.url).get(`/tlog/${path}`), 404, 'not_found');
+    });
+});
