@@ -22,6 +22,7 @@ import type { SignatureVerifier } from './ports/signature-verifier.js';
 import type { TokenCodec } from './ports/token-codec.js';
 import type { WorkSignal } from './ports/work-signal.js';
 import type { TransparencyObserver } from './ports/transparency-observer.js';
+import type { LogCoverage } from './ports/log-coverage.js';
 import { TransparencyLog, type TransparencyLogSettings } from './services/transparency/transparency-log.js';
 import { GetActivityEntry } from './use-cases/transparency/get-activity-entry.js';
 import { GetCheckpoint } from './use-cases/transparency/get-checkpoint.js';
@@ -118,6 +119,11 @@ export interface ApplicationPorts {
     readonly settings: TransparencyLogSettings;
     readonly observer: TransparencyObserver;
     readonly problems: ProblemLog;
+    /**
+     * What writes wait on before they are answered: the TransparencyLog service unless given. Only the bench gives
+     * another (none at all), to measure what covering every write costs.
+     */
+    readonly coverage?: LogCoverage;
   };
 }
 
@@ -155,7 +161,7 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
       p.clock,
       p.urls,
       p.workSignal,
-      p.transparencyLog,
+      p.transparency.coverage ?? p.transparencyLog,
     ),
   transparencyLog: (p) =>
     new TransparencyLog(
@@ -230,7 +236,7 @@ const USE_CASES = {
       p.workSignal,
       p.clock,
       p.urls,
-      p.transparencyLog,
+      p.transparency.coverage ?? p.transparencyLog,
     ),
   getPublicActor: (p) => new GetPublicActor(p.store.users),
   getActorView: (p) => new GetActorView(p.store.assets),

@@ -180,7 +180,14 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         verifyEd25519,
         pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
       },
-      observer: p.metrics,
+      observer: {
+        checked: (size, seconds) => {
+          p.metrics.checked(size, seconds);
+          p.logger.info({ size, seconds: Number(seconds.toFixed(3)) }, 'transparency log checked');
+        },
+        signed: (size) => p.metrics.signed(size),
+        inconsistent: () => p.metrics.inconsistent(),
+      },
       problems: p.logger,
     }),
 

@@ -98,7 +98,7 @@ export class SqliteActivityLog
   private readonly selectOne: Statement<[number], ActivityRow>;
   private readonly appendTransaction: Transaction<(activity: Activity, change: AssetChange) => AppendOutcome>;
 
-  constructor(db: Database) {
+  constructor(db: Database, options: { keepTree?: boolean } = {}) {
     super(db, {
       seek: activitySeekQuery,
       count: activityCountQuery,
@@ -139,7 +139,7 @@ export class SqliteActivityLog
     const profileWrite = prepareProfileWrite(db);
     const deliveryInboxes = prepareDeliveryInboxes(db);
     const insertJob = prepareJobInsert(db);
-    const keepInTree = prepareTransparencyAppend(db);
+    const keepInTree = options.keepTree === false ? () => {} : prepareTransparencyAppend(db);
     const insertActivity = db.prepare<[ActivityRow]>(`
       INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
 
