@@ -2,6 +2,7 @@
 // user, a peer or an auditor would — no store, no configuration, nothing of the checked L2 trusted but its key.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { nodeSha256, verifyEd25519 } from '../adapters/crypto/node-transparency-crypto.js';
+import { httpLogFetch } from '../adapters/tlog-client/http-log-fetch.js';
 import { describeOutcome, evidenceOf, monitorLog } from '../adapters/tlog-client/log-monitor.js';
 import { parseVerifierState, type LogVerifierState } from '../domain/transparency/index.js';
 import { CommandError, LogMisbehavedError, UsageError, type Command } from './command.js';
@@ -31,6 +32,13 @@ function loadState(file: string | undefined): LogVerifierState | null {
   return state;
 }
 
+/** The prefix of a mirror given with --from: an http(s) URL, with the one slash the resource paths follow. */
+function mirrorPrefix(from: string): string {
+  if (!/^https?:\/\/[^/?#]+/i.test(from) || !URL.canParse(from))
+    throw new CommandError(`--from: ${from} is not an http(s) URL`);
+  return `${from.replace(/\/+$/, '')}/`;
+}
+
 /** Written aside and renamed into place: a pass interrupted mid-write never leaves half a state. */
 function saveState(file: string, state: LogVerifierState): void {
   const aside = `${file}.${process.pid}.tmp`;
@@ -41,17 +49,23 @@ function saveState(file: string, state: LogVerifierState): void {
 export const TLOG_COMMANDS: readonly Command[] = [
   {
     name: 'tlog verify',
-    usage: 'l2 tlog verify <PUBLIC_URL> --key <VERIFIER_KEY|FILE> [--state FILE] [--full]',
+    usage: 'l2 tlog verify <PUBLIC_URL> --key <VERIFIER_KEY|FILE> [--state FILE] [--full] [--from URL]',
     help:
       "Checks an L2's transparency log (docs/transparency.md) from outside: fetches its checkpoint and checks the " +
       'signature with the verifier key you give (get it once, out of band: the log cannot vouch for its own key), ' +
       'checks it extends the checkpoint saved in --state last time (a fork or a shrunk log is reported with both ' +
       'checkpoints as evidence), rebuilds every tile it has not seen from the entry bundles, checks the tiles give ' +
-      'the root, and saves the new state. --full rebuilds every tile. Exit 0: the log checked out; 1: it could not ' +
+      'the root, and saves the new state. --full rebuilds every tile. --from reads the log from another address ' +
+      '(a mirror or cache of <PUBLIC_URL>/tlog/), still checked as the log of PUBLIC_URL. Exit 0: the log checked out; 1: it could not ' +
       'be checked (unreachable, bad input); 3: it misbehaved. Needs no store and no configuration.',
     operands: 1,
     required: 1,
-    options: { key: { type: 'string' }, state: { type: 'string' }, full: { type: 'boolean' } },
+    options: {
+      key: { type: 'string' },
+      state: { type: 'string' },
+      full: { type: 'boolean' },
+      from: { type: 'string' },
+    },
     async runAlone([publicUrl], options) {
       const stateFile = typeof options.state === 'string' ? options.state : undefined;
       const outcome = await monitorLog({
@@ -61,6 +75,7 @@ export const TLOG_COMMANDS: readonly Command[] = [
         full: options.full === true,
         crypto: nodeSha256,
         verifyEd25519,
+        ...(typeof options.from === 'string' ? { fetch: httpLogFetch(mirrorPrefix(options.from)) } : {}),
       });
       if (outcome.kind === 'not_checked') throw new CommandError(describeOutcome(outcome));
       if (outcome.kind === 'misbehaved') {

@@ -103,6 +103,28 @@ describe('l2 tlog verify', function () {
     });
   });
 
+  it('reads the log from a mirror with --from, checking it as the log of PUBLIC_URL', async () => {
+    const server = await startTestServer({ store: 'memory' });
+    try {
+      await appendActivities(server.parts.store, 20);
+      await server.parts.services.transparencyLog.cover(20);
+      const checked = await verify(
+        'http://l2.test',
+        '--key',
+        testVerifierKey(),
+        '--from',
+        `${server.url}/tlog`,
+      );
+      expect(checked, checked.stderr).to.include({ code: 0 });
+      expect(checked.stdout).to.match(/^ok: l2\.test\/tlog size 20 /);
+      const bad = await verify('http://l2.test', '--key', testVerifierKey(), '--from', 'ftp://mirror');
+      expect(bad.code).to.equal(1);
+      expect(bad.stderr).to.equal('l2: --from: ftp://mirror is not an http(s) URL\n');
+    } finally {
+      await server.close();
+    }
+  });
+
   describe('against a log that misbehaves', () => {
     let http: Server;
     let url = '';
