@@ -6,13 +6,7 @@ import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ACCOUNT_COMMANDS } from './cli/account-commands.js';
-import {
-  CommandError,
-  LogMisbehavedError,
-  UsageError,
-  type Command,
-  type Options,
-} from './cli/command.js';
+import { CommandError, LogMisbehavedError, UsageError, type Command, type Options } from './cli/command.js';
 import { OPERATIONS_COMMANDS } from './cli/operations-commands.js';
 import { TLOG_COMMANDS } from './cli/tlog-commands.js';
 import { ConfigError, loadConfig } from './composition/config.js';

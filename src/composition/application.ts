@@ -26,6 +26,8 @@ export interface L2Application {
    * notice worker and the hourly cleanup, and warms the dummy password hash.
    */
   startBackground(): Promise<void>;
+  /** Settles once the start-up check of the transparency log has (whatever it found: /readyz says that). */
+  transparencyChecked(): Promise<void>;
   /** Stops background work (waiting for deliveries in flight) and closes the store. */
   close(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export function buildApplication(l2: L2Parts): L2Application {
   });
 
   let closed = false;
+  let checked: Promise<void> = Promise.resolve();
   return {
     app,
     listener,
@@ -82,7 +85,7 @@ export function buildApplication(l2: L2Parts): L2Application {
     logger,
     async startBackground() {
       await pinTransparencyOrigin(l2);
-      l2.services.transparencyLog.start().catch((error: unknown) => {
+      checked = l2.services.transparencyLog.start().catch((error: unknown) => {
         // An inconsistency has been logged as such already; anything else (the store down) is checked again later.
         if (l2.services.transparencyLog.health().state !== 'inconsistent')
           logger.error({ err: error }, 'transparency log check failed; it runs again with the next write');
@@ -91,6 +94,7 @@ export function buildApplication(l2: L2Parts): L2Application {
       worker.start();
       cleanup.start();
     },
+    transparencyChecked: () => checked,
     async close() {
       if (closed) return;
       closed = true;

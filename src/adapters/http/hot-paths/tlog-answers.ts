@@ -64,22 +64,36 @@ export class TlogAnswers {
   async resource(rawPath: string, acceptsGzip: boolean): Promise<Answer | null> {
     const path = rawPath.startsWith('/tlog/') ? rawPath.slice('/tlog/'.length) : null;
     if (path === null) return null;
+    // A bundle compressed before was served before: covered then, covered for good, and its bytes never change.
+    const compressed = acceptsGzip ? this.compressed.get(path) : undefined;
+    if (compressed) return this.bundle(compressed, true);
     const found = await this.useCases.getLogResource.execute(path);
     if (found === null) return null;
-    const headers: [string, string][] = [['Cache-Control', IMMUTABLE]];
     if (found.kind === 'tile')
-      return { route: TLOG_ROUTES.tile, contentType: OCTET_STREAM, headers, body: asBuffer(found.bytes) };
-    // The encoding depends on Accept-Encoding, so caches must key on it.
-    headers.push(['Vary', 'Accept-Encoding']);
-    if (!acceptsGzip)
-      return { route: TLOG_ROUTES.tile, contentType: OCTET_STREAM, headers, body: asBuffer(found.bytes) };
-    let body = this.compressed.get(path);
-    if (!body) {
-      body = await gzip(found.bytes);
-      this.compressed.set(path, body);
-    }
-    headers.push(['Content-Encoding', 'gzip']);
-    return { route: TLOG_ROUTES.tile, contentType: OCTET_STREAM, headers, body };
+      return {
+        route: TLOG_ROUTES.tile,
+        contentType: OCTET_STREAM,
+        headers: [['Cache-Control', IMMUTABLE]],
+        body: asBuffer(found.bytes),
+      };
+    if (!acceptsGzip) return this.bundle(asBuffer(found.bytes), false);
+    const body = await gzip(found.bytes);
+    this.compressed.set(path, body);
+    return this.bundle(body, true);
+  }
+
+  /** An entry bundle's answer; its encoding depends on Accept-Encoding, so caches must key on it. */
+  private bundle(body: Buffer, gzipped: boolean): Answer {
+    return {
+      route: TLOG_ROUTES.tile,
+      contentType: OCTET_STREAM,
+      headers: [
+        ['Cache-Control', IMMUTABLE],
+        ['Vary', 'Accept-Encoding'],
+        ...(gzipped ? [['Content-Encoding', 'gzip'] as const] : []),
+      ],
+      body,
+    };
   }
 
   /** GET /activities/{idx}/proof: a c2sp.org/tlog-proof@v1 in the latest checkpoint; null when not covered. */

@@ -97,7 +97,7 @@ export class SqliteTransparencyLog implements TransparencyLogStore {
   private readonly selectOrigin: Statement<[], { origin: string | null }>;
   private readonly setOrigin: Statement<[string]>;
   private readonly selectHashes: Statement<[number, number, number], { hash: Buffer }>;
-  private readonly selectEntries: Statement<[number, number], { document: string }>;
+  private readonly selectEntries: Statement<[number, number], { entry: Buffer }>;
   private readonly keepCheckpoint: Statement<[number, string, number]>;
 
   constructor(db: Database) {
@@ -109,8 +109,9 @@ export class SqliteTransparencyLog implements TransparencyLogStore {
     this.selectHashes = db.prepare(
       'SELECT hash FROM tlog_hashes WHERE level = ? AND idx >= ? AND idx < ? ORDER BY idx',
     );
+    // The stored UTF-8 bytes themselves (the file's encoding is UTF-8): no text is decoded and encoded again.
     this.selectEntries = db.prepare(
-      'SELECT document FROM activities WHERE idx >= ? AND idx < ? ORDER BY idx',
+      'SELECT CAST(document AS BLOB) AS entry FROM activities WHERE idx >= ? AND idx < ? ORDER BY idx',
     );
     this.keepCheckpoint = db.prepare(
       `UPDATE tlog_state SET checkpoint_size = ?, checkpoint = ?
@@ -149,7 +150,7 @@ export class SqliteTransparencyLog implements TransparencyLogStore {
     const rows = storeCall(() => this.selectEntries.all(first, first + count));
     if (rows.length !== count)
       throw new LogDataMissingError(`the log holds no entries ${first}–${first + count - 1}`);
-    return rows.map((row) => plainBytes(Buffer.from(row.document, 'utf8')));
+    return rows.map((row) => plainBytes(row.entry));
   }
 
   async recordCheckpoint(checkpoint: SignedCheckpoint): Promise<boolean> {
