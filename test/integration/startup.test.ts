@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { startL2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const run = promisify(execFile);
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -61,6 +62,7 @@ describe('graceful shutdown', function () {
     try {
       writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
       writeNoticeKey(dir);
+      writeTestTlogKey(dir);
       // Cost 12 makes the registration take long enough to still be running when the signal arrives.
       const l2 = await startL2Process({ SECRETS_DIR: dir, STORE: 'memory:', BCRYPT_COST: '12' });
       const body = JSON.stringify({ username: 'alice', password: 'correct horse battery' });
