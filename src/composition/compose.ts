@@ -17,6 +17,9 @@ import {
 import { LruCacheFactory } from '../adapters/cache/lru-cache-factory.js';
 import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
+import { CryptoSecretGenerator } from '../adapters/crypto/crypto-secret-generator.js';
+import { OtpauthOneTimePasswords } from '../adapters/crypto/otpauth-one-time-passwords.js';
+import { SimpleWebAuthnPasskeys } from '../adapters/crypto/simple-webauthn-passkeys.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
 import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
@@ -97,6 +100,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     loginThrottle: (p) => p.rateLimits.loginThrottle,
     registrations: (p) => p.rateLimits.registrations,
     assetWrites: (p) => p.rateLimits.assetWrites,
+    passkeyChallenges: (p) => p.rateLimits.passkeyChallenges,
     follows: (p) => ({
       perActor: p.rateLimits.followsPerActor,
       perOrigin: p.rateLimits.followsPerOrigin,
@@ -107,6 +111,13 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     // Crypto, time and ids
     clock: () => new SystemClock(),
     ids: () => new CryptoIdGenerator(),
+    secrets: () => new CryptoSecretGenerator(),
+    oneTimePasswords: () => new OtpauthOneTimePasswords(),
+    // The relying party is PUBLIC_URL: its host is the id passkeys are bound to, its origin the one browsers report.
+    passkeyCeremonies: () => {
+      const { host, hostname, origin } = new URL(config.publicUrl);
+      return new SimpleWebAuthnPasskeys({ id: hostname, origin, name: `L2 (${host})` });
+    },
     caches: () => new LruCacheFactory(),
     metrics: () => new ServiceMetrics(),
     bcrypt: (p) => passwordHasher(config, p.metrics, () => p.logger),

@@ -63,7 +63,10 @@ const length = (text: string) => [...text].length;
 const cleaned = (text: string, keepLineBreaks: boolean) =>
   wellFormed(
     keepLineBreaks
-      ? text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/(?!\n)\p{Cc}/gu, '')
+      ? text
+          .replace(/\r\n?/g, '\n')
+          .replace(/\t/g, ' ')
+          .replace(/(?!\n)\p{Cc}/gu, '')
       : text.replace(/\t/g, ' ').replace(/\p{Cc}/gu, ''),
   );
 

@@ -780,7 +780,11 @@ export class CrashWorld {
     // The caption is HTML (API.md §4.1): the name in bold, then the description as its own paragraph — the
     // crash world's descriptions are plain words, so the paragraph holds them as they are.
     const content = (signed.json?.object as { content?: unknown } | undefined)?.content;
-    if (signed.status !== 200 || typeof content !== 'string' || !content.includes(`<p>${body.description}</p>`))
+    if (
+      signed.status !== 200 ||
+      typeof content !== 'string' ||
+      !content.includes(`<p>${body.description}</p>`)
+    )
       this.problem(
         `asset description ${body.description} is not what its last activity says (${String(content)}): ${label}`,
       );

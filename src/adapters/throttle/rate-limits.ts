@@ -32,6 +32,8 @@ export interface ActionLimits {
   readonly registrationWindowSeconds: number;
   readonly assetWritesPerUser: number;
   readonly assetWriteWindowSeconds: number;
+  /** Per minute. */
+  readonly passkeyChallengesPerAddress: number;
 }
 
 /** The Follow budgets of the inbox (issue 23): per remote actor and per remote origin, over one window. */
@@ -47,6 +49,8 @@ export interface RateLimits {
   readonly registrations: RateLimiterBudget;
   /** Asset writes per user: each appends a signed activity delivered to every follower. */
   readonly assetWrites: RateLimiterBudget;
+  /** Passkey sign-in challenges per client address: each is a store write before anyone is known. */
+  readonly passkeyChallenges: RateLimiterBudget;
   /** Follows per remote actor: each costs a fetch of the actor and a write. */
   readonly followsPerActor: RateLimiterBudget;
   /** Follows per remote origin, all its actors together. */
@@ -113,6 +117,9 @@ export function rateLimits(
     ),
     assetWrites: new RateLimiterBudget(
       limiter(store, 'asset_write_user', actions.assetWritesPerUser, actions.assetWriteWindowSeconds),
+    ),
+    passkeyChallenges: new RateLimiterBudget(
+      limiter(store, 'passkey_challenge_addr', actions.passkeyChallengesPerAddress, 60),
     ),
     followsPerActor: new RateLimiterBudget(
       limiter(store, 'follow_actor', follows.followsPerActor, follows.followWindowSeconds),

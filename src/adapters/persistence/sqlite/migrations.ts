@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { ACCOUNT_SECURITY_MIGRATION } from './migration-account-security.js';
 import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
 
@@ -251,6 +252,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     fill: buildTagIndex,
   },
+  ACCOUNT_SECURITY_MIGRATION,
 ];
 
 /**

@@ -193,7 +193,9 @@ for (const store of STORES) {
       expect(update.object).to.deep.include({ id: `${BASE}/assets/sunset`, type: 'Note' });
       expect(update.object.attachment[0]).to.include({ mediaType: 'audio/ogg' });
       isoMillis(update.object.updated);
-      expect(update.object.tag).to.deep.equal([{ type: 'Hashtag', href: `${BASE}/tags/dusk`, name: '#dusk' }]);
+      expect(update.object.tag).to.deep.equal([
+        { type: 'Hashtag', href: `${BASE}/tags/dusk`, name: '#dusk' },
+      ]);
       const del = outbox.find((a) => a.type === 'Delete');
       expect(del.object).to.include({ id: `${BASE}/assets/hostile`, type: 'Tombstone' });
     });
@@ -215,7 +217,10 @@ for (const store of STORES) {
 
       for (const [label, tamper] of [
         ['object.url', (d: Doc) => (d.object.url = oneCharOff(d.object.url))],
-        ['object.attachment', (d: Doc) => (d.object.attachment[0].name = oneCharOff(d.object.attachment[0].name))],
+        [
+          'object.attachment',
+          (d: Doc) => (d.object.attachment[0].name = oneCharOff(d.object.attachment[0].name)),
+        ],
         ['object.sensitive', (d: Doc) => (d.object.sensitive = !d.object.sensitive)],
         ['object.content', (d: Doc) => (d.object.content = oneCharOff(d.object.content))],
         [

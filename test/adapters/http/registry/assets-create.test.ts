@@ -294,7 +294,9 @@ for (const store of STORES) {
         expect(made).to.include({ alt_text: 'A red sky', sensitive: true });
         const read = await api.get('/assets/alt', { headers: { accept: 'application/json' } });
         expect(read.json).to.include({ alt_text: 'A red sky', sensitive: true });
-        expect(await createAsset(api, alice, 'alt-blank', { alt_text: '   ' })).to.include({ alt_text: null });
+        expect(await createAsset(api, alice, 'alt-blank', { alt_text: '   ' })).to.include({
+          alt_text: null,
+        });
         expect(
           (await createAsset(api, alice, 'alt-max', { alt_text: 'a'.repeat(1500) })).alt_text,
         ).to.have.length(1500);
@@ -302,7 +304,9 @@ for (const store of STORES) {
           token: alice,
         });
         expectFieldError(tooLong, 'alt_text', '1501 characters');
-        const notBoolean = await api.post('/assets', assetBody('s-str', { sensitive: 'yes' }), { token: alice });
+        const notBoolean = await api.post('/assets', assetBody('s-str', { sensitive: 'yes' }), {
+          token: alice,
+        });
         expectFieldError(notBoolean, 'sensitive', 'a string');
       });
 

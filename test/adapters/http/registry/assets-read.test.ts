@@ -118,7 +118,12 @@ for (const store of STORES) {
         expect(object.url).to.equal(`${BASE}/assets/${name}`);
         if (attached) {
           expect(object.attachment).to.have.length(1);
-          expect(object.attachment[0]).to.include({ type: 'Document', mediaType, url, name: 'What it shows' });
+          expect(object.attachment[0]).to.include({
+            type: 'Document',
+            mediaType,
+            url,
+            name: 'What it shows',
+          });
           expect(object.content).to.not.include(url);
         } else {
           expect(object).to.not.have.property('attachment');

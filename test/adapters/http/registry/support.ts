@@ -118,7 +118,10 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
  * multihash (0x12 = sha2-256, 0x20 = 32 bytes, then the digest) in base58btc with the multibase prefix `z`.
  */
 export function multibaseSha256(contentHash: string): string {
-  const bytes = Buffer.concat([Buffer.from([0x12, 0x20]), Buffer.from(contentHash.slice('sha256:'.length), 'hex')]);
+  const bytes = Buffer.concat([
+    Buffer.from([0x12, 0x20]),
+    Buffer.from(contentHash.slice('sha256:'.length), 'hex'),
+  ]);
   let value = BigInt(`0x${bytes.toString('hex')}`);
   let digits = '';
   while (value > 0n) {

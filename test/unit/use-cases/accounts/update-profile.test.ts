@@ -203,7 +203,10 @@ describe('UpdateProfile', () => {
     expect(answer.ok).to.equal(false);
     if (!answer.ok) expect(answer.error.type).to.equal('rate_limited');
     const before = await stored(kit);
-    expect(await change(kit, alice, { bio: 'one more' })).to.have.nested.property('error.type', 'rate_limited');
+    expect(await change(kit, alice, { bio: 'one more' })).to.have.nested.property(
+      'error.type',
+      'rate_limited',
+    );
     expect((await stored(kit)).profileVersion).to.equal(before.profileVersion);
   });
 });

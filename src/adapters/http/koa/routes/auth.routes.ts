@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import { methodsOf } from '../../../../domain/sign-in-methods.js';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
@@ -168,6 +169,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
           issued_at: issuedAt(claims).toISOString(),
           expires_at: expiresAt(claims).toISOString(),
           l1_server: claims.l1_server ?? null,
+          amr: methodsOf(claims),
         },
       };
     },
