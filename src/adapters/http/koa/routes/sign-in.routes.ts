@@ -3,6 +3,7 @@
 import type { Context } from 'koa';
 import type { IssuedTokenView } from '../../../../application/services/token-issuer.js';
 import type { PendingSignIn } from '../../../../application/services/second-steps.js';
+import type { CompleteSignInError } from '../../../../application/use-cases/security/complete-sign-in.js';
 import type { ResetPasswordError } from '../../../../application/use-cases/security/reset-password.js';
 import { PASSWORD_HASHED_BYTES } from '../../../../domain/password.js';
 import { methodsOf } from '../../../../domain/sign-in-methods.js';
@@ -11,7 +12,6 @@ import { clientAddress, requestAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { CSRF_ERRORS, JSON_BODY } from '../errors/edge-errors.js';
 import { ErrorTable } from '../errors/error-table.js';
-import { SECURITY_ERRORS } from '../errors/security-errors.js';
 import { invalidField, rateLimited } from '../errors/shared-refusals.js';
 import { body, json } from '../openapi-docs.js';
 import { formOrJson, isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
@@ -51,7 +51,34 @@ const PASSKEY_OPTIONS_ERRORS = new ErrorTable<{
   ),
 });
 
-const PASSKEY_SIGN_IN_ERRORS = SECURITY_ERRORS.only('invalid_credentials');
+const PASSKEY_SIGN_IN_ERRORS = new ErrorTable<{ readonly type: 'invalid_credentials' }>({
+  invalid_credentials: {
+    status: 401,
+    doc: 'the passkey was not accepted (unknown, another origin, no user verification, a used or expired challenge…)',
+    input: true,
+    detail: 'The passkey was not accepted. Try again, or sign in with your password.',
+  },
+});
+
+/** The second step: its code, the login limits, the step itself. */
+const SECOND_STEP_ERRORS = new ErrorTable<CompleteSignInError>({
+  invalid_credentials: {
+    status: 401,
+    doc: 'the code is wrong or was used already (counts towards the login limits)',
+    input: true,
+    detail: 'That code is wrong or was used already.',
+  },
+  rate_limited: rateLimited(
+    'Too many failed logins. Try again later.',
+    'too many failed logins (see Retry-After)',
+  ),
+  challenge_expired: {
+    status: 401,
+    doc: 'the step is unknown, used or expired (five minutes): sign in again',
+    input: true,
+    detail: 'This sign-in has expired or was completed already. Please sign in again.',
+  },
+});
 
 /** The JSON answer of a completed sign-in: as a password login's, with how the person signed in. */
 export const signedInJson = (session: IssuedTokenView) => ({
@@ -120,11 +147,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
         200: json(security.SignedIn, 'Signed in (amr: pwd, otp, mfa)'),
         303: { description: 'Form post: cookie set, redirected to `next` (a local path) or /' },
       },
-      refusals: [
-        CSRF_ERRORS,
-        ...JSON_BODY,
-        SECURITY_ERRORS.only('invalid_credentials', 'rate_limited', 'challenge_expired'),
-      ],
+      refusals: [CSRF_ERRORS, ...JSON_BODY, SECOND_STEP_ERRORS],
     },
     (ctx) => {
       checkSignedOutForm(ctx);
@@ -145,7 +168,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
               clientAddress: clientAddress(ctx),
               address: requestAddress(ctx),
             });
-            if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
+            if (!result.ok) throw SECOND_STEP_ERRORS.problem(result.error);
             signedIn(ctx, result.value);
           }),
       );
