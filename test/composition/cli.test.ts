@@ -256,7 +256,7 @@ describe('the l2 command', () => {
           .slice(1)
           .filter((word) => /^[a-z]+$/.test(word)),
       );
-    expect(commands).to.have.length(13);
+    expect(commands).to.have.length(14);
     for (const words of commands) {
       const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...words, '--help'], { env });
       expect(stdout, words.join(' ')).to.match(new RegExp(`^usage: l2 ${words.join(' ')}[^\n]*\n\n\\S`));
@@ -267,6 +267,7 @@ describe('the l2 command', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { env });
     expect(stdout).to.match(/^usage:\n {2}l2 revocations cleanup\n/);
     expect(stdout).to.contain('  l2 users disable USER\n');
+    expect(stdout).to.contain('  l2 users reset USER [--clear-factors]\n');
   });
 
   it('refuses the memory store in one line: it lives inside the server process', async () => {

@@ -18,6 +18,8 @@ import {
   EMPTY_TRANSFER_PROFILE,
   streamOf,
   transferRecords,
+  ACCOUNT_SECURITY_KINDS,
+  withoutAccountSecurity,
   withoutProfilesAndAltText,
 } from '../../support/transfer-records.js';
 
@@ -41,14 +43,15 @@ describe('the store export file', () => {
 
   /** The lines of a file as a version-1 export wrote it: the old header, records without the fields of issue 25. */
   function versionOneLines(records: readonly TransferRecord[]): string[] {
+    const old = withoutProfilesAndAltText(records);
     return [
       JSON.stringify({ format: 'l2-store', version: 1, exportedAt: EXPORTED_AT.toISOString() }),
-      ...withoutProfilesAndAltText(records).map((r) => JSON.stringify(r)),
-      JSON.stringify({ end: true, records: records.length }),
+      ...old.map((r) => JSON.stringify(r)),
+      JSON.stringify({ end: true, records: old.length }),
     ];
   }
 
-  it('is written at version 2, and carries profiles, alt text and sensitive from store to store byte for byte', async () => {
+  it('is written at version 3, and carries profiles, alt text, sensitive and account security from store to store byte for byte', async () => {
     const records = transferRecords({ users: 14, activities: 120 });
     const source = open('sqlite');
     await source.transfer.import(streamOf(records));
@@ -65,7 +68,12 @@ describe('the store export file', () => {
     }
     const lines = readFileSync(first, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).to.deep.include({ format: 'l2-store', version: FORMAT_VERSION });
-    expect(FORMAT_VERSION).to.equal(2);
+    expect(FORMAT_VERSION).to.equal(3);
+    for (const kind of ACCOUNT_SECURITY_KINDS)
+      expect(
+        lines.some((line) => line.startsWith(`{"record":"${kind}"`)),
+        kind,
+      ).to.equal(true);
     expect(lines.slice(1, -1).map((line) => JSON.parse(line) as unknown)).to.deep.equal(records);
   });
 
@@ -80,7 +88,7 @@ describe('the store export file', () => {
 
       expect(counts).to.deep.include({ user: 14, activity: 120 });
       expect(await collect(store.transfer.export())).to.deep.equal(
-        records.map((r) =>
+        withoutAccountSecurity(records).map((r) =>
           r.record === 'user'
             ? { ...r, profile: EMPTY_TRANSFER_PROFILE, profileVersion: 0 }
             : r.record === 'asset'
@@ -99,12 +107,36 @@ describe('the store export file', () => {
       expect(await store.assets.count({ tag: 'ART' })).to.be.greaterThan(0);
     });
 
+  for (const kind of ['memory', 'sqlite'] as const)
+    it(`imports a version-2 file into ${kind}: accounts protected by their password alone, no history`, async () => {
+      const records = withoutAccountSecurity(transferRecords({ users: 14, activities: 20 }));
+      const file = join(dir, 'v2.jsonl');
+      const lines = [
+        JSON.stringify({ format: 'l2-store', version: 2, exportedAt: EXPORTED_AT.toISOString() }),
+        ...records.map((r) => JSON.stringify(r)),
+        JSON.stringify({ end: true, records: records.length }),
+      ];
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const store = open(kind);
+
+      await importStore(store.transfer, file);
+
+      expect(await collect(store.transfer.export())).to.deep.equal(records);
+      expect(await store.accountSecurity.factors('user_1' as Username)).to.deep.equal({
+        totp: null,
+        enrolment: null,
+        recoveryCodes: [],
+        passkeys: [],
+      });
+      expect(await store.accountSecurity.history('user_1' as Username, 10)).to.deep.equal([]);
+    });
+
   it('refuses a file of a version it does not read, writing nothing', async () => {
     const lines = versionOneLines(transferRecords({ users: 3, activities: 5 }));
     const file = join(dir, 'future.jsonl');
     writeFileSync(
       file,
-      `${[lines[0]!.replace('"version":1', '"version":3'), ...lines.slice(1)].join('\n')}\n`,
+      `${[lines[0]!.replace('"version":1', '"version":4'), ...lines.slice(1)].join('\n')}\n`,
     );
     const store = open('sqlite');
 
@@ -114,7 +146,7 @@ describe('the store export file', () => {
     );
 
     expect(refused).to.be.instanceOf(TransferFileError);
-    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1 or 2');
+    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1, 2 or 3');
     expect(await store.users.count()).to.equal(0);
   });
 
