@@ -244,7 +244,9 @@ describe('the l2 command', () => {
       expect(failure.stderr).to.contain(usage);
   });
 
-  it('explains every command with --help, on standard output, and exits 0', async () => {
+  it('explains every command with --help, on standard output, and exits 0', async function () {
+    // One process per command, each loading the whole program.
+    this.timeout(90_000);
     const usage = (await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { env })).stdout;
     const commands = usage
       .split('\n')
