@@ -102,6 +102,7 @@ export async function startL2(settings: L2Settings): Promise<RunningServer> {
       // bench measures the work, not the limits that keep one client from doing too much of it.
       REGISTRATIONS_PER_ADDRESS: '1000000',
       ASSET_WRITES_PER_USER: '1000000',
+      PASSKEY_CHALLENGES_PER_ADDRESS: '1000000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
