@@ -3,16 +3,10 @@
 // every store and every export.
 import type { AssetName } from '../../domain/asset.js';
 import { EMPTY_PROFILE, type Profile, type ProfileField } from '../../domain/profile.js';
+import type { TransferProfile } from '../../application/ports/store-transfer.js';
 
-export interface StoredProfile {
-  readonly displayName: string | null;
-  readonly bio: string | null;
-  readonly avatar: string | null;
-  readonly header: string | null;
-  readonly fields: readonly { readonly name: string; readonly value: string }[];
-  readonly pinned: readonly string[];
-  readonly indexable: boolean;
-}
+/** The export file's profile record is exactly what a store keeps: one shape, so a profile is the same bytes in both. */
+export type StoredProfile = TransferProfile;
 
 /** A copy of `profile` sharing nothing mutable with it, with exactly the fields a store keeps. */
 export function storedProfile(profile: Profile): StoredProfile {

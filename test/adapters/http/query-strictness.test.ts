@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { client } from '../../support/http.js';
+import { request } from 'node:http';
+import { client, registerUser } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 /** Odd query strings are refused with a 400 rather than silently read some other way. */
@@ -51,5 +52,44 @@ describe('list query parameters', () => {
   it('still serves 32 parameters of up to 2048 bytes in all', async () => {
     const query = Array.from({ length: 31 }, (_, i) => `x${i}=1`).join('&');
     expect((await client(l2.url).get(`/.well-known/nodeinfo?${query}&y=2`, json)).status).to.equal(200);
+  });
+  it('refuses a request target Koa reads without a path (//%20@#) with a 400 and the security headers, signed in or not', async () => {
+    const token = await registerUser(l2.url, 'nopath');
+    const { hostname, port } = new URL(l2.url);
+    for (const authorization of [undefined, `Bearer ${token}`]) {
+      // node:http sends the target as written; fetch would normalise it.
+      const answer = await new Promise<{ status: number; nosniff: unknown; body: string }>(
+        (resolve, reject) => {
+          const sent = request(
+            {
+              hostname,
+              port,
+              method: 'GET',
+              path: '//%20@#',
+              headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+            },
+            (response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              response.on('end', () =>
+                resolve({
+                  status: response.statusCode ?? 0,
+                  nosniff: response.headers['x-content-type-options'],
+                  body,
+                }),
+              );
+            },
+          );
+          sent.on('error', reject);
+          sent.end();
+        },
+      );
+      expect(answer.status, String(authorization)).to.equal(400);
+      expect(JSON.parse(answer.body)).to.include({
+        code: 'invalid_request',
+        detail: 'The request target is not a path.',
+      });
+      expect(answer.nosniff).to.equal('nosniff');
+    }
   });
 });

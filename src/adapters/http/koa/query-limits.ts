@@ -6,10 +6,15 @@ export const QUERY_MAX_BYTES = 2048;
 export const QUERY_MAX_PARAMETERS = 32;
 
 /**
- * Refuses long or crowded query strings before anything parses them: Koa's `ctx.query` costs time quadratic in
+ * Refuses a request target without a path, and long or crowded query strings before anything parses them: Koa's `ctx.query` costs time quadratic in
  * the repeats of one key, and `?a&a&…` fits 8,000 of them in a header — half a second of the event loop each.
  */
 export async function queryLimits(ctx: Context, next: Next): Promise<void> {
+  // Koa's path is null for a target it cannot parse (`//%20@#` reads as an authority with no path): no route can
+  // match it, and every later step expects a path.
+  if (typeof ctx.path !== 'string' || !ctx.path.startsWith('/')) {
+    throw new HttpProblem(400, 'invalid_request', 'The request target is not a path.');
+  }
   const query = ctx.querystring;
   if (query.length > QUERY_MAX_BYTES || query.split('&').length > QUERY_MAX_PARAMETERS) {
     throw new HttpProblem(

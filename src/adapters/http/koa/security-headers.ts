@@ -38,7 +38,8 @@ export function securityHeaders(options: { readonly https: boolean }) {
   return async (ctx: Context, next: Next): Promise<void> => {
     for (const [name, value] of headers) ctx.set(name, value);
     // Lower-cased as the router matches paths: /AUTH/me is the same route as /auth/me.
-    const path = ctx.path.toLowerCase();
+    // A target Koa cannot parse (`//%20@#`) has no path: query-limits refuses it, after these headers are set.
+    const path = (ctx.path ?? '').toLowerCase();
     if (
       path.startsWith('/auth/') ||
       path === '/account' ||

@@ -1,7 +1,7 @@
 import type { AssetFilter, AssetRepository } from '../../../application/ports/asset-repository.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
-import { tagKey } from '../tag-key.js';
+import { tagKey } from '../../../domain/tag-key.js';
 import { MemoryDatabase, type StoredAsset } from './memory-database.js';
 import { seekNewer, seekOlder } from './seek.js';
 

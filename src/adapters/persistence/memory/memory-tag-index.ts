@@ -1,4 +1,4 @@
-import { tagKeysOf } from '../tag-key.js';
+import { tagKeysOf } from '../../../domain/tag-key.js';
 import type { StoredAsset } from './memory-database.js';
 
 /**

@@ -10,7 +10,7 @@ import type { Activity, ActivityType } from '../../../domain/activity.js';
 import type { AssetName } from '../../../domain/asset.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
-import { tagKeysOf } from '../tag-key.js';
+import { tagKeysOf } from '../../../domain/tag-key.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
 import { deliveryInboxesIn } from './mongo-delivery-inboxes.js';
 import { jobDocument } from './mongo-job-document.js';

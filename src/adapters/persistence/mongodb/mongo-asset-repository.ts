@@ -3,7 +3,7 @@ import type { AssetFilter, AssetRepository } from '../../../application/ports/as
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
 import type { Username } from '../../../domain/user.js';
-import { tagKey } from '../tag-key.js';
+import { tagKey } from '../../../domain/tag-key.js';
 import { storeCall } from './mongo-errors.js';
 import { ASSETS_LIVE_BY_TAG, type AssetDocument, type MongoCollections } from './mongo-schema.js';
 import { prefixRange, seek, type Seek } from './mongo-seeks.js';

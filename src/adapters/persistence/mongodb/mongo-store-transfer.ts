@@ -7,7 +7,7 @@ import {
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
 import { profileFromStored, storedProfile } from '../stored-profile.js';
-import { tagKeysOf } from '../tag-key.js';
+import { tagKeysOf } from '../../../domain/tag-key.js';
 import { checkedBatches, millis } from '../transfer-checks.js';
 import type { Username } from '../../../domain/user.js';
 import { passkeyDocument, passkeyFromDocument, recoveryCodeId } from './mongo-account-security-store.js';

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession, MongoClient } from 'mongodb';
-import { tagKeysOf } from '../tag-key.js';
+import { tagKeysOf } from '../../../domain/tag-key.js';
 import { isDuplicateKey } from './mongo-errors.js';
 import type { AssetDocument, MongoCollections, TagCountDocument } from './mongo-schema.js';
 import { transaction } from './mongo-transactions.js';

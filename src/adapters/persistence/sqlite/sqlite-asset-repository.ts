@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { AssetFilter, AssetRepository } from '../../../application/ports/asset-repository.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
 import type { Username } from '../../../domain/user.js';
-import { tagKey } from '../tag-key.js';
+import { tagKey } from '../../../domain/tag-key.js';
 import { storeCall } from './sqlite-errors.js';
 import { FilteredSeeks, prefixSuccessor, type Query } from './sqlite-seeks.js';
 

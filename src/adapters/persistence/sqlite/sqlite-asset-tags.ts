@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { tagKeysOf } from '../tag-key.js';
+import { tagKeysOf } from '../../../domain/tag-key.js';
 
 /**
  * The tag index: `asset_tags (tag, seq)` holds each live asset's tag keys (tagKey: lower-cased in JavaScript, which

@@ -1,4 +1,4 @@
-// How every store finds the assets of a tag (API.md §4.1: compared case-insensitively): by a key kept beside the
+// A tag is compared case-insensitively (API.md §4.1): every store finds the assets of a tag by this key, kept beside the
 // tags as given, computed here once, so that SQLite's index table, MongoDB's array and the memory store's map agree.
 // JavaScript lower-cases every script (SQLite's lower() and MongoDB's $toLower only ASCII), so keys are never made
 // by the database itself.
