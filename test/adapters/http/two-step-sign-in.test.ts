@@ -320,6 +320,11 @@ for (const store of STORES) {
         try {
           const scoped = (await api.post('/renderers/attach', { l1_server: l1.url }, { token: alice })).json
             .access_token as string;
+          // Made by the registration's (password) session: its amr is that session's.
+          expect(jwtPayload(scoped).amr).to.deep.equal(['pwd']);
+          expect(
+            (await api.post('/auth/verify', { token: scoped, l1_server: l1.url })).json.amr,
+          ).to.deep.equal(['pwd']);
           expectProblem(
             await api.post('/auth/totp/disable', { current_password: PASSWORD }, { token: scoped }),
             403,

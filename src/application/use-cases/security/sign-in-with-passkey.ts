@@ -1,7 +1,7 @@
 // Rule: a passkey signs its person in on its own — no username, no password: a discoverable credential with user
 // verification is something they have and something they know or are, so the token says both factors (`hwk` or
 // `swk`, and `mfa`). Only a live, enabled account signs in.
-import { err, type Result } from '../../../domain/result.js';
+import { err, ok, type Result } from '../../../domain/result.js';
 import { passkeyMethods } from '../../../domain/sign-in-methods.js';
 import { isActive } from '../../../domain/user.js';
 import type { UserRepository } from '../../ports/user-repository.js';
@@ -28,7 +28,7 @@ export class SignInWithPasskey {
   ): Promise<Result<CeremonyOptions, { readonly type: 'rate_limited'; readonly retryAfterSeconds: number }>> {
     const verdict = await this.challenges.consume(clientAddress);
     if (verdict.limited) return err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds });
-    return { ok: true, value: await this.assertions.signInOptions() };
+    return ok(await this.assertions.signInOptions());
   }
 
   async execute(
