@@ -40,6 +40,7 @@ describe('configuration and the JWT secret', () => {
       registrationWindowSeconds: 3600,
       assetWritesPerUser: 60,
       assetWriteWindowSeconds: 60,
+      passkeyChallengesPerAddress: 60,
     });
     expect(config.delivery).to.deep.equal({ concurrency: 512, perHost: 2, leaseMs: 60_000 });
     expect(config.allowPrivateDestinations).to.equal(false);
