@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' one script runs in the browser.
+    files: ['src/adapters/views/static/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'bin/**/*.js', 'packages/*/{test,bench,examples}/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
   },

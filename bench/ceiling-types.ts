@@ -1,5 +1,8 @@
-/** bcrypt hashes, RSA-2048 key pairs, RSA-SHA256 signatures (one HTTP signature each), and their verifications. */
-export type CeilingKind = 'bcrypt' | 'rsa' | 'rsa-sign' | 'rsa-verify';
+/**
+ * bcrypt hashes, RSA-2048 key pairs, RSA-SHA256 signatures (one HTTP signature each), their verifications, and
+ * ECDSA P-256 (ES256) verifications of a WebAuthn assertion (a passkey sign-in's signature).
+ */
+export type CeilingKind = 'bcrypt' | 'rsa' | 'rsa-sign' | 'rsa-verify' | 'ecdsa-verify';
 
 export interface CeilingSpec {
   readonly kind: CeilingKind;

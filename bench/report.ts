@@ -91,6 +91,27 @@ export function tableRows(results: BenchResults): Row[] {
       logins.rps / b.ceilingPerSecond,
     );
   }
+  if (empty?.signIn && ceilings) {
+    const { password, passkey } = empty.signIn;
+    const b = ceilings.bcrypt;
+    add(
+      '12 Sign-in',
+      'password logins/s, 16 concurrent, no second factor, nothing else running',
+      `${rate(password.rps)}/s (p50 ${ms(password.latencyMs.p50)}` +
+        `${password.non2xx > 0 ? `; ${count(password.non2xx)} refused by the busy hashing line` : ''})`,
+      `bcrypt ceiling ${rate(b.ceilingPerSecond)}/s (${b.cores} × ${rate(b.perSecond)}/s, cost ${results.profile.bcryptCost})`,
+      password.rps / b.ceilingPerSecond,
+    );
+    const e = ceilings.ecdsaVerify;
+    if (e)
+      add(
+        '12 Sign-in',
+        `passkey sign-ins/s, ${passkey.clients} concurrent (a challenge and an ES256 assertion each)`,
+        `${rate(passkey.perSecond)}/s (p50 ${ms(passkey.latencyMs.p50)}, p99 ${ms(passkey.latencyMs.p99)}; ${count(passkey.refused)} refused)`,
+        `ECDSA P-256 verification ceiling ${rate(e.ceilingPerSecond)}/s (${e.cores} × ${rate(e.perSecond)}/s)`,
+        passkey.perSecond / e.ceilingPerSecond,
+      );
+  }
   if (empty?.badSignatures && ceilings?.rsaVerify) {
     const { load, answeredPerSecond } = empty.badSignatures;
     const v = ceilings.rsaVerify;

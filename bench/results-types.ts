@@ -7,6 +7,7 @@ import type { FanOutResults } from './scenarios/fan-out.js';
 import type { FederationResults } from './scenarios/federation.js';
 import type { ProfileFanOutResults } from './scenarios/profile-fan-out.js';
 import type { BadSignatureResults } from './scenarios/bad-signatures.js';
+import type { SignInResults } from './scenarios/sign-in.js';
 import type { StormResults } from './scenarios/login-storm.js';
 import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
 import type { L1StandardsResults } from './scenarios/l1-standards.js';
@@ -25,7 +26,7 @@ export interface BenchResults {
   readonly seconds: { build?: number; total?: number };
   /** Progress, with the machine's 1-minute load average at each step (other processes share the machine). */
   readonly log: { seconds: number; load1: number; message: string }[];
-  ceilings?: { bcrypt: Ceiling; rsa: Ceiling; rsaSign?: Ceiling; rsaVerify?: Ceiling };
+  ceilings?: { bcrypt: Ceiling; rsa: Ceiling; rsaSign?: Ceiling; rsaVerify?: Ceiling; ecdsaVerify?: Ceiling };
   /** Bare Koa "hello" at 64 connections, at the start and at the end of the run. */
   baseline?: { start: LoadResult; end?: LoadResult };
   /** The service on an empty store. */
@@ -34,6 +35,8 @@ export interface BenchResults {
     verify?: VerifyResults;
     storm?: StormResults;
     registration?: LoadResult;
+    /** Scenario 10: password and passkey sign-ins. */
+    signIn?: SignInResults;
     badSignatures?: BadSignatureResults;
     /** Scenario 10: introspection beside verify, and the L1 kit's cache against the same L2. */
     l1Standards?: L1StandardsResults;

@@ -23,6 +23,7 @@ import { badSignatures } from './scenarios/bad-signatures.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
 import { fedifyReads, introspection } from './scenarios/peers.js';
 import { registrations } from './scenarios/registration.js';
+import { signIns } from './scenarios/sign-in.js';
 import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
 import { verifyHotPath } from './scenarios/verify.js';
 import { KIT_CACHE_FLOOR, l1Standards } from './scenarios/l1-standards.js';
@@ -107,7 +108,7 @@ function build(): void {
   step(`built in ${results.seconds.build.toFixed(1)} s`);
 }
 
-/** Scenarios 1, 2 and 5 on a fresh, empty store. */
+/** Scenarios 1, 2, 5, 10 and 9 on a fresh, empty store. */
 async function onEmptyStore(l2: RunningServer): Promise<void> {
   await sleep(2000);
   const empty: NonNullable<BenchResults['empty']> = { memoryIdle: l2.memory() };
@@ -120,6 +121,10 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
   step(`storm: verify p99 ${verify.latencyMs.p99.toFixed(1)} ms, ${logins.rps.toFixed(2)} logins/s`);
   empty.registration = await registrations(l2.url, PASSWORD, profile);
   step(`registration ${empty.registration.rps.toFixed(2)}/s`);
+  empty.signIn = await signIns(l2.url, PUBLIC_URL, client, profile);
+  step(
+    `sign-in: password ${empty.signIn.password.rps.toFixed(2)}/s, passkey ${empty.signIn.passkey.perSecond.toFixed(1)}/s`,
+  );
   empty.badSignatures = await badSignatures(l2.url, PUBLIC_URL, client.username, profile);
   step(`inbox with bad signatures: ${empty.badSignatures.answeredPerSecond.toFixed(0)} answers/s`);
   empty.l1Standards = await l1Standards(l2.url, PUBLIC_URL, tokens, profile);
@@ -291,10 +296,12 @@ async function ceilings(): Promise<void> {
   const rsa = await measureCeiling({ kind: 'rsa', ...ceiling });
   const rsaSign = await measureCeiling({ kind: 'rsa-sign', ...ceiling });
   const rsaVerify = await measureCeiling({ kind: 'rsa-verify', ...ceiling });
-  results.ceilings = { bcrypt, rsa, rsaSign, rsaVerify };
+  const ecdsaVerify = await measureCeiling({ kind: 'ecdsa-verify', ...ceiling });
+  results.ceilings = { bcrypt, rsa, rsaSign, rsaVerify, ecdsaVerify };
   step(
     `ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA keys ${rsa.perSecond.toFixed(2)}/s, ` +
-      `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s, verifications ${rsaVerify.perSecond.toFixed(0)}/s`,
+      `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s, verifications ${rsaVerify.perSecond.toFixed(0)}/s, ` +
+      `ECDSA P-256 verifications ${ecdsaVerify.perSecond.toFixed(0)}/s`,
   );
 }
 

@@ -101,6 +101,7 @@ function l2Environment(settings: L2Settings): NodeJS.ProcessEnv {
     // bench measures the work, not the limits that keep one client from doing too much of it.
     REGISTRATIONS_PER_ADDRESS: '1000000',
     ASSET_WRITES_PER_USER: '1000000',
+    PASSKEY_CHALLENGES_PER_ADDRESS: '1000000',
   };
 }
 

@@ -17,6 +17,9 @@ import type { NoticeSigner } from './ports/notice-signer.js';
 import type { OneTimeCodes } from './ports/one-time-codes.js';
 import type { FailureLimit } from './ports/failure-limit.js';
 import type { LoginThrottle } from './ports/login-throttle.js';
+import type { OneTimePasswords } from './ports/one-time-passwords.js';
+import type { PasskeyCeremonies } from './ports/passkey-ceremonies.js';
+import type { SecretGenerator } from './ports/secret-generator.js';
 import type { PasswordHasher } from './ports/password-hasher.js';
 import type { Persistence } from './ports/persistence.js';
 import type { ProblemLog } from './ports/problem-log.js';
@@ -42,7 +45,11 @@ import {
   type RunnerLimits,
 } from './services/job-runner.js';
 import { NoticeSender } from './services/notice-sender.js';
+import { IdentityConfirmation } from './services/identity-confirmation.js';
+import { PasskeyAssertions } from './services/passkey-assertions.js';
 import { PasswordCheck } from './services/password-check.js';
+import { SecondSteps } from './services/second-steps.js';
+import { SessionStart } from './services/session-start.js';
 import { RevocationWriter } from './services/revocation-writer.js';
 import { ScopedTokenGrant } from './services/scoped-token-grant.js';
 import { TokenIssuer } from './services/token-issuer.js';
@@ -72,7 +79,20 @@ import { ExchangeAuthorizationCode } from './use-cases/oauth/exchange-authorizat
 import { GrantAuthorizationCode } from './use-cases/oauth/grant-authorization-code.js';
 import { IntrospectToken } from './use-cases/oauth/introspect-token.js';
 import { ReviewAuthorizationRequest } from './use-cases/oauth/review-authorization-request.js';
+import { CleanupChallenges } from './use-cases/operations/cleanup-challenges.js';
 import { CleanupRevocations } from './use-cases/operations/cleanup-revocations.js';
+import { CreateResetLink } from './use-cases/operations/create-reset-link.js';
+import { AddPasskey } from './use-cases/security/add-passkey.js';
+import { BeginTotpEnrolment } from './use-cases/security/begin-totp-enrolment.js';
+import { CompleteSignIn } from './use-cases/security/complete-sign-in.js';
+import { DisableTotp } from './use-cases/security/disable-totp.js';
+import { EnableTotp } from './use-cases/security/enable-totp.js';
+import { GetAccountSecurity } from './use-cases/security/get-account-security.js';
+import { RegenerateRecoveryCodes } from './use-cases/security/regenerate-recovery-codes.js';
+import { RemovePasskey } from './use-cases/security/remove-passkey.js';
+import { ResetPassword } from './use-cases/security/reset-password.js';
+import { SignInWithPasskey } from './use-cases/security/sign-in-with-passkey.js';
+import { StartPasskeyRegistration } from './use-cases/security/start-passkey-registration.js';
 import { DescribeUser } from './use-cases/operations/describe-user.js';
 import { DisableUser } from './use-cases/operations/disable-user.js';
 import { EnableUser } from './use-cases/operations/enable-user.js';
@@ -98,6 +118,12 @@ export interface ApplicationPorts {
   readonly activitySigner: ActivitySigner;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Challenges, reset links and recovery codes, and the hashes the store keeps of them. */
+  readonly secrets: SecretGenerator;
+  /** TOTP codes of the second factor. */
+  readonly oneTimePasswords: OneTimePasswords;
+  /** WebAuthn's ceremonies for PUBLIC_URL's host. */
+  readonly passkeyCeremonies: PasskeyCeremonies;
   /** Makes the bounded caches of the services (decoded tokens, activities being delivered). */
   readonly caches: CacheFactory;
   readonly destinations: DestinationPolicy;
@@ -117,6 +143,8 @@ export interface ApplicationPorts {
   readonly registrations: RateLimit;
   /** Asset writes (and renderer attaches) per user. */
   readonly assetWrites: RateLimit;
+  /** Passkey sign-in challenges per client address (each is a store write before anyone is known). */
+  readonly passkeyChallenges: RateLimit;
   readonly follows: FollowLimits;
   /** Every absolute URL the service emits, from PUBLIC_URL. */
   readonly urls: Urls;
@@ -150,6 +178,14 @@ export interface ApplicationServices {
   /** What renderer attach and "Sign in with L2" share: the attachment and the scoped token's rules. */
   readonly scopedTokenGrant: ScopedTokenGrant;
   readonly passwordCheck: PasswordCheck;
+  /** The end of every sign-in: a session token, kept only if the account is still as the sign-in found it. */
+  readonly sessionStart: SessionStart;
+  /** The second step of a password sign-in when the account's second factor is on. */
+  readonly secondSteps: SecondSteps;
+  /** Passkey sign-in challenges and the check of their answers. */
+  readonly passkeyAssertions: PasskeyAssertions;
+  /** A signed-in person proving again who they are (password or passkey) before a change of their security. */
+  readonly identityConfirmation: IdentityConfirmation;
   readonly publishActivity: PublishActivity;
   /** What the three asset writes share (AssetWrites). */
   readonly assetWriting: AssetWrites;
@@ -181,6 +217,12 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
       p.assetWrites,
     ),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
+  sessionStart: (p) => new SessionStart(p.tokenIssuer, p.store.users, p.revocationWriter),
+  secondSteps: (p) => new SecondSteps(p.store.accountSecurity, p.secrets, p.clock),
+  passkeyAssertions: (p) =>
+    new PasskeyAssertions(p.passkeyCeremonies, p.store.accountSecurity, p.secrets, p.clock),
+  identityConfirmation: (p) =>
+    new IdentityConfirmation(p.passwordCheck, p.passkeyAssertions, p.loginThrottle),
   assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
     new PublishActivity(
@@ -237,7 +279,48 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
 const USE_CASES = {
   registerUser: (p) =>
     new RegisterUser(p.store.users, p.passwordHasher, p.keyPairs, p.tokenIssuer, p.clock, p.registrations),
-  issueToken: (p) => new IssueToken(p.passwordCheck, p.tokenIssuer, p.store.users, p.revocationWriter),
+  issueToken: (p) => new IssueToken(p.passwordCheck, p.store.accountSecurity, p.secondSteps, p.sessionStart),
+  completeSignIn: (p) =>
+    new CompleteSignIn(
+      p.secondSteps,
+      p.store.users,
+      p.store.accountSecurity,
+      p.oneTimePasswords,
+      p.secrets,
+      p.loginThrottle,
+      p.sessionStart,
+      p.clock,
+    ),
+  signInWithPasskey: (p) =>
+    new SignInWithPasskey(p.passkeyAssertions, p.store.users, p.sessionStart, p.passkeyChallenges),
+  getAccountSecurity: (p) => new GetAccountSecurity(p.store.accountSecurity),
+  beginTotpEnrolment: (p) =>
+    new BeginTotpEnrolment(
+      p.store.accountSecurity,
+      p.oneTimePasswords,
+      p.clock,
+      `L2 (${new URL(p.urls.base).host})`,
+    ),
+  enableTotp: (p) =>
+    new EnableTotp(p.identityConfirmation, p.store.accountSecurity, p.oneTimePasswords, p.secrets, p.clock),
+  disableTotp: (p) => new DisableTotp(p.identityConfirmation, p.store.accountSecurity, p.clock),
+  regenerateRecoveryCodes: (p) =>
+    new RegenerateRecoveryCodes(p.identityConfirmation, p.store.accountSecurity, p.secrets, p.clock),
+  startPasskeyRegistration: (p) =>
+    new StartPasskeyRegistration(p.passkeyCeremonies, p.store.accountSecurity, p.secrets, p.clock),
+  addPasskey: (p) =>
+    new AddPasskey(p.identityConfirmation, p.passkeyCeremonies, p.store.accountSecurity, p.secrets, p.clock),
+  removePasskey: (p) => new RemovePasskey(p.identityConfirmation, p.store.accountSecurity, p.clock),
+  resetPassword: (p) =>
+    new ResetPassword(
+      p.store.accountSecurity,
+      p.secrets,
+      p.passwordHasher,
+      p.store.issuedTokens,
+      p.revocationWriter,
+      p.workSignal,
+      p.clock,
+    ),
   verifyToken: (p) => new VerifyToken(p.authenticateToken),
   revokeToken: (p) => new RevokeToken(p.authenticateToken, p.store.issuedTokens, p.revocationWriter, p.clock),
   getCurrentUser: (p) => new GetCurrentUser(p.store.users),
@@ -342,6 +425,8 @@ const USE_CASES = {
   enableUser: (p) => new EnableUser(p.store.users),
   cleanupRevocations: (p) =>
     new CleanupRevocations(p.store.revocations, p.store.issuedTokens, p.store.authorizationCodes, p.clock),
+  cleanupChallenges: (p) => new CleanupChallenges(p.store.accountSecurity, p.clock),
+  createResetLink: (p) => new CreateResetLink(p.store.users, p.store.accountSecurity, p.secrets, p.clock),
 } satisfies Record<string, (p: Parts) => unknown>;
 
 /** Every use-case by name: what the edges of the service (HTTP, the CLI, the hourly clean-up) call. */

@@ -7,11 +7,11 @@ export const ACCOUNT_COMMANDS: readonly Command[] = [
   {
     name: 'revocations cleanup',
     usage: 'l2 revocations cleanup',
-    help: 'Removes revocation and issued-token records whose token has expired, authorization codes a day after they expired, and expired failed-login counters (the server also does this hourly).',
+    help: 'Removes revocation and issued-token records whose token has expired, authorization codes a day after they expired, sign-in challenges and reset links that expired unused, and expired failed-login counters (the server also does this hourly).',
     operands: 0,
     async run(l2) {
       const removed = await runMaintenance(l2);
-      return `removed ${removed.revocations} expired revocation records, ${removed.issuedTokens} expired issued-token records and ${removed.authorizationCodes} expired authorization codes`;
+      return `removed ${removed.revocations} expired revocation records, ${removed.issuedTokens} expired issued-token records, ${removed.authorizationCodes} expired authorization codes and ${removed.challenges} expired sign-in challenges`;
     },
   },
   {
@@ -81,6 +81,27 @@ export const ACCOUNT_COMMANDS: readonly Command[] = [
       if (!done.ok) throw stateChangeRefused(done.error, name!);
       const username = canonical(name!);
       return done.value.wasDisabled ? `enabled ${username}` : `${username} was not disabled`;
+    },
+  },
+  {
+    name: 'users reset',
+    usage: 'l2 users reset USER [--clear-factors]',
+    help: "Prints a one-time link where the person sets a new password: valid one hour, used once, stored only as a hash (a newer link replaces it). Using it revokes every token of the account (each L1 server is sent a revocation notice, as for a password change) and is recorded in the account's history. With --clear-factors it also removes two-step sign-in, the recovery codes and the passkeys, for a person who lost them too. Give the link to the person only, by a channel you trust: whoever holds it can take the account.",
+    operands: 1,
+    required: 1,
+    options: { 'clear-factors': { type: 'boolean' } },
+    async run(l2, [name], options) {
+      const clearFactors = options['clear-factors'] === true;
+      const made = await l2.useCases.createResetLink.execute({ username: name!, clearFactors });
+      if (!made.ok) throw stateChangeRefused(made.error, name!);
+      const { username, token, expiresAt, disabled } = made.value;
+      const link = `${l2.config.publicUrl}/auth/reset?token=${token}`;
+      return [
+        link,
+        `for ${username}; valid until ${expiresAt.toISOString()}, once` +
+          (clearFactors ? '; using it also removes two-step sign-in and the passkeys' : ''),
+        ...(disabled ? [`note: ${username} is disabled: the new password signs in once you enable it`] : []),
+      ].join('\n');
     },
   },
   {

@@ -18,6 +18,9 @@ import { LruCacheFactory } from '../adapters/cache/lru-cache-factory.js';
 import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { CryptoOneTimeCodes } from '../adapters/crypto/crypto-one-time-codes.js';
+import { CryptoSecretGenerator } from '../adapters/crypto/crypto-secret-generator.js';
+import { OtpauthOneTimePasswords } from '../adapters/crypto/otpauth-one-time-passwords.js';
+import { SimpleWebAuthnPasskeys } from '../adapters/crypto/simple-webauthn-passkeys.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
 import { NoticeSigningKeys } from '../adapters/crypto/notice-signing-keys.js';
@@ -108,6 +111,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     registrations: (p) => p.rateLimits.registrations,
     introspectionFailures: (p) => p.rateLimits.introspectionFailures,
     assetWrites: (p) => p.rateLimits.assetWrites,
+    passkeyChallenges: (p) => p.rateLimits.passkeyChallenges,
     follows: (p) => ({
       perActor: p.rateLimits.followsPerActor,
       perOrigin: p.rateLimits.followsPerOrigin,
@@ -118,6 +122,13 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     // Crypto, time and ids
     clock: () => new SystemClock(),
     ids: () => new CryptoIdGenerator(),
+    secrets: () => new CryptoSecretGenerator(),
+    oneTimePasswords: () => new OtpauthOneTimePasswords(),
+    // The relying party is PUBLIC_URL: its host is the id passkeys are bound to, its origin the one browsers report.
+    passkeyCeremonies: () => {
+      const { host, hostname, origin } = new URL(config.publicUrl);
+      return new SimpleWebAuthnPasskeys({ id: hostname, origin, name: `L2 (${host})` });
+    },
     caches: () => new LruCacheFactory(),
     metrics: () => new ServiceMetrics(),
     bcrypt: (p) => passwordHasher(config, p.metrics, () => p.logger),

@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   INTROSPECTION_FAILURE_WINDOW_SECONDS: int(1, 86_400, 900),
   REGISTRATIONS_PER_ADDRESS: int(1, 1_000_000, 10),
   REGISTRATION_WINDOW_SECONDS: int(1, 86_400 * 30, 3600),
+  // Passkey sign-in challenges one client address may ask for per minute (each is a store write).
+  PASSKEY_CHALLENGES_PER_ADDRESS: int(1, 1_000_000, 60),
   ASSET_WRITES_PER_USER: int(1, 1_000_000, 60),
   ASSET_WRITE_WINDOW_SECONDS: int(1, 86_400, 60),
   REVOCATION_CLEANUP_INTERVAL_SECONDS: int(1, 86_400 * 7, 3600),
@@ -142,6 +144,8 @@ export interface Config {
     readonly registrationWindowSeconds: number;
     readonly assetWritesPerUser: number;
     readonly assetWriteWindowSeconds: number;
+    /** Passkey sign-in challenges per client address (an IPv6 /64) and minute. */
+    readonly passkeyChallengesPerAddress: number;
   };
   /** What one remote server can make the inbox store and send. */
   readonly inbox: {
@@ -253,6 +257,7 @@ export function loadConfig(
       registrationWindowSeconds: e.REGISTRATION_WINDOW_SECONDS,
       assetWritesPerUser: e.ASSET_WRITES_PER_USER,
       assetWriteWindowSeconds: e.ASSET_WRITE_WINDOW_SECONDS,
+      passkeyChallengesPerAddress: e.PASSKEY_CHALLENGES_PER_ADDRESS,
     },
     inbox: {
       followsPerActor: e.FOLLOWS_PER_ACTOR,

@@ -1,5 +1,6 @@
 import { normaliseL1Server, type L1ServerUrl } from './l1-server.js';
 import { err, ok, type Result } from './result.js';
+import { parseSignInMethods, type SignInMethods } from './sign-in-methods.js';
 import { normaliseUsername, type Username } from './user.js';
 
 export const TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
@@ -20,6 +21,11 @@ export interface TokenClaims {
   readonly l1_server?: L1ServerUrl;
   /** Present only on scoped tokens: the `jti` of the session token that created it. */
   readonly sid?: string;
+  /**
+   * How the person signed in (RFC 8176); a scoped token carries its session's. Absent only from tokens issued
+   * before L2 recorded it, which all came from a password (`methodsOf`).
+   */
+  readonly amr?: SignInMethods;
 }
 
 export type TokenVerdictError =
@@ -49,6 +55,7 @@ export function sessionClaims(input: {
   l2Server: string;
   now: Date;
   jti: string;
+  amr: SignInMethods;
 }): TokenClaims {
   const iat = toSeconds(input.now);
   return {
@@ -59,6 +66,7 @@ export function sessionClaims(input: {
     iat,
     exp: iat + TOKEN_LIFETIME_SECONDS,
     jti: input.jti,
+    amr: [...input.amr],
   };
 }
 
@@ -80,6 +88,8 @@ export function scopedClaims(input: {
     jti: input.jti,
     l1_server: input.l1Server,
     sid: input.session.jti,
+    // The scoped token says how its session signed in: an L1 server asking for a strong sign-in reads it here.
+    ...(input.session.amr === undefined ? {} : { amr: [...input.session.amr] }),
   };
 }
 
@@ -96,7 +106,7 @@ const isWholeSeconds = (value: unknown): value is number =>
  */
 export function parseClaims(payload: unknown, thisL2Server: string): Result<TokenClaims, 'token_invalid'> {
   if (!isRecord(payload)) return err('token_invalid');
-  const { sub, username, l2_server, iss, iat, exp, jti, l1_server, sid } = payload;
+  const { sub, username, l2_server, iss, iat, exp, jti, l1_server, sid, amr } = payload;
   if (!isNonEmptyString(sub) || username !== sub || !isNonEmptyString(jti)) return err('token_invalid');
   // Only a name this service could have issued: canonical (lower-case, within the username rules).
   const canonical = normaliseUsername(sub);
@@ -105,6 +115,7 @@ export function parseClaims(payload: unknown, thisL2Server: string): Result<Toke
   if (!isWholeSeconds(iat) || !isWholeSeconds(exp) || exp <= iat || exp - iat > TOKEN_LIFETIME_SECONDS) {
     return err('token_invalid');
   }
+  if (amr !== undefined && !parseSignInMethods(amr).ok) return err('token_invalid');
   const scoped = l1_server !== undefined || sid !== undefined;
   if (!scoped) return ok(payload as unknown as TokenClaims);
   if (!isNonEmptyString(l1_server) || !isNonEmptyString(sid)) return err('token_invalid');

@@ -275,6 +275,7 @@ describe('the l2 command', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { env });
     expect(stdout).to.match(/^usage:\n {2}l2 revocations cleanup\n/);
     expect(stdout).to.contain('  l2 users disable USER\n');
+    expect(stdout).to.contain('  l2 users reset USER [--clear-factors]\n');
   });
 
   it('refuses the memory store in one line: it lives inside the server process', async () => {

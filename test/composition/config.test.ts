@@ -51,6 +51,7 @@ describe('configuration and the JWT secret', () => {
       registrationWindowSeconds: 3600,
       assetWritesPerUser: 60,
       assetWriteWindowSeconds: 60,
+      passkeyChallengesPerAddress: 60,
     });
     expect(config.delivery).to.deep.equal({ concurrency: 512, perHost: 2, leaseMs: 60_000 });
     expect(config.introspection).to.deep.equal({ maxFailuresPerAddress: 1000, windowSeconds: 900 });

@@ -19,6 +19,7 @@ const session = sessionClaims({
   l2Server: L2_SERVER,
   now: T0,
   jti: 'session-1',
+  amr: ['pwd'],
 });
 
 /** A code granted at T0 by alice's session, unused. */

@@ -1,5 +1,6 @@
 import type { Persistence } from '../../src/application/ports/persistence.js';
 import { accountRemovalContract } from './account-removal.contract.js';
+import { accountSecurityStoreContract } from './account-security-store.contract.js';
 import { activityLogContract } from './activity-log.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
@@ -37,6 +38,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   remoteKeyStoreContract,
   instanceKeyStoreContract,
   accountRemovalContract,
+  accountSecurityStoreContract,
   storeHealthContract,
   storeTransferContract,
 ];

@@ -14,6 +14,7 @@ import {
   EMPTY_TRANSFER_PROFILE,
   streamOf,
   transferRecords,
+  withoutAccountSecurity,
   withoutProfilesAndAltText,
 } from '../support/transfer-records.js';
 import { useStore, type PersistenceHarness, rejection } from './harness.js';
@@ -146,7 +147,7 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
 
       const exported = await collect(store().transfer.export());
       expect(exported).to.deep.equal(
-        records.map((r) =>
+        withoutAccountSecurity(records).map((r) =>
           r.record === 'user'
             ? { ...r, profile: EMPTY_TRANSFER_PROFILE, profileVersion: 0 }
             : r.record === 'asset'
@@ -159,6 +160,25 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
       const asset = await store().assets.findByName('asset-1' as AssetName);
       expect(asset).to.deep.include({ altText: null, sensitive: false });
       expect(await store().assets.count({ tag: 'art' })).to.be.greaterThan(0);
+    });
+
+    it('serves imported second factors, recovery codes, passkeys and history through the security port', async () => {
+      const records = transferRecords({ users: 14, activities: 20 });
+      await store().transfer.import(streamOf(records));
+      const security = store().accountSecurity;
+
+      const factors = await security.factors('user_1' as Username);
+      expect(factors.totp).to.deep.include({ enabledAt: new Date('2026-11-01T00:00:40.000Z') });
+      expect(factors.recoveryCodes.filter((c) => c.usedAt === null)).to.have.length(2);
+      expect((await security.factors('user_2' as Username)).passkeys).to.have.length(1);
+      const passkey = await security.findPasskey('cred-user_5');
+      expect(passkey).to.deep.include({ username: 'user_5', backupEligible: true, counter: 3 });
+      expect(await security.useTotpStep('user_1' as Username, 59_000_000)).to.equal(false);
+      expect(await security.useTotpStep('user_1' as Username, 59_000_007)).to.equal(true);
+      expect((await security.history('user_5' as Username, 10)).map((e) => e.kind)).to.deep.equal([
+        'passkey_added',
+        'second_factor_enabled',
+      ]);
     });
 
     it('refuses a store that holds data, writing nothing', async () => {

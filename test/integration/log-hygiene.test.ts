@@ -1,11 +1,15 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { FormBrowser } from '../support/browser.js';
 import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
+import { codeAt } from '../support/rfc6238.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { TEST_TLOG_KEY_PEM, writeTestTlogKey } from '../support/tlog-test-key.js';
@@ -116,6 +120,78 @@ describe('log hygiene: what the service writes to its logs', function () {
       expect(requests.find((r) => r.path === '/nowhere')).to.include({ route: null, status: 404 });
     } finally {
       await l1.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds no TOTP secret, code, recovery code or reset link — through enrolment, sign-ins and a reset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l2-logs-'));
+    let logs = '';
+    try {
+      writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+      const env = {
+        SECRETS_DIR: dir,
+        STORE: `sqlite:${join(dir, 'l2.sqlite')}`,
+        BCRYPT_COST: '4',
+        LOG_LEVEL: 'trace',
+      };
+      const l2 = await startL2Process(env);
+      l2.child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+      l2.child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+      const api = client(l2.url);
+      const alice = (await api.post('/auth/register', { username: 'alice', password: PASSWORD })).json
+        .access_token as string;
+      const setup = (await api.post('/auth/totp/setup', undefined, { token: alice })).json;
+      const secret = setup.secret as string;
+      const enrolCode = codeAt(secret, new Date());
+      const on = await api.post(
+        '/auth/totp',
+        { code: enrolCode, current_password: PASSWORD },
+        { token: alice },
+      );
+      const recoveryCodes = on.json.recovery_codes as string[];
+      expect(recoveryCodes).to.have.length(10);
+      const step = (await api.post('/auth/login', { username: 'alice', password: PASSWORD })).json;
+      const wrong = enrolCode === '123456' ? '654321' : '123456';
+      await api.post('/auth/login/mfa', { challenge: step.challenge, code: wrong });
+      await api.post('/auth/login/mfa', { challenge: step.challenge, recovery_code: recoveryCodes[0] });
+      const renewed = await api.post(
+        '/auth/recovery-codes',
+        { current_password: PASSWORD },
+        { token: alice },
+      );
+      recoveryCodes.push(...(renewed.json.recovery_codes as string[]));
+
+      const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', cli, 'users', 'reset', 'alice'],
+        {
+          env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+        },
+      );
+      const link = new URL(stdout.split('\n')[0]!);
+      const token = link.searchParams.get('token')!;
+      const browser = new FormBrowser(l2.url);
+      await browser.get(`${link.pathname}${link.search}`);
+      await browser.submit(`${link.pathname}${link.search}`, { new_password: NEW_PASSWORD });
+      await browser.get(`${link.pathname}${link.search}`);
+      expect(await l2.stop()).to.equal(0);
+
+      expect(logs.split('\n').length).to.be.greaterThan(10);
+      for (const form of [
+        secret,
+        secret.toLowerCase(),
+        enrolCode,
+        step.challenge as string,
+        token,
+        ...recoveryCodes,
+      ])
+        expect(logs).not.to.contain(form);
+      expect(logs).to.contain('/auth/reset');
+      expect(logs).not.to.contain(PASSWORD);
+      expect(logs).not.to.contain(NEW_PASSWORD);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -36,8 +36,11 @@ export interface TestServerOptions {
   readonly background?: boolean;
   /** Reuse a directory (to restart on the same SQLite file). */
   readonly dir?: string;
-  /** Make PUBLIC_URL the server's real address (for a browser that follows absolute links, or a peer). */
-  readonly publicUrlIsServer?: boolean;
+  /**
+   * Make PUBLIC_URL the server's real address (for a browser that follows absolute links, or a peer); `'localhost'`
+   * names it `http://localhost:<port>` — WebAuthn refuses an IP address as a relying party id.
+   */
+  readonly publicUrlIsServer?: boolean | 'localhost';
   /** Listen on this port (to restart a server at the same address); an ephemeral one by default. */
   readonly port?: number;
 }
@@ -59,7 +62,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SECRETS_DIR: dir,
     STORE: options.store === 'sqlite' ? `sqlite:${join(dir, 'l2.sqlite')}` : 'memory:',
     BCRYPT_COST: '4',
-    PUBLIC_URL: options.publicUrlIsServer ? url : TEST_PUBLIC_URL,
+    PUBLIC_URL:
+      options.publicUrlIsServer === 'localhost'
+        ? `http://localhost:${port}`
+        : options.publicUrlIsServer
+          ? url
+          : TEST_PUBLIC_URL,
     LOG_LEVEL: 'silent',
     QUEUE_POLL_INTERVAL_MS: '50',
     NOTICE_RETRY_FIRST_DELAY_MS: '50',

@@ -73,6 +73,7 @@ export function transferRecords({ users, activities, checkpointAt }: TransferSha
       profileVersion: i % 3 === 1 ? i + 2 : 0,
     }),
   );
+  pushAccountSecurity(records, names);
   records.push({
     record: 'instance_key',
     publicKeyPem: 'instance public',
@@ -230,8 +231,80 @@ function profileOf(i: number): TransferProfile {
  * The same records as a file exported before profiles, alt text and sensitive assets existed holds them: users
  * without `profile` and `profileVersion`, assets without `altText` and `sensitive`.
  */
+/** The kinds of format 3 (issue 28): what protects each account, and its history. */
+export const ACCOUNT_SECURITY_KINDS: readonly TransferRecord['record'][] = [
+  'totp_factor',
+  'recovery_code',
+  'passkey',
+  'account_event',
+];
+
+/** The records as a file of version 1 or 2 holds them: no second factor, recovery code, passkey or history. */
+export const withoutAccountSecurity = (records: readonly TransferRecord[]): TransferRecord[] =>
+  records.filter((r) => !ACCOUNT_SECURITY_KINDS.includes(r.record));
+
+/**
+ * Every fourth user has two-step sign-in with three recovery codes (one used), every third a passkey (some synced,
+ * some used), and the history of it — each kind in the order the stores export it (TOTP and codes by username as
+ * text, passkeys and history as written).
+ */
+function pushAccountSecurity(records: TransferRecord[], names: readonly string[]): void {
+  const withTotp = names.filter((_, i) => i % 4 === 1);
+  const withPasskey = names.filter((_, i) => i % 3 === 2);
+  const byText = (list: readonly string[]) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const username of byText(withTotp))
+    records.push({
+      record: 'totp_factor',
+      username,
+      secret: `JBSWY3DPEHPK3PXP${username.toUpperCase().replace(/[^A-Z2-7]/g, 'A')}`,
+      enabledAt: at(40),
+      lastUsedStep: 59_000_000 + username.length,
+    });
+  for (const username of byText(withTotp))
+    for (let k = 0; k < 3; k++)
+      records.push({
+        record: 'recovery_code',
+        username,
+        codeHash: hex(3_000_000 + k),
+        usedAt: k === 0 ? at(60) : null,
+      });
+  withPasskey.forEach((username, k) =>
+    records.push({
+      record: 'passkey',
+      credentialId: `cred-${username}`,
+      username,
+      userHandle: `handle-${username}`,
+      name: `Phone of «${username}»`,
+      publicKey: `pQECAyYgASFYI${hex(k, 8)}`,
+      counter: k * 3,
+      transports: k % 2 ? ['internal', 'hybrid'] : [],
+      backupEligible: k % 2 === 1,
+      createdAt: at(70 + k),
+      lastUsedAt: k % 2 ? at(80 + k) : null,
+    }),
+  );
+  for (const username of withTotp)
+    records.push({
+      record: 'account_event',
+      username,
+      kind: 'second_factor_enabled',
+      detail: null,
+      at: at(40),
+      address: '2001:db8::7',
+    });
+  for (const username of withPasskey)
+    records.push({
+      record: 'account_event',
+      username,
+      kind: 'passkey_added',
+      detail: `Phone of «${username}»`,
+      at: at(70),
+      address: '192.0.2.9',
+    });
+}
+
 export function withoutProfilesAndAltText(records: readonly TransferRecord[]): TransferRecord[] {
-  return records.map((r) => {
+  return withoutAccountSecurity(records).map((r) => {
     if (r.record === 'user') {
       const { profile: _p, profileVersion: _v, ...rest } = r;
       return rest;

@@ -79,6 +79,10 @@ export async function importStore(
 
 const PLURALS: Record<keyof TransferCounts, string> = {
   user: 'users',
+  totp_factor: 'second factors',
+  recovery_code: 'recovery codes',
+  passkey: 'passkeys',
+  account_event: 'history entries',
   instance_key: 'instance keys',
   remote_key: 'remote keys',
   issued_token: 'issued tokens',

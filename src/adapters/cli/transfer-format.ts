@@ -2,9 +2,13 @@
 // trailer that says how many records came, so that a truncated file is refused rather than half imported.
 import { z } from 'zod';
 import type { TransferRecord } from '../../application/ports/store-transfer.js';
+import { ACCOUNT_EVENT_KINDS } from '../../domain/account-security.js';
 
 export const FORMAT = 'l2-store';
 /**
+ * 3: what protects each account — `totp_factor`, `recovery_code`, `passkey` records — and its history
+ * (`account_event`), after the users (issue 28). Files of versions 1 and 2 have none of them and read as they always
+ * did: accounts protected by their password alone.
  * 2: users carry `profile` and `profileVersion`, assets `altText` and `sensitive` (issue 25). A version-1 file reads
  * as it always did, those fields taking their defaults; the version moved so that an L2 from before, which would
  * drop the fields it does not know, refuses a newer file rather than import it without them.
@@ -46,6 +50,35 @@ const Record = z.discriminatedUnion('record', [
     // Optional: files exported before profiles existed import with the empty profile at version 0.
     profile: Profile.optional(),
     profileVersion: z.number().int().nonnegative().optional(),
+  }),
+  z.object({
+    record: z.literal('totp_factor'),
+    username: text,
+    secret: text,
+    enabledAt: time,
+    lastUsedStep: z.number().int().nonnegative(),
+  }),
+  z.object({ record: z.literal('recovery_code'), username: text, codeHash: text, usedAt: time.nullable() }),
+  z.object({
+    record: z.literal('passkey'),
+    credentialId: text,
+    username: text,
+    userHandle: text,
+    name: text,
+    publicKey: text,
+    counter: z.number().int().nonnegative(),
+    transports: z.array(text),
+    backupEligible: z.boolean(),
+    createdAt: time,
+    lastUsedAt: time.nullable(),
+  }),
+  z.object({
+    record: z.literal('account_event'),
+    username: text,
+    kind: z.enum(ACCOUNT_EVENT_KINDS),
+    detail: nullableText,
+    at: time,
+    address: nullableText,
   }),
   z.object({ record: z.literal('instance_key'), publicKeyPem: text, privateKeyPem: text }),
   z.object({

@@ -33,6 +33,8 @@ export interface ActionLimits {
   readonly registrationWindowSeconds: number;
   readonly assetWritesPerUser: number;
   readonly assetWriteWindowSeconds: number;
+  /** Per minute. */
+  readonly passkeyChallengesPerAddress: number;
 }
 
 /** RFC 7662 §2.1: introspections answered inactive, per client address. */
@@ -56,6 +58,8 @@ export interface RateLimits {
   readonly registrations: RateLimiterBudget;
   /** Asset writes per user: each appends a signed activity delivered to every follower. */
   readonly assetWrites: RateLimiterBudget;
+  /** Passkey sign-in challenges per client address: each is a store write before anyone is known. */
+  readonly passkeyChallenges: RateLimiterBudget;
   /** Follows per remote actor: each costs a fetch of the actor and a write. */
   readonly followsPerActor: RateLimiterBudget;
   /** Follows per remote origin, all its actors together. */
@@ -127,6 +131,9 @@ export function rateLimits(
     ),
     assetWrites: new RateLimiterBudget(
       limiter(store, 'asset_write_user', actions.assetWritesPerUser, actions.assetWriteWindowSeconds),
+    ),
+    passkeyChallenges: new RateLimiterBudget(
+      limiter(store, 'passkey_challenge_addr', actions.passkeyChallengesPerAddress, 60),
     ),
     followsPerActor: new RateLimiterBudget(
       limiter(store, 'follow_actor', follows.followsPerActor, follows.followWindowSeconds),

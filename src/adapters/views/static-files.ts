@@ -7,6 +7,7 @@ const SCREENSHOTS_DIR = fileURLToPath(new URL('../../../docs/screenshots/', impo
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
@@ -25,7 +26,7 @@ function readDir(dir: string, prefix: string, into: Map<string, StaticFile>): vo
 }
 
 /**
- * The stylesheet, the favicon and the README's screenshots, read once at start-up into memory. A fixed map, so no
+ * The stylesheet, the favicon, the passkey script and the README's screenshots, read once at start-up into memory. A fixed map, so no
  * request path ever reaches the file system.
  */
 export function loadStaticFiles(): Map<string, StaticFile> {

@@ -1,4 +1,5 @@
 import type { AccountRemoval } from './account-removal.js';
+import type { AccountSecurityStore } from './account-security-store.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { AuthorizationCodeStore } from './authorization-code-store.js';
@@ -35,6 +36,8 @@ export interface Persistence {
   readonly remoteKeys: RemoteKeyStore;
   readonly instanceKeys: InstanceKeyStore;
   readonly accountRemoval: AccountRemoval;
+  /** Second factors, recovery codes, passkeys, challenges and the accounts' history. */
+  readonly accountSecurity: AccountSecurityStore;
   readonly health: StoreHealth;
   /** Every record out, and into an empty store (`l2 store export` / `import`). */
   readonly transfer: StoreTransfer;

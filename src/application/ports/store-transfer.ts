@@ -12,8 +12,10 @@ export interface TransferProfile {
 /**
  * Every record a store holds, in one form that every store reads and writes: what `l2 store export` writes as JSON
  * Lines and `l2 store import` reads back, so an operator can move from one store to another (SQLite → MongoDB and
- * back) with the log, the keys, the revocations and the queued work intact. Times are ISO 8601 strings; secrets
- * (password hashes, private keys) are carried as stored — an export file must be guarded like the store itself.
+ * back) with the log, the keys, the revocations, what protects each account and the queued work intact. Times are
+ * ISO 8601 strings; secrets (password hashes, private keys, TOTP secrets) are carried as stored — an export file
+ * must be guarded like the store itself. Short-lived challenges (WebAuthn ceremonies, second steps, reset links)
+ * and TOTP enrolments not yet confirmed are not carried: an import is a move, and they are minutes old.
  */
 export type TransferRecord =
   | {
@@ -29,6 +31,42 @@ export type TransferRecord =
       readonly profile?: TransferProfile;
       /** Absent in files exported before profiles existed: 0. */
       readonly profileVersion?: number;
+    }
+  /** An account's second factor (TOTP), its secret as stored. */
+  | {
+      readonly record: 'totp_factor';
+      readonly username: string;
+      readonly secret: string;
+      readonly enabledAt: string;
+      readonly lastUsedStep: number;
+    }
+  | {
+      readonly record: 'recovery_code';
+      readonly username: string;
+      readonly codeHash: string;
+      readonly usedAt: string | null;
+    }
+  | {
+      readonly record: 'passkey';
+      readonly credentialId: string;
+      readonly username: string;
+      readonly userHandle: string;
+      readonly name: string;
+      readonly publicKey: string;
+      readonly counter: number;
+      readonly transports: readonly string[];
+      readonly backupEligible: boolean;
+      readonly createdAt: string;
+      readonly lastUsedAt: string | null;
+    }
+  /** An entry of an account's history, in the order they were written. */
+  | {
+      readonly record: 'account_event';
+      readonly username: string;
+      readonly kind: string;
+      readonly detail: string | null;
+      readonly at: string;
+      readonly address: string | null;
     }
   | { readonly record: 'instance_key'; readonly publicKeyPem: string; readonly privateKeyPem: string }
   | {
@@ -126,6 +164,10 @@ export type TransferRecordKind = TransferRecord['record'];
 /** The order records are exported in, and must be imported in: what refers to something comes after it. */
 export const TRANSFER_ORDER: readonly TransferRecordKind[] = [
   'user',
+  'totp_factor',
+  'recovery_code',
+  'passkey',
+  'account_event',
   'instance_key',
   'remote_key',
   'issued_token',

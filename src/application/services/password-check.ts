@@ -36,12 +36,20 @@ export class PasswordCheck {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  /** The active (neither deleted nor disabled) user whose password this is. */
-  async check(input: {
-    username: string;
-    password: string;
-    clientAddress: string;
-  }): Promise<Result<User, PasswordCheckError>> {
+  /**
+   * The active (neither deleted nor disabled) user whose password this is. With `firstFactorOnly`, a right password
+   * does not clear the username's failures yet: a second step follows, and only its success does
+   * ({@link succeeded}) — else whoever has the password could guess codes without limit, clearing the count with the
+   * password between guesses.
+   */
+  async check(
+    input: {
+      username: string;
+      password: string;
+      clientAddress: string;
+    },
+    options: { readonly firstFactorOnly?: boolean } = {},
+  ): Promise<Result<User, PasswordCheckError>> {
     // The throttle keys on the normalised name, so `Alice` and `alice` share one budget.
     const throttleKey = input.username.toLowerCase();
     // Counted before the password is checked, so parallel guesses cannot all pass while the first are hashing.
@@ -62,8 +70,13 @@ export class PasswordCheck {
       return err(refused);
     }
     if (!user || !matches) return err({ type: 'invalid_credentials' });
-    await this.throttle.succeeded(throttleKey, input.clientAddress);
+    if (!options.firstFactorOnly) await this.throttle.succeeded(throttleKey, input.clientAddress);
     return ok(await this.atCurrentCost(user, input.password));
+  }
+
+  /** A sign-in that checked its password with `firstFactorOnly` is complete: its username's failures are cleared. */
+  succeeded(username: string, clientAddress: string): Promise<void> {
+    return this.throttle.succeeded(username.toLowerCase(), clientAddress);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { L1ServerUrl } from '../../domain/l1-server.js';
 import { issuedTokenOf, type IssuedToken } from '../../domain/revocation.js';
+import type { SignInMethods } from '../../domain/sign-in-methods.js';
 import { scopedClaims, sessionClaims, type TokenClaims } from '../../domain/token.js';
 import type { Username } from '../../domain/user.js';
 import type { Clock } from '../ports/clock.js';
@@ -24,16 +25,17 @@ export class TokenIssuer {
     private readonly l2Server: string,
   ) {}
 
-  issueSession(username: Username): Promise<IssuedTokenView> {
-    return this.issue(this.sessionClaims(username));
+  /** A session token saying how its person signed in (`amr`). */
+  issueSession(username: Username, amr: SignInMethods): Promise<IssuedTokenView> {
+    return this.issue(this.sessionClaims(username, amr));
   }
 
   /**
    * A session token signed but not yet recorded: its record is for the caller to write with what else it writes
    * (registration stores the user and its first session together).
    */
-  signSession(username: Username): { view: IssuedTokenView; record: IssuedToken } {
-    return this.sign(this.sessionClaims(username));
+  signSession(username: Username, amr: SignInMethods): { view: IssuedTokenView; record: IssuedToken } {
+    return this.sign(this.sessionClaims(username, amr));
   }
 
   issueScoped(session: TokenClaims, l1Server: L1ServerUrl): Promise<IssuedTokenView> {
@@ -69,7 +71,13 @@ export class TokenIssuer {
     return { view: { token, tokenHash, claims, expiresAt: record.expiresAt }, record };
   }
 
-  private sessionClaims(username: Username): TokenClaims {
-    return sessionClaims({ username, l2Server: this.l2Server, now: this.clock.now(), jti: this.ids.newId() });
+  private sessionClaims(username: Username, amr: SignInMethods): TokenClaims {
+    return sessionClaims({
+      username,
+      l2Server: this.l2Server,
+      now: this.clock.now(),
+      jti: this.ids.newId(),
+      amr,
+    });
   }
 }

@@ -19,6 +19,8 @@ import {
   EMPTY_TRANSFER_PROFILE,
   streamOf,
   transferRecords,
+  ACCOUNT_SECURITY_KINDS,
+  withoutAccountSecurity,
   withoutProfilesAndAltText,
 } from '../../support/transfer-records.js';
 import { testTransparencyLog } from '../../support/tlog-test-key.js';
@@ -50,10 +52,10 @@ describe('the store export file', () => {
 
   /**
    * The lines of a file as a version-1 or -2 export wrote it: each activity's parsed `document` instead of its entry
-   * text, no transparency log record; version 1 also without the fields of issue 25.
+   * text, no transparency log record, no account security; version 1 also without the fields of issue 25.
    */
   function oldLines(records: readonly TransferRecord[], version: 1 | 2 = 1): string[] {
-    const old = (version === 1 ? withoutProfilesAndAltText(records) : [...records])
+    const old = withoutAccountSecurity(version === 1 ? withoutProfilesAndAltText(records) : records)
       .filter((r) => r.record !== 'transparency_log')
       .map((r) => {
         if (r.record !== 'activity') return r;
@@ -71,7 +73,7 @@ describe('the store export file', () => {
   const withoutCheckpoint = (r: TransferRecord): TransferRecord =>
     r.record === 'transparency_log' ? { ...r, origin: null, checkpoint: null } : r;
 
-  it('is written at version 3, and carries profiles, alt text, sensitive, entries and the checkpoint from store to store byte for byte', async () => {
+  it('is written at version 3, and carries profiles, alt text, sensitive, entries, the checkpoint and account security from store to store byte for byte', async () => {
     const records = transferRecords({ users: 14, activities: 120 });
     const source = open('sqlite');
     await source.transfer.import(streamOf(records));
@@ -89,6 +91,11 @@ describe('the store export file', () => {
     const lines = readFileSync(first, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).to.deep.include({ format: 'l2-store', version: FORMAT_VERSION });
     expect(FORMAT_VERSION).to.equal(3);
+    for (const kind of ACCOUNT_SECURITY_KINDS)
+      expect(
+        lines.some((line) => line.startsWith(`{"record":"${kind}"`)),
+        kind,
+      ).to.equal(true);
     expect(lines.slice(1, -1).map((line) => JSON.parse(line) as unknown)).to.deep.equal(records);
   });
 
@@ -103,7 +110,7 @@ describe('the store export file', () => {
 
       expect(counts).to.deep.include({ user: 14, activity: 120 });
       expect(await collect(store.transfer.export())).to.deep.equal(
-        records.map((r) =>
+        withoutAccountSecurity(records).map((r) =>
           r.record === 'user'
             ? { ...r, profile: EMPTY_TRANSFER_PROFILE, profileVersion: 0 }
             : r.record === 'asset'
@@ -123,7 +130,7 @@ describe('the store export file', () => {
     });
 
   for (const kind of ['memory', 'sqlite'] as const)
-    it(`imports a version-2 file into ${kind}: each document's JSON text is its entry, and the log's root is theirs`, async () => {
+    it(`imports a version-2 file into ${kind}: each document's JSON text is its entry, the log's root is theirs, and accounts are protected by their password alone`, async () => {
       const records = transferRecords({ users: 4, activities: 300 });
       const file = join(dir, 'v2.jsonl');
       writeFileSync(file, `${oldLines(records, 2).join('\n')}\n`);
@@ -131,7 +138,16 @@ describe('the store export file', () => {
 
       await importStore(store.transfer, file);
 
-      expect(await collect(store.transfer.export())).to.deep.equal(records.map(withoutCheckpoint));
+      expect(await collect(store.transfer.export())).to.deep.equal(
+        withoutAccountSecurity(records).map(withoutCheckpoint),
+      );
+      expect(await store.accountSecurity.factors('user_1' as Username)).to.deep.equal({
+        totp: null,
+        enrolment: null,
+        recoveryCodes: [],
+        passkeys: [],
+      });
+      expect(await store.accountSecurity.history('user_1' as Username, 10)).to.deep.equal([]);
       const service = testTransparencyLog(store.transparencyLog);
       await service.start();
       const signed = records.find((r) => r.record === 'transparency_log');

@@ -30,12 +30,19 @@ for (const store of STORES) {
       });
       expect(isoMillis(response.json.created_at)).to.be.at.most(before + 1000);
       const claims = jwtPayload(alice);
-      expect(keysOf(response.json.token)).to.deep.equal(['expires_at', 'issued_at', 'jti', 'l1_server']);
+      expect(keysOf(response.json.token)).to.deep.equal([
+        'amr',
+        'expires_at',
+        'issued_at',
+        'jti',
+        'l1_server',
+      ]);
       expect(response.json.token).to.deep.equal({
         jti: claims.jti,
         issued_at: new Date(claims.iat * 1000).toISOString(),
         expires_at: new Date(claims.exp * 1000).toISOString(),
         l1_server: null,
+        amr: ['pwd'],
       });
       expect(response.headers.get('cache-control')).to.equal('no-store');
     });

@@ -2,9 +2,14 @@
 // on any page or JSON answer, signed in or not, in every representation.
 import { expect } from 'chai';
 import { client, registerUser } from '../../support/http.js';
-import { TEST_SECRET, type TestServer } from '../../support/test-server.js';
+import { codeAt } from '../../support/rfc6238.js';
+import { SoftAuthenticator } from '../../support/soft-authenticator.js';
+import { TEST_PUBLIC_URL, TEST_SECRET, type TestServer } from '../../support/test-server.js';
+import { normaliseUsername, type Username } from '../../../src/domain/user.js';
 import { AP_ACCEPT, createAsset } from './registry/support.js';
 import { startServer, STORES } from './helpers.js';
+
+const normalised = (name: string) => (normaliseUsername(name) as { value: Username }).value;
 
 /** Not the README's example password, which the home page shows. */
 const SECRET_PASSWORD = 'a passphrase no page prints 42';
@@ -21,6 +26,33 @@ for (const store of STORES) {
       const api = client(server.url);
       const alice = await registerUser(server.url, 'alice', SECRET_PASSWORD);
       await createAsset(api, alice, 'sunset');
+      // Two-step sign-in and a passkey: neither the TOTP secret, nor a recovery code or its hash, nor the passkey's
+      // public key is anywhere after the answers that set them up.
+      const setup = (await api.post('/auth/totp/setup', undefined, { token: alice })).json;
+      const on = await api.post(
+        '/auth/totp',
+        { code: codeAt(setup.secret, new Date()), current_password: SECRET_PASSWORD },
+        { token: alice },
+      );
+      const recoveryCodes = on.json.recovery_codes as string[];
+      const options = (await api.post('/auth/passkeys/options', undefined, { token: alice })).json;
+      const response = new SoftAuthenticator(TEST_PUBLIC_URL).register(options);
+      const added = await api.post(
+        '/auth/passkeys',
+        { name: 'Phone', response, current_password: SECRET_PASSWORD },
+        { token: alice },
+      );
+      expect(added.status, added.text).to.equal(201);
+      const stored = await server.parts.store.accountSecurity.factors(normalised('alice'));
+      const secrets = [
+        ...SECRETS,
+        new RegExp(setup.secret),
+        new RegExp(setup.secret.match(/.{1,4}/g).join(' ')),
+        ...recoveryCodes.map((code) => new RegExp(code)),
+        ...stored.recoveryCodes.map((code) => new RegExp(code.hash)),
+        new RegExp(stored.passkeys[0]!.publicKey),
+        new RegExp(stored.passkeys[0]!.userHandle),
+      ];
       const paths = [
         '/',
         '/users',
@@ -36,7 +68,9 @@ for (const store of STORES) {
         '/actor',
         '/auth/me',
         '/auth/sessions',
+        '/auth/security',
         '/account',
+        '/login',
         '/renderers',
         '/openapi.json',
         '/metrics',
@@ -49,7 +83,7 @@ for (const store of STORES) {
           for (const token of [undefined, alice]) {
             const response = await api.get(path, { token, headers: { accept } });
             read++;
-            for (const secret of SECRETS)
+            for (const secret of secrets)
               expect(response.text, `${path} (${accept}, ${token ? 'signed in' : 'anonymous'})`).not.to.match(
                 secret,
               );

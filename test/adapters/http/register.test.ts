@@ -62,10 +62,20 @@ for (const store of STORES) {
         );
       });
 
-      it('issues a session token with exactly the claims of API.md (no l1_server, no sid)', async () => {
+      it('issues a session token with exactly the claims of API.md and amr (no l1_server, no sid)', async () => {
         const response = await api.post('/auth/register', { username: 'Alice', password: PASSWORD });
         const claims = jwtPayload(response.json.access_token);
-        expect(keysOf(claims)).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'l2_server', 'sub', 'username']);
+        expect(keysOf(claims)).to.deep.equal([
+          'amr',
+          'exp',
+          'iat',
+          'iss',
+          'jti',
+          'l2_server',
+          'sub',
+          'username',
+        ]);
+        expect(claims.amr).to.deep.equal(['pwd']);
         expect(claims).to.include({
           sub: 'alice',
           username: 'alice',

@@ -98,8 +98,10 @@ for (const store of STORES) {
             l2_server: 'http://l2.test',
           });
           expect(keysOf(claims)).to.deep.equal(
-            ['exp', 'iat', 'iss', 'jti', 'l1_server', 'l2_server', 'sid', 'sub', 'username'].sort(),
+            ['amr', 'exp', 'iat', 'iss', 'jti', 'l1_server', 'l2_server', 'sid', 'sub', 'username'].sort(),
           );
+          // The session's (a registration: a password).
+          expect(claims.amr).to.deep.equal(['pwd']);
           expect(claims.jti).to.be.a('string').and.not.equal(session.jti);
           expect(claims.exp - claims.iat).to.be.at.most(THIRTY_DAYS_SECONDS);
           expect(claims.exp).to.be.at.most(session.exp);

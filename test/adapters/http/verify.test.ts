@@ -63,11 +63,13 @@ for (const store of STORES) {
       });
 
       describe('a valid token', () => {
-        it('answers 200 with exactly valid, username, l2_server, l1_server null and expires_at', async () => {
+        it('answers 200 with exactly valid, username, l2_server, l1_server null, expires_at and amr', async () => {
           const response = await verify(alice);
           expect(response.status, response.text).to.equal(200);
           expect(response.headers.get('content-type')).to.match(/^application\/json/);
+          expect(response.json.amr).to.deep.equal(['pwd']);
           expect(keysOf(response.json)).to.deep.equal([
+            'amr',
             'expires_at',
             'l1_server',
             'l2_server',

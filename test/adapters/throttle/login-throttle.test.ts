@@ -15,6 +15,7 @@ const ACTIONS = {
   registrationsPerAddress: 10,
   registrationWindowSeconds: 3600,
   assetWritesPerUser: 60,
+  passkeyChallengesPerAddress: 60,
   assetWriteWindowSeconds: 60,
 };
 

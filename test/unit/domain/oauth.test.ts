@@ -150,6 +150,7 @@ describe('"Sign in with L2" token requests (RFC 6749 §4.1.3)', () => {
       l2Server: 'https://l2.example',
       now: T0,
       jti: 's',
+      amr: ['pwd'],
     });
     const code = grantedCode({ codeHash: 'h', session, sessionTokenHash: 'sh', request, now: T0 });
     const exchange = (overrides: Record<string, unknown>, at = later(1000)) => {

@@ -1,3 +1,4 @@
+import { methodsOf } from '../../../src/domain/sign-in-methods.js';
 import { expect } from 'chai';
 import { normaliseL1Server, type L1ServerUrl } from '../../../src/domain/l1-server.js';
 import {
@@ -14,7 +15,7 @@ const L2 = 'https://l2.example';
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const alice = (normaliseUsername('alice') as { value: Username }).value;
 const l1 = (url: string) => (normaliseL1Server(url) as { value: L1ServerUrl }).value;
-const session = sessionClaims({ username: alice, l2Server: L2, now: NOW, jti: 'j1' });
+const session = sessionClaims({ username: alice, l2Server: L2, now: NOW, jti: 'j1', amr: ['pwd'] });
 
 describe('token claims', () => {
   it('gives a session token every claim of API.md and a 30-day life', () => {
@@ -26,7 +27,21 @@ describe('token claims', () => {
       iat: NOW.getTime() / 1000,
       exp: NOW.getTime() / 1000 + TOKEN_LIFETIME_SECONDS,
       jti: 'j1',
+      amr: ['pwd'],
     });
+  });
+
+  it('gives a scoped token the amr of its session', () => {
+    const strong = sessionClaims({ username: alice, l2Server: L2, now: NOW, jti: 'j3', amr: ['hwk', 'mfa'] });
+    const scoped = scopedClaims({ session: strong, l1Server: l1('https://l1.example'), now: NOW, jti: 'j4' });
+    expect(scoped.amr).to.deep.equal(['hwk', 'mfa']);
+    expect(parseClaims(scoped, L2)).to.deep.equal({ ok: true, value: scoped });
+  });
+
+  it('reads a token issued before amr existed (no claim) as a password sign-in', () => {
+    const { amr: _, ...old } = session;
+    const parsed = parseClaims(old, L2);
+    expect(parsed.ok && methodsOf(parsed.value)).to.deep.equal(['pwd']);
   });
 
   it('never lets a scoped token outlive its session', () => {
@@ -61,6 +76,10 @@ describe('token claims', () => {
     ['exp before iat', { ...session, exp: session.iat - 1 }],
     ['l1_server without sid', { ...session, l1_server: 'https://l1.example' }],
     ['sid without l1_server', { ...session, sid: 'j0' }],
+    ['an amr that is no array', { ...session, amr: 'pwd' }],
+    ['an empty amr', { ...session, amr: [] }],
+    ['an amr with an unknown method', { ...session, amr: ['pwd', 'face'] }],
+    ['an amr naming a method twice', { ...session, amr: ['pwd', 'pwd'] }],
   ];
   for (const [name, payload] of broken) {
     it(`rejects a payload with ${name}`, () =>

@@ -1,4 +1,5 @@
 // POST /oauth/introspect's answers (API.md §2.2, RFC 7662 §2.2), shared by its Koa route and its hot path.
+import { methodsOf } from '../../../domain/sign-in-methods.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import { JSON_CONTENT_TYPE } from '../content-types.js';
 import type { Answer } from './answers.js';
@@ -16,6 +17,8 @@ export const activeJson = (claims: TokenClaims) => ({
   iat: claims.iat,
   jti: claims.jti,
   ...(claims.sid === undefined ? {} : { sid: claims.sid }),
+  // RFC 8176: how the session signed in (a scoped token carries its session's), so an L1 can ask for more.
+  amr: methodsOf(claims),
   token_type: 'Bearer',
   l2_server: claims.l2_server,
 });

@@ -1,6 +1,7 @@
 // POST /auth/verify's input and answer body, shared by its Koa route and its hot path (README.md).
 import type { z } from 'zod';
 import type { L1ServerUrls } from '../koa/l1-server-urls.js';
+import { methodsOf } from '../../../domain/sign-in-methods.js';
 import { expiresAt, type TokenClaims } from '../../../domain/token.js';
 import type { VerifyRequest } from '../koa/schemas.js';
 
@@ -16,4 +17,5 @@ export const verifiedJson = (claims: TokenClaims) => ({
   l2_server: claims.l2_server,
   l1_server: claims.l1_server ?? null,
   expires_at: expiresAt(claims).toISOString(),
+  amr: methodsOf(claims),
 });

@@ -45,3 +45,12 @@ export function addressKey(ip: string, ipv6Prefix: 48 | 64 = 64): string {
   const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${ipv6Prefix}`);
   return `${prefix.toString()}/${ipv6Prefix}`;
 }
+
+/**
+ * The request's own address as the limits' proxy rule reads it (no port, an IPv4-mapped IPv6 address as its IPv4
+ * address), whole: what an account's history says a change came from.
+ */
+export function requestAddress(ctx: Context): string {
+  const raw = withoutPort(ctx.ip);
+  return ipaddr.isValid(raw) ? ipaddr.process(raw).toString() : UNREADABLE;
+}

@@ -1,7 +1,7 @@
 // The OAuth endpoints' requests and answers (API.md §2.1–§2.3): they validate bodies and generate /openapi.json.
 import { z } from 'zod';
 import { VERIFIER } from '../../../domain/oauth.js';
-import './schemas.js';
+import { Amr } from './schemas.js';
 
 /** An RFC 6749 §5.2 error: what the OAuth endpoints answer their refusals with (OAuthProblem). */
 export const OAuthError = z
@@ -71,6 +71,7 @@ export const IntrospectionResponse = z
     iat: z.number().int().optional(),
     jti: z.string().optional(),
     sid: z.string().optional().openapi({ description: 'The session that made a scoped token' }),
+    amr: Amr.optional(),
     token_type: z.literal('Bearer').optional(),
     l2_server: z.string().url().optional(),
   })

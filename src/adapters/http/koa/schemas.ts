@@ -11,6 +11,7 @@ import {
   PASSWORD_MIN_CHARACTERS,
   passwordLength,
 } from '../../../domain/password.js';
+import { AUTHENTICATION_METHODS } from '../../../domain/sign-in-methods.js';
 import { USERNAME_RULE } from '../../../domain/user.js';
 
 extendZodWithOpenApi(z);
@@ -25,7 +26,7 @@ const l1ServerUrl = z
   .openapi({ example: 'https://l1.example', description: 'The L1 server URL; normalised before use.' });
 
 /** A password being set: the rules of API.md §1. */
-const newPassword = z
+export const newPassword = z
   .string()
   .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
   .refine((p) => !hasLoneSurrogate(p), { message: NOT_TEXT_MESSAGE, abort: true })
@@ -42,7 +43,7 @@ const newPassword = z
   });
 
 /** A password being checked: anything up to the longest a password may be. */
-const givenPassword = z
+export const givenPassword = z
   .string()
   .min(1)
   .refine((p) => !hasNulCharacter(p), { message: NUL_CHARACTER_MESSAGE, abort: true })
@@ -113,12 +114,22 @@ export const LoginResponse = z
   })
   .openapi('LoginResponse');
 
+/** How the person signed in (RFC 8176), as tokens carry it. */
+export const Amr = z.array(z.enum(AUTHENTICATION_METHODS)).openapi({
+  description:
+    'How the person signed in (RFC 8176): `pwd` a password; `otp` a one-time code (authenticator app or recovery ' +
+    'code); `hwk` / `swk` a passkey kept in hardware / that may be synced; `mfa` two factors (password and code, ' +
+    'or a passkey with user verification). A scoped token carries its session’s.',
+  example: ['pwd', 'otp', 'mfa'],
+});
+
 /** The token a request was made with, as `/auth/me` describes it. */
 const PresentedToken = z.object({
   jti: z.string(),
   issued_at: isoTime,
   expires_at: isoTime,
   l1_server: z.string().nullable(),
+  amr: Amr,
 });
 
 export const MeResponse = z
@@ -133,6 +144,7 @@ export const VerifyResponse = z
     l2_server: z.string().url(),
     l1_server: z.string().nullable(),
     expires_at: isoTime,
+    amr: Amr,
   })
   .openapi('VerifyResponse');
 

@@ -5,6 +5,7 @@ import {
   type TransferCounts,
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
+import type { AccountEventKind } from '../../../domain/account-security.js';
 import type { ActivityType } from '../../../domain/activity.js';
 import type { AssetName } from '../../../domain/asset.js';
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
@@ -37,6 +38,34 @@ export class InMemoryStoreTransfer implements StoreTransfer {
         profile: storedProfile(user.profile),
         profileVersion: user.profileVersion,
       };
+    const { security } = db;
+    for (const [username, totp] of [...security.totp].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      yield {
+        record: 'totp_factor',
+        username,
+        secret: totp.secret,
+        enabledAt: totp.enabledAt.toISOString(),
+        lastUsedStep: totp.lastUsedStep,
+      };
+    for (const [username, codes] of [...security.recoveryCodes].sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    ))
+      for (const code of [...codes].sort((a, b) => (a.hash < b.hash ? -1 : 1)))
+        yield {
+          record: 'recovery_code',
+          username,
+          codeHash: code.hash,
+          usedAt: code.usedAt?.toISOString() ?? null,
+        };
+    for (const p of security.passkeys.values())
+      yield {
+        record: 'passkey',
+        ...p,
+        transports: [...p.transports],
+        createdAt: p.createdAt.toISOString(),
+        lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+      };
+    for (const e of security.events) yield { record: 'account_event', ...e, at: e.at.toISOString() };
     if (db.instanceKeyPair) yield { record: 'instance_key', ...db.instanceKeyPair };
     for (const key of db.remoteKeys.values())
       yield { record: 'remote_key', ...key, fetchedAt: key.fetchedAt.toISOString() };
@@ -138,6 +167,36 @@ export class InMemoryStoreTransfer implements StoreTransfer {
         if (deletedAt) db.deletedUsers++;
         return;
       }
+      case 'totp_factor':
+        db.security.totp.set(r.username, {
+          secret: r.secret,
+          enabledAt: new Date(millis(r.enabledAt)),
+          lastUsedStep: r.lastUsedStep,
+        });
+        return;
+      case 'recovery_code':
+        db.security.recoveryCodes.set(r.username, [
+          ...(db.security.recoveryCodes.get(r.username) ?? []),
+          { hash: r.codeHash, usedAt: dateOrNull(r.usedAt) },
+        ]);
+        return;
+      case 'passkey':
+        db.security.passkeys.set(r.credentialId, {
+          ...withoutKind(r),
+          username: r.username as Username,
+          transports: [...r.transports],
+          createdAt: new Date(millis(r.createdAt)),
+          lastUsedAt: dateOrNull(r.lastUsedAt),
+        });
+        return;
+      case 'account_event':
+        db.security.events.push({
+          ...withoutKind(r),
+          username: r.username as Username,
+          kind: r.kind as AccountEventKind,
+          at: new Date(millis(r.at)),
+        });
+        return;
       case 'instance_key':
         db.instanceKeyPair = { publicKeyPem: r.publicKeyPem, privateKeyPem: r.privateKeyPem };
         return;

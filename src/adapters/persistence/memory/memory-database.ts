@@ -10,6 +10,7 @@ import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
+import { MemorySecurityTables } from './memory-security-tables.js';
 import { MemoryTagIndex } from './memory-tag-index.js';
 import { MemoryTransparencyTree } from './memory-transparency-tree.js';
 
@@ -101,6 +102,8 @@ export class MemoryDatabase {
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
   instanceKeyPair: KeyPair | null = null;
+  /** Second factors, recovery codes, passkeys, challenges and history. */
+  readonly security = new MemorySecurityTables();
   private lastJobId = 0;
   private lastFollowerPosition = 0;
   private open = true;

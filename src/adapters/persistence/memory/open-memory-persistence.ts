@@ -1,5 +1,6 @@
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
+import { InMemoryAccountSecurityStore } from './in-memory-account-security-store.js';
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryAuthorizationCodes } from './in-memory-authorization-codes.js';
@@ -36,6 +37,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),
+    accountSecurity: new InMemoryAccountSecurityStore(db),
     health: new InMemoryStoreHealth(db),
     transfer: new InMemoryStoreTransfer(db),
     ready: async () => {},

@@ -26,12 +26,15 @@ export async function ensureSchema(db: Db, collections: MongoCollections): Promi
       ensureIndexes(db, collections[name], INDEXES[name]),
     ),
   );
-  // The totals' collections have no index to make them: made here, before any transaction writes them.
+  // Collections with no index to make them (the totals, the log's hashes, the second factors): made here, before
+  // any transaction writes them.
   for (const name of [
     COLLECTION_NAMES.userCounts,
     COLLECTION_NAMES.tagCounts,
     COLLECTION_NAMES.tlogHashes,
     COLLECTION_NAMES.tlogState,
+    COLLECTION_NAMES.totpFactors,
+    COLLECTION_NAMES.totpEnrolments,
   ]) {
     try {
       await db.createCollection(name);

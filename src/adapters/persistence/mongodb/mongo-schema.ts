@@ -181,6 +181,62 @@ export interface InstanceKeyDocument {
   createdAt: Date;
 }
 
+/** An account's confirmed second factor, keyed by username. */
+export interface TotpFactorDocument {
+  _id: string;
+  secret: string;
+  enabledAt: Date;
+  lastUsedStep: number;
+}
+
+/** A TOTP secret waiting for its first code, keyed by username. */
+export interface TotpEnrolmentDocument {
+  _id: string;
+  secret: string;
+  createdAt: Date;
+}
+
+/** A recovery code, by the SHA-256 hex of its text; `_id` is "<username> <hash>". */
+export interface RecoveryCodeDocument {
+  _id: string;
+  username: string;
+  codeHash: string;
+  usedAt: Date | null;
+}
+
+/** A passkey, keyed by its credential id (base64url). */
+export interface PasskeyDocument {
+  _id: string;
+  username: string;
+  userHandle: string;
+  name: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  backupEligible: boolean;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** A single-use challenge, keyed by the SHA-256 hex of its value; the TTL index removes it once expired. */
+export interface AuthChallengeDocument {
+  _id: string;
+  kind: string;
+  username: string | null;
+  data: Record<string, string | number | boolean>;
+  expiresAt: Date;
+}
+
+/** An entry of an account's history. */
+export interface AccountEventDocument {
+  _id?: ObjectId;
+  username: string;
+  kind: string;
+  detail: string | null;
+  at: Date;
+  address: string | null;
+}
+
 /** A counter, changed only inside the transaction of the write it counts; or a mark of a one-time schema step. */
 export interface CounterDocument {
   _id: CounterName | 'user_counts_built' | 'tag_index_built';
@@ -240,6 +296,12 @@ export interface MongoCollections {
   readonly tagCounts: Collection<TagCountDocument>;
   readonly tlogHashes: Collection<TlogHashDocument>;
   readonly tlogState: Collection<TlogStateDocument>;
+  readonly totpFactors: Collection<TotpFactorDocument>;
+  readonly totpEnrolments: Collection<TotpEnrolmentDocument>;
+  readonly recoveryCodes: Collection<RecoveryCodeDocument>;
+  readonly passkeys: Collection<PasskeyDocument>;
+  readonly authChallenges: Collection<AuthChallengeDocument>;
+  readonly accountEvents: Collection<AccountEventDocument>;
 }
 
 export const COLLECTION_NAMES = {
@@ -260,6 +322,12 @@ export const COLLECTION_NAMES = {
   tagCounts: 'tag_counts',
   tlogHashes: 'tlog_hashes',
   tlogState: 'tlog_state',
+  totpFactors: 'totp_factors',
+  totpEnrolments: 'totp_enrolments',
+  recoveryCodes: 'recovery_codes',
+  passkeys: 'passkeys',
+  authChallenges: 'auth_challenges',
+  accountEvents: 'account_events',
 } as const satisfies Record<keyof MongoCollections, string>;
 
 export function collectionsOf(db: Db): MongoCollections {
@@ -281,6 +349,12 @@ export function collectionsOf(db: Db): MongoCollections {
     tagCounts: db.collection<TagCountDocument>(COLLECTION_NAMES.tagCounts),
     tlogHashes: db.collection<TlogHashDocument>(COLLECTION_NAMES.tlogHashes),
     tlogState: db.collection<TlogStateDocument>(COLLECTION_NAMES.tlogState),
+    totpFactors: db.collection<TotpFactorDocument>(COLLECTION_NAMES.totpFactors),
+    totpEnrolments: db.collection<TotpEnrolmentDocument>(COLLECTION_NAMES.totpEnrolments),
+    recoveryCodes: db.collection<RecoveryCodeDocument>(COLLECTION_NAMES.recoveryCodes),
+    passkeys: db.collection<PasskeyDocument>(COLLECTION_NAMES.passkeys),
+    authChallenges: db.collection<AuthChallengeDocument>(COLLECTION_NAMES.authChallenges),
+    accountEvents: db.collection<AccountEventDocument>(COLLECTION_NAMES.accountEvents),
   };
 }
 
@@ -291,6 +365,9 @@ export function collectionsOf(db: Db): MongoCollections {
  * on L2's clock) removes them at expiry anyway; the TTL index is only the backstop.
  */
 export const REVOCATION_TTL_MARGIN_SECONDS = 3600;
+
+/** How long after `expiresAt` the TTL monitor may remove a challenge (reads refuse it at expiry already). */
+export const CHALLENGE_TTL_MARGIN_SECONDS = 600;
 
 /** The index of a tag's live assets, which a tag's seeks name as their hint. */
 export const ASSETS_LIVE_BY_TAG = 'assets_live_by_tag';
@@ -376,4 +453,14 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   // Keyed by `_id` alone (tlogHashId): ranges of it are tiles.
   tlogHashes: [],
   tlogState: [],
+  totpFactors: [],
+  totpEnrolments: [],
+  recoveryCodes: [{ key: { username: 1 }, name: 'recovery_codes_by_user' }],
+  passkeys: [{ key: { username: 1, createdAt: 1 }, name: 'passkeys_by_user' }],
+  // The TTL monitor is a backstop for challenges nobody used (every read checks expiresAt on L2's clock).
+  authChallenges: [
+    { key: { expiresAt: 1 }, name: 'auth_challenges_ttl', expireAfterSeconds: CHALLENGE_TTL_MARGIN_SECONDS },
+    { key: { username: 1, kind: 1 }, name: 'auth_challenges_by_user' },
+  ],
+  accountEvents: [{ key: { username: 1, at: -1, _id: -1 }, name: 'account_events_by_user' }],
 };

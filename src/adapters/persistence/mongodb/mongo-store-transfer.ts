@@ -9,6 +9,8 @@ import {
 import { profileFromStored, storedProfile } from '../stored-profile.js';
 import { tagKeysOf } from '../../../domain/tag-key.js';
 import { checkedBatches, millis } from '../transfer-checks.js';
+import type { Username } from '../../../domain/user.js';
+import { passkeyDocument, passkeyFromDocument, recoveryCodeId } from './mongo-account-security-store.js';
 import { storeCall } from './mongo-errors.js';
 import type { CounterName, MongoCollections, UserCountDocument } from './mongo-schema.js';
 import { replaceTagCounts, TAG_INDEX_BUILT } from './mongo-tag-index.js';
@@ -50,6 +52,40 @@ export class MongoStoreTransfer implements StoreTransfer {
         disabledAt: isoOrNull(u.disabledAt),
         profile: storedProfile(profileFromStored(u.profile)),
         profileVersion: u.profileVersion ?? 0,
+      };
+    for await (const t of c.totpFactors.find({}, { sort: { _id: 1 } }))
+      yield {
+        record: 'totp_factor',
+        username: t._id,
+        secret: t.secret,
+        enabledAt: isoOf(t.enabledAt),
+        lastUsedStep: t.lastUsedStep,
+      };
+    for await (const r of c.recoveryCodes.find({}, { sort: { _id: 1 } }))
+      yield {
+        record: 'recovery_code',
+        username: r.username,
+        codeHash: r.codeHash,
+        usedAt: isoOrNull(r.usedAt),
+      };
+    for await (const p of c.passkeys.find({}, { sort: { createdAt: 1, _id: 1 } })) {
+      const passkey = passkeyFromDocument(p);
+      yield {
+        record: 'passkey',
+        ...passkey,
+        transports: [...passkey.transports],
+        createdAt: isoOf(passkey.createdAt),
+        lastUsedAt: isoOrNull(passkey.lastUsedAt),
+      };
+    }
+    for await (const e of c.accountEvents.find({}, { sort: { _id: 1 } }))
+      yield {
+        record: 'account_event',
+        username: e.username,
+        kind: e.kind,
+        detail: e.detail,
+        at: isoOf(e.at),
+        address: e.address,
       };
     const instance = await storeCall(() => c.instanceKeys.findOne({ _id: 'instance' }));
     if (instance)
@@ -192,6 +228,10 @@ export class MongoStoreTransfer implements StoreTransfer {
     const c = this.collections;
     const collections = {
       user: c.users,
+      totp_factor: c.totpFactors,
+      recovery_code: c.recoveryCodes,
+      passkey: c.passkeys,
+      account_event: c.accountEvents,
       instance_key: c.instanceKeys,
       remote_key: c.remoteKeys,
       issued_token: c.issuedTokens,
@@ -226,6 +266,30 @@ export class MongoStoreTransfer implements StoreTransfer {
           profile: storedProfile(profileFromStored(r.profile)),
           profileVersion: r.profileVersion ?? 0,
         };
+      case 'totp_factor':
+        return {
+          _id: r.username,
+          secret: r.secret,
+          enabledAt: dateOf(r.enabledAt),
+          lastUsedStep: r.lastUsedStep,
+        };
+      case 'recovery_code':
+        return {
+          _id: recoveryCodeId(r.username, r.codeHash),
+          username: r.username,
+          codeHash: r.codeHash,
+          usedAt: dateOrNull(r.usedAt),
+        };
+      case 'passkey':
+        return passkeyDocument({
+          ...r,
+          username: r.username as Username,
+          transports: [...r.transports],
+          createdAt: dateOf(r.createdAt),
+          lastUsedAt: dateOrNull(r.lastUsedAt),
+        });
+      case 'account_event':
+        return { username: r.username, kind: r.kind, detail: r.detail, at: dateOf(r.at), address: r.address };
       case 'instance_key':
         return {
           _id: 'instance',

@@ -2,6 +2,7 @@ import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { MongoAccountRemoval } from './mongo-account-removal.js';
+import { MongoAccountSecurityStore } from './mongo-account-security-store.js';
 import { MongoActivityLog } from './mongo-activity-log.js';
 import { MongoAssetRepository } from './mongo-asset-repository.js';
 import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
@@ -101,6 +102,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     remoteKeys: new MongoRemoteKeyStore(collections),
     instanceKeys: new MongoInstanceKeyStore(collections),
     accountRemoval: new MongoAccountRemoval(client, collections, activities),
+    accountSecurity: new MongoAccountSecurityStore(client, collections),
     health: new MongoStoreHealth(db),
     transfer: new MongoStoreTransfer(client, collections),
     describeSchema: async () =>

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { ACCOUNT_SECURITY_MIGRATION } from './migration-account-security.js';
 import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
 import { buildTransparencyLog, TRANSPARENCY_LOG_SCHEMA } from './sqlite-transparency-log.js';
@@ -278,6 +279,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: TRANSPARENCY_LOG_SCHEMA,
     fill: buildTransparencyLog,
   },
+  ACCOUNT_SECURITY_MIGRATION,
 ];
 
 /**

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { appliedVersions, migrate } from './migrations.js';
 import { SqliteAccountRemoval } from './sqlite-account-removal.js';
+import { SqliteAccountSecurityStore } from './sqlite-account-security-store.js';
 import { SqliteActivityLog } from './sqlite-activity-log.js';
 import { SqliteAssetRepository } from './sqlite-asset-repository.js';
 import { SqliteAuthorizationCodes } from './sqlite-authorization-codes.js';
@@ -74,6 +75,7 @@ export function openSqlitePersistence(path: string, options: SqliteOptions = {})
       remoteKeys: new SqliteRemoteKeyStore(db),
       instanceKeys: new SqliteInstanceKeyStore(db),
       accountRemoval: new SqliteAccountRemoval(db, activities),
+      accountSecurity: new SqliteAccountSecurityStore(db),
       health: new SqliteStoreHealth(db),
       transfer: new SqliteStoreTransfer(db),
       // Opening already migrated the schema (synchronously), so there is nothing left to wait for.

@@ -42,6 +42,52 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
     }),
   },
   {
+    sql: 'SELECT * FROM totp_factors ORDER BY username',
+    toRecord: (r) => ({
+      record: 'totp_factor',
+      username: text(r, 'username'),
+      secret: text(r, 'secret'),
+      enabledAt: iso(number(r, 'enabled_at')),
+      lastUsedStep: number(r, 'last_used_step'),
+    }),
+  },
+  {
+    sql: 'SELECT * FROM recovery_codes ORDER BY username, code_hash',
+    toRecord: (r) => ({
+      record: 'recovery_code',
+      username: text(r, 'username'),
+      codeHash: text(r, 'code_hash'),
+      usedAt: isoOrNull(r.used_at as number | null),
+    }),
+  },
+  {
+    sql: 'SELECT * FROM passkeys ORDER BY rowid',
+    toRecord: (r) => ({
+      record: 'passkey',
+      credentialId: text(r, 'credential_id'),
+      username: text(r, 'username'),
+      userHandle: text(r, 'user_handle'),
+      name: text(r, 'name'),
+      publicKey: text(r, 'public_key'),
+      counter: number(r, 'counter'),
+      transports: JSON.parse(text(r, 'transports')) as string[],
+      backupEligible: number(r, 'backup_eligible') === 1,
+      createdAt: iso(number(r, 'created_at')),
+      lastUsedAt: isoOrNull(r.last_used_at as number | null),
+    }),
+  },
+  {
+    sql: 'SELECT * FROM account_events ORDER BY seq',
+    toRecord: (r) => ({
+      record: 'account_event',
+      username: text(r, 'username'),
+      kind: text(r, 'kind'),
+      detail: textOrNull(r, 'detail'),
+      at: iso(number(r, 'at')),
+      address: textOrNull(r, 'address'),
+    }),
+  },
+  {
     sql: 'SELECT * FROM instance_actor',
     toRecord: (r) => ({
       record: 'instance_key',
@@ -172,6 +218,16 @@ function prepareInserts(db: Database): {
   const user = run(
     'INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, deleted_at, disabled_at, profile, profile_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const totpFactor = run(
+    'INSERT INTO totp_factors (username, secret, enabled_at, last_used_step) VALUES (?, ?, ?, ?)',
+  );
+  const recoveryCode = run('INSERT INTO recovery_codes (username, code_hash, used_at) VALUES (?, ?, ?)');
+  const passkey = run(
+    'INSERT INTO passkeys (credential_id, username, user_handle, name, public_key, counter, transports, backup_eligible, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const accountEvent = run(
+    'INSERT INTO account_events (username, kind, detail, at, address) VALUES (?, ?, ?, ?, ?)',
+  );
   const instanceKey = run(
     'INSERT INTO instance_actor (id, public_key_pem, private_key_pem, created_at) VALUES (1, ?, ?, ?)',
   );
@@ -213,6 +269,22 @@ function prepareInserts(db: Database): {
         profileJson(profileFromStored(r.profile)),
         r.profileVersion ?? 0,
       ),
+    totp_factor: (r) => totpFactor(r.username, r.secret, millis(r.enabledAt), r.lastUsedStep),
+    recovery_code: (r) => recoveryCode(r.username, r.codeHash, millisOrNull(r.usedAt)),
+    passkey: (r) =>
+      passkey(
+        r.credentialId,
+        r.username,
+        r.userHandle,
+        r.name,
+        r.publicKey,
+        r.counter,
+        JSON.stringify(r.transports),
+        r.backupEligible ? 1 : 0,
+        millis(r.createdAt),
+        millisOrNull(r.lastUsedAt),
+      ),
+    account_event: (r) => accountEvent(r.username, r.kind, r.detail, millis(r.at), r.address),
     instance_key: (r) => instanceKey(r.publicKeyPem, r.privateKeyPem, Date.now()),
     remote_key: (r) => remoteKey(r.keyId, r.owner, r.publicKeyPem, millis(r.fetchedAt)),
     issued_token: (r) =>

@@ -4,6 +4,7 @@
 // limited number of accounts per window.
 import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
 import { EMPTY_PROFILE } from '../../../domain/profile.js';
+import { PASSWORD_ONLY } from '../../../domain/sign-in-methods.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import {
   normaliseUsername,
@@ -73,7 +74,7 @@ export class RegisterUser {
       profile: EMPTY_PROFILE,
       profileVersion: 0,
     };
-    const session = this.issuer.signSession(user.username);
+    const session = this.issuer.signSession(user.username, PASSWORD_ONLY);
     if ((await this.users.create(user, session.record)) === 'taken')
       return err({ type: 'username_taken', username: username.value });
     return ok({ user: profileOf(user), session: session.view });

@@ -27,9 +27,9 @@ describe('IssueToken (login)', () => {
     const throttle = memoryLoginThrottle({ perUsername: 2, perAddress: 100 });
     const login = new IssueToken(
       new PasswordCheck(kit.store.users, hasher, throttle),
-      kit.issuer,
-      kit.store.users,
-      kit.writer,
+      kit.store.accountSecurity,
+      kit.l2.services.secondSteps,
+      kit.l2.services.sessionStart,
     );
     return { hasher, login };
   };

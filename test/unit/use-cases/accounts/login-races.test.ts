@@ -8,13 +8,15 @@ import { PASSWORD, registered, type Kit } from './account-fixtures.js';
 /** A login whose password check is done, then `meanwhile` runs (as it may while bcrypt finishes), then the token is issued. */
 function loginRacing(kit: Kit, meanwhile: () => Promise<unknown>): IssueToken {
   const racing = {
-    check: async (input: Parameters<PasswordCheck['check']>[0]) => {
-      const checked = await kit.passwords.check(input);
+    check: async (...args: Parameters<PasswordCheck['check']>) => {
+      const checked = await kit.passwords.check(...args);
       await meanwhile();
       return checked;
     },
+    succeeded: (username: string, address: string) => kit.passwords.succeeded(username, address),
   } as unknown as PasswordCheck;
-  return new IssueToken(racing, kit.issuer, kit.store.users, kit.writer);
+  const { services } = kit.l2;
+  return new IssueToken(racing, kit.store.accountSecurity, services.secondSteps, services.sessionStart);
 }
 
 describe('a login racing a password change, a deletion or a disabling', () => {

@@ -78,7 +78,7 @@ export const REGISTER_ERRORS = new ErrorTable<RegisterUserError>({
  * passwords wait to be checked that this one was refused rather than queued — an input problem although the
  * person did nothing wrong, so that the form they filled in shows again with the message.
  */
-const passwordRefusals = (wrong: string, doc: string): Entries<PasswordCheckError, unknown> => ({
+export const passwordRefusals = (wrong: string, doc: string): Entries<PasswordCheckError, unknown> => ({
   invalid_credentials: { status: 401, doc, input: true, detail: wrong },
   rate_limited: rateLimited(
     'Too many failed logins. Try again later.',
@@ -94,12 +94,23 @@ const passwordRefusals = (wrong: string, doc: string): Entries<PasswordCheckErro
   },
 });
 
-export const LOGIN_ERRORS = new ErrorTable<IssueTokenError>(
-  passwordRefusals(
+export const LOGIN_ERRORS = new ErrorTable<IssueTokenError>({
+  ...passwordRefusals(
     'The username or password is wrong.',
     'the username or password is wrong (the same answer for an unknown user)',
   ),
-);
+  // Not an input problem: a form shows the second step's page instead (auth.routes.ts).
+  mfa_required: {
+    status: 401,
+    doc: 'the password is right and the account asks for its second factor: send `challenge` with a code to POST /auth/login/mfa before `expires_at`',
+    detail: 'Enter the code of your authenticator app, or a recovery code.',
+    members: (error) => ({
+      challenge: error.challenge,
+      expires_at: error.expiresAt.toISOString(),
+      methods: ['totp', 'recovery_code'],
+    }),
+  },
+});
 
 const passwordAgain = (wrong: string) =>
   passwordRefusals(wrong, 'the password is wrong (counts towards the login limits)');

@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import type { SessionView } from '../../../../application/use-cases/accounts/list-sessions.js';
+import { noticeOf, renderAccountPage } from '../account-page.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import {
@@ -43,8 +44,11 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
     return session;
   };
 
-  const renderAccount = (ctx: Context, extra: { error?: string; notice?: string }, status = 200) =>
-    renderPage(ctx, deps, 'account', { title: 'Account', ...extra }, status);
+  const renderAccount = (
+    ctx: Context,
+    extra: { error?: string; notice?: string | undefined },
+    status = 200,
+  ) => renderAccountPage(ctx, deps, extra, status);
 
   /** A refused account form shows the Account page again with the message (never the passwords typed). */
   const showAccountForm = (ctx: Context) => async (refusal: HttpProblem) => {
@@ -54,9 +58,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
 
   routes.get('/account', PAGE, async (ctx) => {
     if (!(await signedInOrLogin(ctx))) return;
-    const notice =
-      ctx.query.changed === '1' ? 'Your password was changed; your other sessions were ended.' : undefined;
-    await renderAccount(ctx, { notice });
+    await renderAccount(ctx, { notice: noticeOf(ctx.query) });
   });
 
   /**

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import { methodsOf } from '../../../../domain/sign-in-methods.js';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
@@ -26,6 +27,7 @@ import { verifiedAnswer } from '../../hot-paths/answers.js';
 import { verifyInput } from '../../hot-paths/verify-answer.js';
 import { sendAnswer } from '../respond.js';
 import { counted } from '../outcomes.js';
+import { secondStepOf } from './sign-in.routes.js';
 
 /** A refused login or registration form shows again with the message; the password is never echoed back. */
 const showAuthForm =
@@ -128,7 +130,14 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const login = async (ctx: Context) => {
     const input = validateBody(ctx, LoginRequest);
     const result = await useCases.issueToken.execute({ ...input, clientAddress: clientAddress(ctx) });
-    if (!result.ok) throw LOGIN_ERRORS.problem(result.error);
+    if (!result.ok) {
+      // A browser gets the second step's page; an API client the `mfa_required` problem with the step's id.
+      if (result.error.type === 'mfa_required' && isFormPost(ctx)) {
+        const next = safeNextPath((ctx.request.body as Record<string, unknown>).next);
+        return secondStepOf(ctx, deps, result.error, next);
+      }
+      throw LOGIN_ERRORS.problem(result.error);
+    }
     const session = result.value;
     if (isFormPost(ctx)) {
       setTokenCookie(ctx, session.token, settings.cookies);
@@ -168,6 +177,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
           issued_at: issuedAt(claims).toISOString(),
           expires_at: expiresAt(claims).toISOString(),
           l1_server: claims.l1_server ?? null,
+          amr: methodsOf(claims),
         },
       };
     },

@@ -44,7 +44,17 @@ export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
   ] as const) {
     routes.get(path, PAGE, async (ctx) => {
       if (await viewer(ctx, deps)) return seeOther(ctx, '/');
-      await renderPage(ctx, deps, template, { title, username: '', next: safeNextPath(ctx.query.next) });
+      // After a reset link was used, the login page says so.
+      const notice =
+        template === 'login' && ctx.query.reset === '1'
+          ? 'Your new password is set and every session of the account ended. Sign in with it.'
+          : undefined;
+      await renderPage(ctx, deps, template, {
+        title,
+        username: '',
+        next: safeNextPath(ctx.query.next),
+        notice,
+      });
     });
   }
 }

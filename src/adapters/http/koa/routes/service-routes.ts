@@ -17,6 +17,8 @@ import { profileRoutes } from './profile.routes.js';
 import { registryRoutes } from './registry.routes.js';
 import { renderersRoutes } from './renderers.routes.js';
 import { transparencyRoutes } from './transparency.routes.js';
+import { securityRoutes } from './security.routes.js';
+import { signInRoutes } from './sign-in.routes.js';
 
 /** Every route of the service, declared on `routes` in the order they match; /openapi.json documents them. */
 export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metrics: Registry): RouteTable {
@@ -27,7 +29,9 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
     metrics,
   });
   authRoutes(routes, deps);
+  signInRoutes(routes, deps);
   accountRoutes(routes, deps);
+  securityRoutes(routes, deps);
   renderersRoutes(routes, deps);
   oauthMetadataRoutes(routes, deps);
   oauthRoutes(routes, deps);

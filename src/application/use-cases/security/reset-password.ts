@@ -1,0 +1,103 @@
+// Rule: an operator's reset link (used once, within its hour) lets the person set a new password. In one store
+// write the link is used up, the password replaced, every token of the account revoked (the L1 servers told, as at
+// a password change), with `clearFactors` the second factor, recovery codes and passkeys removed, and the history
+// written. A link used, expired or replaced is `challenge_expired`.
+import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
+import { err, ok, type Result } from '../../../domain/result.js';
+import type { AccountEvent } from '../../../domain/account-security.js';
+import type { Username } from '../../../domain/user.js';
+import type { AccountSecurityStore } from '../../ports/account-security-store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { SecretGenerator } from '../../ports/secret-generator.js';
+import type { WorkSignal } from '../../ports/work-signal.js';
+import { unavailableWhenOverloaded } from '../../services/password-check.js';
+import type { RevocationWriter } from '../../services/revocation-writer.js';
+import type { SecurityError } from './security-errors.js';
+
+export interface ResetLinkView {
+  readonly username: Username;
+  readonly expiresAt: Date;
+  readonly clearFactors: boolean;
+}
+
+export type ResetPasswordError = Extract<
+  SecurityError,
+  { type: 'challenge_expired' | 'invalid_request' | 'unavailable' }
+>;
+
+export class ResetPassword {
+  constructor(
+    private readonly security: AccountSecurityStore,
+    private readonly secrets: SecretGenerator,
+    private readonly hasher: PasswordHasher,
+    private readonly issuedTokens: IssuedTokenRegistry,
+    private readonly writer: RevocationWriter,
+    private readonly signal: WorkSignal,
+    private readonly clock: Clock,
+  ) {}
+
+  /** What the link is for, while it can be used (the page that asks for the new password). */
+  async check(token: string): Promise<Result<ResetLinkView, { readonly type: 'challenge_expired' }>> {
+    const link = await this.security.findChallenge(
+      this.secrets.digest(token),
+      'password_reset',
+      this.clock.now(),
+    );
+    if (!link?.username) return err({ type: 'challenge_expired' });
+    return ok({
+      username: link.username,
+      expiresAt: link.expiresAt,
+      clearFactors: link.data.clearFactors === true,
+    });
+  }
+
+  async execute(input: {
+    readonly token: string;
+    readonly newPassword: string;
+    readonly address: string;
+  }): Promise<Result<{ username: Username; revoked: number }, ResetPasswordError>> {
+    const found = await this.check(input.token);
+    if (!found.ok) return found;
+    const { username, clearFactors } = found.value;
+    const fresh = checkNewPassword(input.newPassword);
+    if (!fresh.ok)
+      return err({ type: 'invalid_request', path: 'new_password', message: newPasswordMessage(fresh.error) });
+    let passwordHash: string;
+    try {
+      passwordHash = await this.hasher.hash(passwordBytesForHashing(fresh.value));
+    } catch (error) {
+      return err(unavailableWhenOverloaded(error));
+    }
+    const now = this.clock.now();
+    const event = (kind: AccountEvent['kind']): AccountEvent => ({
+      username,
+      kind,
+      detail: null,
+      at: now,
+      address: input.address,
+    });
+    const live = await this.issuedTokens.listActiveByUser(username, now);
+    const written = await this.security.apply(
+      {
+        username,
+        consumes: { idHash: this.secrets.digest(input.token), kind: 'password_reset' },
+        passwordHash,
+        revocations: this.writer.revocationsOf(await this.writer.unrevoked(live)),
+        ...(clearFactors
+          ? { totp: null, enrolment: null, recoveryCodeHashes: [], removeAllPasskeys: true }
+          : {}),
+        events: clearFactors
+          ? [event('password_reset'), event('factors_cleared')]
+          : [event('password_reset')],
+      },
+      now,
+    );
+    if (written.type !== 'applied') return err({ type: 'challenge_expired' });
+    if (written.revoked > 0) this.signal.jobsQueued();
+    // A login with the old password that recorded its token after the list above is caught here.
+    const late = await this.writer.revoke(await this.issuedTokens.listActiveByUser(username, now));
+    return ok({ username, revoked: written.revoked + late });
+  }
+}
