@@ -41,6 +41,7 @@ for (const store of STORES) {
           exp: claims.exp,
           iat: claims.iat,
           jti: claims.jti,
+          amr: ['pwd'],
           token_type: 'Bearer',
           l2_server: server.config.publicUrl,
         });
@@ -53,6 +54,8 @@ for (const store of STORES) {
           client_id: 'ignored',
         });
         expect(answer.json).to.include({ active: true, aud: L1, sid: jwtPayload(alice).jti, sub: 'alice' });
+        // RFC 8176: the scoped token says how its session signed in.
+        expect(answer.json.amr).to.deep.equal(['pwd']);
       });
 
       it('takes JSON as well as a form, and ignores parameters it does not use', async () => {
