@@ -14,6 +14,8 @@ export interface LoadSpec {
   readonly expectedStatus?: number;
   /** Each request registers a new user (a fresh username) with this password. */
   readonly uniqueRegistration?: boolean;
+  /** Each request registers a new asset (a fresh name), as `headers` authenticate it. */
+  readonly uniqueAsset?: boolean;
   readonly password?: string;
 }
 

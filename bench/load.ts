@@ -5,7 +5,7 @@ import { LatencyRecorder } from './latency-recorder.js';
 import type { LoadResult, LoadSpec } from './load-types.js';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
-const sendsJson = spec.body !== undefined || spec.uniqueRegistration === true;
+const sendsJson = spec.body !== undefined || spec.uniqueRegistration === true || spec.uniqueAsset === true;
 const headers = { ...(sendsJson ? { 'content-type': 'application/json' } : {}), ...spec.headers };
 
 let counter = 0;
@@ -14,6 +14,22 @@ const uniqueRegistration = (request: Request): Request => ({
   ...request,
   body: JSON.stringify({ username: `r${process.pid}_${(counter++).toString(36)}`, password: spec.password }),
 });
+
+/** A fresh asset per request, shaped like the seeded ones (a description, a URL, three tags). */
+const uniqueAsset = (request: Request): Request => {
+  const name = `b${process.pid}_${(counter++).toString(36)}`;
+  return {
+    ...request,
+    body: JSON.stringify({
+      name,
+      content_hash: `sha256:${(counter * 2654435761).toString(16).padStart(64, '0').slice(-64)}`,
+      media_type: 'image/png',
+      url: `https://cdn.example/assets/${name}.png`,
+      description: `A bench asset, ${name}: a sunset over the harbour, photographed from the old lighthouse.`,
+      tags: ['bench', 'harbour', 'sunset'],
+    }),
+  };
+};
 
 const latencies = new LatencyRecorder();
 const instance = autocannon({
@@ -27,6 +43,7 @@ const instance = autocannon({
       headers,
       ...(spec.body === undefined ? {} : { body: spec.body }),
       ...(spec.uniqueRegistration ? { setupRequest: uniqueRegistration } : {}),
+      ...(spec.uniqueAsset ? { setupRequest: uniqueAsset } : {}),
     },
   ],
 });

@@ -33,6 +33,8 @@ export const CONNECTIONS = {
   registration: 8,
   /** Page latency: one connection, so a figure is the service time of one request, not queueing behind others. */
   latency: 1,
+  /** Asset writers (scenario 10): enough to keep one process's writes back to back. */
+  writes: 16,
 } as const;
 
 export const PROFILES: Record<Profile['name'], Profile> = {

@@ -291,6 +291,72 @@ export function tableRows(results: BenchResults): Row[] {
       kitCache.ratio,
     );
   }
+  const tlog = results.transparency;
+  if (tlog?.writes && tlog.writes.with.length > 0 && tlog.writes.without.length > 0) {
+    const { with: on, without: off } = tlog.writes;
+    const list = (runs: LoadResult[]) => runs.map((r) => rate(r.rps)).join(', ');
+    add(
+      '11 Transparency log',
+      `asset writes/s with the log, ${on[0]!.connections} conn. (mean of ${on.length}, alternating with the line's baseline)`,
+      `${rate(meanRps(on))}/s (${list(on)}; p99 ${ms(Math.max(...on.map((r) => r.latencyMs.p99)))})`,
+      `${rate(meanRps(off))}/s without it (${list(off)})`,
+      meanRps(on) / meanRps(off),
+    );
+  }
+  if (tlog?.reads) {
+    const { checkpoint, tile, bundle, bundleBytes } = tlog.reads;
+    add(
+      '11 Transparency log',
+      '`GET /tlog/checkpoint`, 64 conn.',
+      withLatency(checkpoint),
+      helloText,
+      checkpoint.rps / hello,
+    );
+    add(
+      '11 Transparency log',
+      '`GET /tlog/tile/0/000` (8 KiB), 64 conn.',
+      withLatency(tile),
+      helloText,
+      tile.rps / hello,
+    );
+    add(
+      '11 Transparency log',
+      `\`GET /tlog/tile/entries/000\` gzip (${count(bundleBytes / 1024)} KiB before), 64 conn.`,
+      withLatency(bundle),
+      helloText,
+      bundle.rps / hello,
+    );
+  }
+  if (tlog?.startupCheck && tlog.startupCheck.size > 0) {
+    const { size, seconds } = tlog.startupCheck;
+    add(
+      '11 Transparency log',
+      `start-up check of ${count(size)} entries (each against its leaf hash, tiles, checkpoint)`,
+      `${seconds.toFixed(1)} s`,
+      '–',
+      null,
+    );
+  }
+  if (tlog?.verifyFull) {
+    const { size, seconds, peakRssMiB } = tlog.verifyFull;
+    add(
+      '11 Transparency log',
+      `\`l2 tlog verify --full\` over ${count(size)} entries (every bundle and tile fetched and rebuilt)`,
+      `${seconds.toFixed(1)} s, peak RSS ${mib(peakRssMiB)}`,
+      `${rate(size / seconds)} entries/s`,
+      null,
+    );
+  }
+  if (seed?.bytes) {
+    const { tlog: hashes, activities, total } = seed.bytes;
+    add(
+      '11 Transparency log',
+      `seeded store: the log's hashes and state for ${count(seed.activities)} activities`,
+      `${mib(hashes / 2 ** 20)} (${(hashes / Math.max(1, seed.activities)).toFixed(1)} bytes per activity)`,
+      `activities ${mib(activities / 2 ** 20)}, file ${mib(total / 2 ** 20)}`,
+      hashes / total,
+    );
+  }
   const { oidcProvider, fedify } = results.peers ?? {};
   if (oidcProvider && empty?.verify) {
     const verify = empty.verify.unscoped;

@@ -11,6 +11,7 @@ import type { StormResults } from './scenarios/login-storm.js';
 import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
 import type { L1StandardsResults } from './scenarios/l1-standards.js';
 import type { StoreSizeResults } from './scenarios/store-size.js';
+import type { TransparencyResults } from './scenarios/transparency.js';
 import type { VerifyResults } from './scenarios/verify.js';
 import type { SeedReport } from './seed-types.js';
 import type { Memory } from './servers.js';
@@ -54,6 +55,8 @@ export interface BenchResults {
   fanOut?: FanOutResults;
   /** Scenario 7's followers sent a series of profile changes (issue 25), on a store of its own. */
   profileFanOut?: ProfileFanOutResults;
+  /** Scenario 10: the transparency log's cost on writes, its reads, a full verification, the start-up check. */
+  transparency?: TransparencyResults;
   /** Scenario 8: other software doing L2's work, each in its own process with nothing else running. */
   peers?: { oidcProvider?: IntrospectionResults; fedify?: FedifyResults };
   rows?: Row[];

@@ -10,6 +10,7 @@ import { measureCeiling } from './ceilings.js';
 import { runJsonChild } from './child.js';
 import { signIn } from './http.js';
 import { measure } from './load-runner.js';
+import type { LoadResult } from './load-types.js';
 import { describeMachine } from './machine.js';
 import { CONNECTIONS, PROFILES } from './profile.js';
 import { markdownTable, RESULTS_FILE, tableRows, writeResults } from './report.js';
@@ -25,6 +26,7 @@ import { registrations } from './scenarios/registration.js';
 import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
 import { verifyHotPath } from './scenarios/verify.js';
 import { KIT_CACHE_FLOOR, l1Standards } from './scenarios/l1-standards.js';
+import { logReads, verifyFull, writesWithAndWithout } from './scenarios/transparency.js';
 import { BENCH_USERNAMES } from './seed-fixtures.js';
 import type { SeedOptions, SeedReport } from './seed-types.js';
 import { startHello, startL2, startPeer, type Memory, type RunningServer } from './servers.js';
@@ -40,6 +42,8 @@ const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Empty, seeded, empty, seeded: see scenarios/store-size.ts. */
 const STORE_SIZE_ROUNDS = 2;
+/** With the log, without, with, without: see scenarios/transparency.ts. */
+const TLOG_WRITE_ROUNDS = 2;
 
 const started = process.hrtime.bigint();
 const since = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e9;
@@ -206,6 +210,37 @@ async function runProfileFanOut(): Promise<void> {
   );
 }
 
+/** Scenario 10's writes: the service with its transparency log and without it, alternating, on fresh stores. */
+async function transparencyWrites(): Promise<void> {
+  const settings = () => ({
+    secretsDir: workspace.secretsDir,
+    publicUrl: PUBLIC_URL,
+    bcryptCost: profile.bcryptCost,
+  });
+  const writes = await writesWithAndWithout(profile, settings, workspace.dir, TLOG_WRITE_ROUNDS, (server) => {
+    running.add(server);
+  });
+  results.transparency = { ...results.transparency, writes };
+  const mean = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + r.rps, 0) / runs.length;
+  step(
+    `asset writes: ${mean(writes.with).toFixed(0)}/s with the transparency log, ${mean(writes.without).toFixed(0)}/s without`,
+  );
+}
+
+/** Scenario 10 on the seeded store: checkpoint, tile and bundle reads, then a full verification of its log. */
+async function transparencyOnSeededStore(l2: RunningServer): Promise<void> {
+  const reads = await logReads(l2.url, profile);
+  results.transparency = { ...results.transparency, reads };
+  step(
+    `checkpoint ${reads.checkpoint.rps.toFixed(0)}, tile ${reads.tile.rps.toFixed(0)}, bundle ${reads.bundle.rps.toFixed(0)} rps`,
+  );
+  const full = await verifyFull(l2.url, PUBLIC_URL);
+  results.transparency = { ...results.transparency, verifyFull: full };
+  step(
+    `l2 tlog verify --full: ${full.size} entries in ${full.seconds.toFixed(1)} s, peak ${full.peakRssMiB.toFixed(0)} MiB`,
+  );
+}
+
 async function seed(): Promise<void> {
   step(
     `seeding ${profile.users} users, ${profile.activities} activities, ${profile.revocations} revocations`,
@@ -277,6 +312,7 @@ async function main(): Promise<void> {
   await peerIntrospection();
   await runFanOut();
   await runProfileFanOut();
+  await transparencyWrites();
   await seed();
 
   let seededIdle: Memory | undefined;
@@ -286,13 +322,17 @@ async function main(): Promise<void> {
         if (store === 'seeded' && seededIdle === undefined) {
           await sleep(2000);
           seededIdle = l2.memory();
+          if (l2.tlogCheck) results.transparency = { ...results.transparency, startupCheck: l2.tlogCheck };
         }
         return use(l2);
       }),
     client,
     profile,
     STORE_SIZE_ROUNDS,
-    (l2) => onSeededStore(l2, seededIdle ?? l2.memory()),
+    async (l2) => {
+      await onSeededStore(l2, seededIdle ?? l2.memory());
+      await transparencyOnSeededStore(l2);
+    },
   );
   step(
     `verify: empty ${meanRps(results.storeSize.empty).toFixed(0)}, seeded ${meanRps(results.storeSize.seeded).toFixed(0)} rps`,

@@ -20,6 +20,11 @@ export interface SeedReport {
   heavyActivities: number;
   revocations: number;
   seconds: { fixtures: number; users: number; activities: number; revocations: number; total: number };
+  /**
+   * Bytes of the SQLite file by table (dbstat): the transparency log's hashes and state (issue 27) beside the
+   * activities they cover and the whole file.
+   */
+  bytes?: { tlog: number; activities: number; total: number };
   usernames: SeedUsernames;
 }
 

@@ -17,6 +17,7 @@ const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9
 const store = openSqlitePersistence(options.path);
 const fixtures = await seedFixtures(options);
 const report: SeedReport = {
+  bytes: undefined,
   users: 0,
   activities: 0,
   heavyActivities: 0,
@@ -140,6 +141,21 @@ await seedUsers(fixtures);
 await seedActivities(fixtures);
 await seedRevocations();
 store.db.pragma('wal_checkpoint(TRUNCATE)');
+// What the transparency log adds to the file: its hashes (one per activity, one per completed tile) and its state.
+const sizes = new Map(
+  store.db
+    .prepare<[], { name: string; bytes: number }>(
+      'SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name',
+    )
+    .all()
+    .map((row) => [row.name, row.bytes]),
+);
+const sum = (names: string[]) => names.reduce((total, name) => total + (sizes.get(name) ?? 0), 0);
+report.bytes = {
+  tlog: sum(['tlog_hashes', 'tlog_state']),
+  activities: sum(['activities', 'activities_by_actor']),
+  total: [...sizes.values()].reduce((a, b) => a + b, 0),
+};
 await store.close();
 report.seconds.total = seconds(started) + fixtures.seconds;
 console.log(JSON.stringify(report));

@@ -19,6 +19,8 @@ export interface Memory {
 export interface RunningServer {
   readonly url: string;
   readonly pid: number;
+  /** L2's start-up check of its transparency log (every entry against its hashes), once it was done. */
+  readonly tlogCheck?: { readonly size: number; readonly seconds: number };
   memory(): Memory;
   stop(): Promise<void>;
 }
@@ -78,33 +80,63 @@ export interface L2Settings {
   readonly bcryptCost: number;
 }
 
-/** `node dist/main.js` in production mode on 127.0.0.1 and a free port, as an operator would run it. */
+/** L2's environment as the bench runs it: production, on 127.0.0.1 and a free port, limits out of the way. */
+function l2Environment(settings: L2Settings): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PUBLIC_URL: settings.publicUrl,
+    STORE: `sqlite:${settings.storePath}`,
+    SECRETS_DIR: settings.secretsDir,
+    BCRYPT_COST: String(settings.bcryptCost),
+    // Attach records a loopback L1 server; no notice is ever sent (nothing is revoked over HTTP).
+    L1_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'info',
+    // Only failed logins count, and the storm's logins all succeed; raised so that nothing is limited anyway.
+    LOGIN_MAX_FAILURES_PER_USERNAME: '1000000',
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
+    // The registration scenario registers from one address, and the publishers write as fast as they can: the
+    // bench measures the work, not the limits that keep one client from doing too much of it.
+    REGISTRATIONS_PER_ADDRESS: '1000000',
+    ASSET_WRITES_PER_USER: '1000000',
+  };
+}
+
+/**
+ * Resolves with the `transparency log checked` line: until then the service checks its log in the background
+ * (reading every entry) and is not ready (/readyz 503), so nothing is measured before it.
+ */
+function tlogChecked(child: ChildProcess, ms: number): Promise<{ size: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no transparency log check after ${ms / 1000} s`)), ms);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; size?: number; seconds?: number };
+        if (entry.msg !== 'transparency log checked') return;
+        clearTimeout(timer);
+        resolve({ size: entry.size ?? 0, seconds: entry.seconds ?? 0 });
+      } catch {
+        /* not a log line */
+      }
+    });
+    child.once('exit', () => clearTimeout(timer));
+  });
+}
+
+/**
+ * `node dist/main.js` in production mode on 127.0.0.1 and a free port, as an operator would run it; resolves once
+ * it listens and has checked its transparency log (it is ready).
+ */
 export async function startL2(settings: L2Settings): Promise<RunningServer> {
   // BENCH_L2_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
   const nodeArgs = (process.env.BENCH_L2_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      PUBLIC_URL: settings.publicUrl,
-      STORE: `sqlite:${settings.storePath}`,
-      SECRETS_DIR: settings.secretsDir,
-      BCRYPT_COST: String(settings.bcryptCost),
-      // Attach records a loopback L1 server; no notice is ever sent (nothing is revoked over HTTP).
-      L1_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'info',
-      // Only failed logins count, and the storm's logins all succeed; raised so that nothing is limited anyway.
-      LOGIN_MAX_FAILURES_PER_USERNAME: '1000000',
-      LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
-      // The registration scenario registers from one address, and the publishers write as fast as they can: the
-      // bench measures the work, not the limits that keep one client from doing too much of it.
-      REGISTRATIONS_PER_ADDRESS: '1000000',
-      ASSET_WRITES_PER_USER: '1000000',
-    },
+    env: l2Environment(settings),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const checked = tlogChecked(child, 600_000);
   const port = await waitForPort(
     child,
     (line) => {
@@ -117,7 +149,7 @@ export async function startL2(settings: L2Settings): Promise<RunningServer> {
     },
     60_000,
   );
-  return running(child, port);
+  return { ...running(child, port), tlogCheck: await checked };
 }
 
 /** A server started by the bench from one of its own scripts: the JSON line it printed once listening. */
@@ -129,8 +161,12 @@ export interface RunningScript extends RunningServer {
  * `node --import tsx bench/<script>` in its own process: the script prints one JSON line holding its port (and
  * whatever else the bench needs from it) once it listens, and exits on SIGTERM.
  */
-async function startScript(script: string, env: NodeJS.ProcessEnv = process.env): Promise<RunningScript> {
-  const child = spawn(process.execPath, ['--import', 'tsx', benchFile(script)], {
+async function startScript(
+  script: string,
+  env: NodeJS.ProcessEnv = process.env,
+  args: readonly string[] = [],
+): Promise<RunningScript> {
+  const child = spawn(process.execPath, ['--import', 'tsx', benchFile(script), ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -151,6 +187,13 @@ async function startScript(script: string, env: NodeJS.ProcessEnv = process.env)
   );
   return { ...running(child, port), announced };
 }
+
+/**
+ * Scenario 10's services (bench/l2-variant.ts): L2 with its transparency log, or without it (no hashes kept, no
+ * checkpoint awaited), started the same way, in the same environment as startL2.
+ */
+export const startL2Variant = (variant: 'with' | 'without', settings: L2Settings): Promise<RunningScript> =>
+  startScript('l2-variant.ts', l2Environment(settings), [variant]);
 
 /** The bare Koa "hello" baseline in its own process. */
 export const startHello = (): Promise<RunningServer> => startScript('hello-server.ts');

@@ -6,12 +6,13 @@ import { TransferFileError } from './adapters/cli/transfer-format.js';
 import { StoreUnavailableError } from './application/ports/errors.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ACCOUNT_COMMANDS } from './cli/account-commands.js';
-import { CommandError, UsageError, type Command, type Options } from './cli/command.js';
+import { CommandError, LogMisbehavedError, UsageError, type Command, type Options } from './cli/command.js';
 import { OPERATIONS_COMMANDS } from './cli/operations-commands.js';
+import { TLOG_COMMANDS } from './cli/tlog-commands.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildL2 } from './composition/compose.js';
 
-const COMMANDS: readonly Command[] = [...ACCOUNT_COMMANDS, ...OPERATIONS_COMMANDS];
+const COMMANDS: readonly Command[] = [...ACCOUNT_COMMANDS, ...OPERATIONS_COMMANDS, ...TLOG_COMMANDS];
 
 const USAGE = `usage:\n${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}\n\nl2 <command> --help says more.`;
 
@@ -57,6 +58,20 @@ async function run(args: string[]): Promise<number> {
   if (help) {
     process.stdout.write(`usage: ${command.usage}\n\n${command.help}\n`);
     return 0;
+  }
+  if ('runAlone' in command) {
+    try {
+      process.stdout.write(`${await command.runAlone(operands, options)}\n`);
+      return 0;
+    } catch (error) {
+      if (error instanceof UsageError) {
+        console.error(error.message);
+        return 2;
+      }
+      if (!(error instanceof LogMisbehavedError)) throw error;
+      console.error(`l2: ${error.message}`);
+      return 3;
+    }
   }
   const config = loadConfig();
   if ('fromConfig' in command) {

@@ -18,7 +18,7 @@ const DRAIN_MS = 250;
  */
 const DRAIN_TURNS = 3;
 
-/** Starts the service; resolves once it listens. */
+/** Starts the service; resolves once it listens and has checked its transparency log. */
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const parts = await buildL2(config);
@@ -53,4 +53,7 @@ export async function serve(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   l2.logger.info({ port, publicUrl: config.publicUrl, store: config.store.kind }, 'L2 listening');
+  // Start-up ends once the transparency log is checked (every stored entry read once): main.ts keeps the young
+  // generation small until then, so that the check leaves no larger heap behind.
+  await l2.transparencyChecked();
 }

@@ -34,6 +34,30 @@ describe('architecture: the dependency rule', () => {
     expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
   });
 
+  it('keeps src/domain/transparency self-contained (its files import only each other), so the L1 kit can compile them', () => {
+    const offending = imports('domain/transparency').filter(
+      (i) => !i.target.startsWith('domain/transparency/'),
+    );
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+    expect(imports('domain/transparency')).to.not.deep.equal([]);
+  });
+
+  it('keeps the log monitor (src/adapters/tlog-client) and the log crypto to the log core, so the L1 kit can compile them', () => {
+    const offending = [
+      ...imports('adapters/tlog-client').filter(
+        (i) => !i.target.startsWith('domain/transparency/') && !i.target.startsWith('adapters/tlog-client/'),
+      ),
+      ...imports('adapters/crypto').filter(
+        (i) =>
+          i.file === 'adapters/crypto/node-transparency-crypto.ts' &&
+          !i.target.startsWith('domain/transparency/') &&
+          i.target !== 'node:crypto',
+      ),
+    ];
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+    expect(imports('adapters/tlog-client')).to.not.deep.equal([]);
+  });
+
   it('lets the application import only the domain and itself', () => {
     const offending = imports('application').filter(
       (i) => !i.target.startsWith('domain/') && !i.target.startsWith('application/'),

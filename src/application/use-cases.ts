@@ -24,6 +24,13 @@ import type { RateLimit } from './ports/rate-limit.js';
 import type { SignatureVerifier } from './ports/signature-verifier.js';
 import type { TokenCodec } from './ports/token-codec.js';
 import type { WorkSignal } from './ports/work-signal.js';
+import type { TransparencyObserver } from './ports/transparency-observer.js';
+import type { LogCoverage } from './ports/log-coverage.js';
+import { TransparencyLog, type TransparencyLogSettings } from './services/transparency/transparency-log.js';
+import { GetActivityEntry } from './use-cases/transparency/get-activity-entry.js';
+import { GetCheckpoint } from './use-cases/transparency/get-checkpoint.js';
+import { GetLogResource } from './use-cases/transparency/get-log-resource.js';
+import { ProveInclusion } from './use-cases/transparency/prove-inclusion.js';
 import { AssetWrites } from './services/asset-writes.js';
 import { AuthenticateToken } from './services/authenticate-token.js';
 import { Deliveries } from './services/deliveries.js';
@@ -122,6 +129,17 @@ export interface ApplicationPorts {
     /** Called whenever a job settles, so the worker claims into the freed slot. */
     readonly onSettled?: () => void;
   };
+  /** The transparency log (API.md §8): its origin, key and crypto, and who hears of what it does. */
+  readonly transparency: {
+    readonly settings: TransparencyLogSettings;
+    readonly observer: TransparencyObserver;
+    readonly problems: ProblemLog;
+    /**
+     * What writes wait on before they are answered: the TransparencyLog service unless given. Only the bench gives
+     * another (none at all), to measure what covering every write costs.
+     */
+    readonly coverage?: LogCoverage;
+  };
 }
 
 /** The services several use-cases share. */
@@ -141,6 +159,8 @@ export interface ApplicationServices {
   readonly noticeSender: NoticeSender;
   /** Runs queued outbound jobs with the handler of their kind. */
   readonly jobRunner: JobRunner;
+  /** Checks the stored log, signs the checkpoints that cover writes, reads tiles and proofs. */
+  readonly transparencyLog: TransparencyLog;
 }
 
 type Parts = ApplicationPorts & ApplicationServices;
@@ -163,7 +183,22 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
-    new PublishActivity(p.store.activities, p.store.users, p.activitySigner, p.clock, p.urls, p.workSignal),
+    new PublishActivity(
+      p.store.activities,
+      p.store.users,
+      p.activitySigner,
+      p.clock,
+      p.urls,
+      p.workSignal,
+      p.transparency.coverage ?? p.transparencyLog,
+    ),
+  transparencyLog: (p) =>
+    new TransparencyLog(
+      p.store.transparencyLog,
+      p.transparency.settings,
+      p.transparency.observer,
+      p.transparency.problems,
+    ),
   deliveries: (p) =>
     new Deliveries(
       p.store.activities,
@@ -231,6 +266,7 @@ const USE_CASES = {
       p.workSignal,
       p.clock,
       p.urls,
+      p.transparency.coverage ?? p.transparencyLog,
     ),
   getPublicActor: (p) => new GetPublicActor(p.store.users),
   getActorView: (p) => new GetActorView(p.store.assets),
@@ -265,6 +301,11 @@ const USE_CASES = {
   listRegistry: (p) => new ListRegistry(p.store.assets),
   getActivity: (p) => new GetActivity(p.store.activities),
   listActivities: (p) => new ListActivities(p.store.activities),
+  getActivityEntry: (p) => new GetActivityEntry(p.transparencyLog),
+
+  getCheckpoint: (p) => new GetCheckpoint(p.transparencyLog),
+  getLogResource: (p) => new GetLogResource(p.transparencyLog, p.caches),
+  proveInclusion: (p) => new ProveInclusion(p.transparencyLog),
 
   listFollowers: (p) => new ListFollowers(p.store.followers),
   countFollowers: (p) => new CountFollowers(p.store.followers),

@@ -12,6 +12,8 @@ export type Command = CommandLine &
     | { run(l2: L2Parts, operands: string[], options: Options): Promise<string> }
     /** A command that needs the configuration only: no store is opened for it. */
     | { fromConfig(config: Config): string }
+    /** A command that needs neither the configuration nor a store (a client of another L2). */
+    | { runAlone(operands: string[], options: Options): Promise<string> }
   );
 
 export interface CommandLine {
@@ -53,3 +55,6 @@ export class UsageError extends Error {}
 
 /** A command that cannot do what was asked (an unknown user, …): one line, exit 1. */
 export class CommandError extends Error {}
+
+/** `l2 tlog verify` found the log misbehaving (a fork, a tile its entries do not give): its lines, exit 3. */
+export class LogMisbehavedError extends Error {}

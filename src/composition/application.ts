@@ -2,6 +2,8 @@ import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { ActorAnswers } from '../adapters/http/hot-paths/answers.js';
+import { TlogAnswers } from '../adapters/http/hot-paths/tlog-answers.js';
+import { ConfigError } from './config-error.js';
 import { L1ServerUrls } from '../adapters/http/koa/l1-server-urls.js';
 import { createHttpFrontEnd } from '../adapters/http/request-listener.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
@@ -18,8 +20,14 @@ export interface L2Application {
   /** How many requests the hot paths answered themselves (the rest went to `app`). */
   hotPathAnswers(): number;
   readonly logger: Logger;
-  /** Starts the notice worker and the hourly cleanup, and warms the dummy password hash. */
+  /**
+   * Pins the transparency log's origin (a store made under another PUBLIC_URL refuses to start: ConfigError), starts
+   * its check of the stored log in the background (writes wait for it; /readyz says when it is done), starts the
+   * notice worker and the hourly cleanup, and warms the dummy password hash.
+   */
   startBackground(): Promise<void>;
+  /** Settles once the start-up check of the transparency log has (whatever it found: /readyz says that). */
+  transparencyChecked(): Promise<void>;
   /** Stops background work (waiting for deliveries in flight) and closes the store. */
   close(): Promise<void>;
 }
@@ -58,6 +66,8 @@ export function buildApplication(l2: L2Parts): L2Application {
     staticFiles: loadStaticFiles(),
     csrf: l2.csrf,
     health: l2.store.health,
+    logHealth: () => l2.services.transparencyLog.health(),
+    tlogAnswers: new TlogAnswers(l2.useCases),
     instanceActorKeys: l2.services.instanceActorKeys,
     actorAnswers: new ActorAnswers(l2.urls, (user) => l2.useCases.getActorView.execute(user)),
     l1ServerUrls: new L1ServerUrls(),
@@ -68,16 +78,24 @@ export function buildApplication(l2: L2Parts): L2Application {
   });
 
   let closed = false;
+  let checked: Promise<void> = Promise.resolve();
   return {
     app,
     listener,
     hotPathAnswers,
     logger,
     async startBackground() {
+      await pinTransparencyOrigin(l2);
+      checked = l2.services.transparencyLog.start().catch((error: unknown) => {
+        // An inconsistency has been logged as such already; anything else (the store down) is checked again later.
+        if (l2.services.transparencyLog.health().state !== 'inconsistent')
+          logger.error({ err: error }, 'transparency log check failed; it runs again with the next write');
+      });
       await l2.warmUp();
       worker.start();
       cleanup.start();
     },
+    transparencyChecked: () => checked,
     async close() {
       if (closed) return;
       closed = true;
@@ -87,4 +105,15 @@ export function buildApplication(l2: L2Parts): L2Application {
       await l2.store.close();
     },
   };
+}
+
+/** Records the log's origin at the first start; a store that holds another refuses to start (API.md §8). */
+async function pinTransparencyOrigin(l2: L2Parts): Promise<void> {
+  const log = l2.services.transparencyLog;
+  const pinned = await log.pinOrigin();
+  if (pinned !== log.origin)
+    throw new ConfigError(
+      `the store's transparency log is ${pinned}, and PUBLIC_URL ${l2.config.publicUrl} makes it ${log.origin}: ` +
+        'a log keeps its origin (start with the PUBLIC_URL the store was made with)',
+    );
 }

@@ -3,9 +3,16 @@ import { z } from 'zod';
 import type { ServerLimits } from '../adapters/http/http-server.js';
 import { ConfigError } from './config-error.js';
 import {
+  ed25519KeyPairFromPkcs8Pem,
+  generateEd25519Pkcs8Pem,
+} from '../adapters/crypto/node-transparency-crypto.js';
+import { logOriginOf } from '../domain/transparency/log-origin.js';
+import {
   loadJwtSecret,
   loadNoticeSigningKeys,
   loadPreviousJwtSecret,
+  loadTlogSigningKey,
+  TLOG_KEY_FILE,
   type NoticeKeyFiles,
 } from './secrets.js';
 
@@ -100,6 +107,12 @@ export interface Config {
   readonly jwtPreviousSecret: Buffer | null;
   /** The keys that sign revocation notices (`notice_signing_key`, `.previous`), PKCS#8 PEM: never the token secret. */
   readonly noticeKeys: NoticeKeyFiles;
+  /** The transparency log (API.md §8): its origin (from PUBLIC_URL) and its signing key (`tlog_signing_key`). */
+  readonly tlog: {
+    readonly origin: string;
+    /** PKCS#8 PEM of an Ed25519 key: checked when the configuration is read. */
+    readonly signingKeyPem: string;
+  };
   readonly bcryptCost: number;
   /** The most hashing, in seconds of work, that may wait for a core; beyond it a hash or check is refused. */
   readonly bcryptQueueSeconds: number;
@@ -186,10 +199,13 @@ export function loadConfig(
   const production = e.NODE_ENV === 'production';
   if (production && e.BCRYPT_COST < 10)
     throw new ConfigError('BCRYPT_COST: must be at least 10 in production');
+  const publicUrl = canonicalPublicUrl(e.PUBLIC_URL);
+  const warn = options.warn ?? ((m: string) => console.warn(m));
+  const dataDir = options.dataDir ?? './data';
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: canonicalPublicUrl(e.PUBLIC_URL),
+    publicUrl,
     store: parseStore(e.STORE),
     jwtSecret: loadJwtSecret({
       secretsDir: e.SECRETS_DIR,
@@ -201,12 +217,19 @@ export function loadConfig(
       secretsDir: e.SECRETS_DIR,
       dataDir: options.dataDir ?? './data',
     }),
-    noticeKeys: loadNoticeSigningKeys({
-      secretsDir: e.SECRETS_DIR,
-      production,
-      dataDir: options.dataDir ?? './data',
-      warn: options.warn ?? ((m) => console.warn(m)),
-    }),
+    noticeKeys: loadNoticeSigningKeys({ secretsDir: e.SECRETS_DIR, production, dataDir, warn }),
+    tlog: {
+      origin: tlogOrigin(publicUrl),
+      signingKeyPem: checkedTlogKey(
+        loadTlogSigningKey({
+          secretsDir: e.SECRETS_DIR,
+          production,
+          dataDir,
+          warn,
+          generate: generateEd25519Pkcs8Pem,
+        }),
+      ),
+    },
     bcryptCost: e.BCRYPT_COST,
     bcryptQueueSeconds: e.BCRYPT_QUEUE_SECONDS,
     production,
@@ -251,6 +274,28 @@ export function loadConfig(
       maxConnections: e.HTTP_MAX_CONNECTIONS ?? defaultMaxConnections(e.DELIVERY_CONCURRENCY),
     },
   };
+}
+
+/** The log's origin from PUBLIC_URL, or a one-line refusal when it cannot be a signed-note key name. */
+function tlogOrigin(publicUrl: string): string {
+  const origin = logOriginOf(publicUrl);
+  if (origin === null)
+    throw new ConfigError(
+      "PUBLIC_URL: its host and path name the transparency log, so they cannot hold '+' or spaces",
+    );
+  return origin;
+}
+
+/** The key file's PEM when it holds an Ed25519 private key; otherwise a one-line refusal. */
+function checkedTlogKey(pem: string): string {
+  try {
+    ed25519KeyPairFromPkcs8Pem(pem);
+  } catch (error) {
+    throw new ConfigError(
+      `${TLOG_KEY_FILE}: not an Ed25519 private key in PKCS#8 PEM (${(error as Error).message})`,
+    );
+  }
+  return pem;
 }
 
 /** Descriptors kept for the store, outbound fetches, logs and the like, beyond deliveries and clients. */

@@ -96,11 +96,11 @@ const newNoticeKey = (): string =>
  * linked into place, so another process starting on the same directory never reads half a key: it either finds the
  * link there (and uses that key) or loses the race to make it.
  */
-function createDevelopmentNoticeKey(path: string, dataDir: string): boolean {
+function createDevelopmentKeyFile(path: string, dataDir: string, newKey: () => string): boolean {
   if (existsSync(path)) return false;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(draft, newNoticeKey(), { mode: 0o600, flag: 'wx' });
+  writeFileSync(draft, newKey(), { mode: 0o600, flag: 'wx' });
   try {
     linkSync(draft, path);
   } catch (error) {
@@ -135,7 +135,7 @@ export function loadNoticeSigningKeys(input: {
     }
     dir = input.dataDir;
     const created = join(dir, NOTICE_KEY_FILE);
-    if (createDevelopmentNoticeKey(created, dir))
+    if (createDevelopmentKeyFile(created, dir, newNoticeKey))
       input.warn(
         `l2: no ${mounted}; created a development notice signing key in ${created} (not for production)`,
       );
@@ -145,4 +145,38 @@ export function loadNoticeSigningKeys(input: {
     current: readNoticeKey(join(dir, NOTICE_KEY_FILE)),
     previous: existsSync(previous) ? readNoticeKey(previous) : null,
   };
+}
+
+/** The transparency log's signing key: its own file, never the JWT secret nor a user's key (API.md §8). */
+export const TLOG_KEY_FILE = 'tlog_signing_key';
+
+/**
+ * The transparency log's Ed25519 signing key (PKCS#8 PEM) from `tlog_signing_key` in SECRETS_DIR. Outside
+ * production, without that file, one is created once in `<dataDir>/tlog_signing_key` (mode 0600) and reused, as the
+ * JWT secret is; several processes starting at once on one data directory end up with the same key. Production
+ * without the file refuses to start. Every instance on one store must hold the same key: it signs the checkpoints
+ * they all serve.
+ */
+export function loadTlogSigningKey(input: {
+  secretsDir: string;
+  production: boolean;
+  dataDir: string;
+  warn: (message: string) => void;
+  /** Makes a new key (PKCS#8 PEM): given by the caller, which knows the crypto library. */
+  generate: () => string;
+}): string {
+  const mounted = join(input.secretsDir, TLOG_KEY_FILE);
+  if (existsSync(mounted)) return readFileSync(mounted, 'utf8');
+  if (input.production) {
+    throw new ConfigError(
+      `${mounted} is missing: production needs the transparency log's Ed25519 signing key as a file ` +
+        '(openssl genpkey -algorithm ed25519 -out tlog_signing_key)',
+    );
+  }
+  const fallback = join(input.dataDir, TLOG_KEY_FILE);
+  if (createDevelopmentKeyFile(fallback, input.dataDir, input.generate))
+    input.warn(
+      `l2: no ${mounted}; created a development transparency log key in ${fallback} (not for production)`,
+    );
+  return readFileSync(fallback, 'utf8');
 }

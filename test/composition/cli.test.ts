@@ -13,6 +13,7 @@ import { aRevocation, aUsername } from '../support/builders.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { streamOf, transferRecords } from '../support/transfer-records.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -24,6 +25,7 @@ describe('the l2 command', () => {
     dir = mkdtempSync(join(tmpdir(), 'l2-cli-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
     env = {
       ...process.env,
       SECRETS_DIR: dir,
@@ -264,7 +266,7 @@ describe('the l2 command', () => {
           .slice(1)
           .filter((word) => /^[a-z]+$/.test(word)),
       );
-    expect(commands).to.have.length(13);
+    expect(commands).to.have.length(14);
     for (const words of commands) {
       const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...words, '--help'], { env });
       expect(stdout, words.join(' ')).to.match(new RegExp(`^usage: l2 ${words.join(' ')}[^\n]*\n\n\\S`));

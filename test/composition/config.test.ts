@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/composition/config.js';
 import { newNoticeKeyPem, writeNoticeKey } from '../support/notice-key.js';
+import { TEST_TLOG_KEY_PEM, writeTestTlogKey } from '../support/tlog-test-key.js';
 
 describe('configuration and the JWT secret', () => {
   let dir: string;
@@ -20,6 +21,7 @@ describe('configuration and the JWT secret', () => {
     mkdirSync(join(dir, 'secrets'), { recursive: true });
     writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
     writeNoticeKey(join(dir, 'secrets'));
+    writeTestTlogKey(join(dir, 'secrets'));
   };
 
   beforeEach(() => {
@@ -181,6 +183,71 @@ describe('configuration and the JWT secret', () => {
         expect(message).to.contain(join(secrets, 'notice_signing_key'));
         expect(message).to.contain('EC P-256');
         expect(message).not.to.contain('\n');
+      }
+    });
+  });
+
+  describe('the transparency log', () => {
+    const tlogWarnings = () => warnings.filter((w) => w.includes('transparency log key'));
+    const keyFile = () => join(dir, 'data', 'tlog_signing_key');
+
+    it('derives the origin from PUBLIC_URL: no scheme, then /tlog', () => {
+      expect(load({}).tlog.origin).to.equal('localhost:8200/tlog');
+      expect(load({ PUBLIC_URL: 'https://L2.Example/' }).tlog.origin).to.equal('l2.example/tlog');
+      expect(load({ PUBLIC_URL: 'http://l2.example:8080/base/' }).tlog.origin).to.equal(
+        'l2.example:8080/base/tlog',
+      );
+    });
+
+    it("refuses a PUBLIC_URL whose path holds '+' (the origin is a signed-note key name), in one line", () => {
+      expect(() => load({ PUBLIC_URL: 'https://l2.example/a+b' })).to.throw(
+        ConfigError,
+        /^PUBLIC_URL: [^\n]+$/,
+      );
+    });
+
+    it('creates a development key once (Ed25519, PKCS#8 PEM, mode 0600), warns once, and reuses it', () => {
+      const first = load({}).tlog.signingKeyPem;
+      expect(first).to.match(/^-----BEGIN PRIVATE KEY-----\n/);
+      expect(statSync(keyFile()).mode & 0o777).to.equal(0o600);
+      expect(tlogWarnings()).to.have.length(1);
+      expect(load({}).tlog.signingKeyPem).to.equal(first);
+      expect(tlogWarnings()).to.have.length(1);
+      expect(readdirSync(join(dir, 'data')).sort()).to.deep.equal([
+        'jwt_secret',
+        'notice_signing_key',
+        'tlog_signing_key',
+      ]);
+    });
+
+    it('reads the key from tlog_signing_key in SECRETS_DIR, its own file beside jwt_secret', () => {
+      mkdirSync(join(dir, 'secrets'));
+      writeTestTlogKey(join(dir, 'secrets'));
+      expect(load({}).tlog.signingKeyPem).to.equal(TEST_TLOG_KEY_PEM);
+      expect(tlogWarnings()).to.have.length(0);
+      expect(() => readFileSync(keyFile())).to.throw();
+    });
+
+    it('refuses to start in production without the key file, and never creates one', () => {
+      mkdirSync(join(dir, 'secrets'));
+      writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
+      writeNoticeKey(join(dir, 'secrets'));
+      expect(() => load({ NODE_ENV: 'production' })).to.throw(
+        ConfigError,
+        /^\S+tlog_signing_key is missing: [^\n]+$/,
+      );
+      expect(() => readFileSync(keyFile())).to.throw();
+    });
+
+    it('refuses a key file that holds no Ed25519 private key, in one line', () => {
+      mkdirSync(join(dir, 'secrets'));
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+      });
+      for (const content of ['not a key', rsa]) {
+        writeFileSync(join(dir, 'secrets', 'tlog_signing_key'), content);
+        expect(() => load({})).to.throw(ConfigError, /^tlog_signing_key: not an Ed25519 private key[^\n]+$/);
       }
     });
   });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TEST_SECRET } from '../support/test-server.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const SCRIPT = fileURLToPath(new URL('../support/print-loaded-drivers.ts', import.meta.url));
 
@@ -17,6 +18,7 @@ describe('the MongoDB driver', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-driver-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

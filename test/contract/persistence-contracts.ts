@@ -16,6 +16,7 @@ import { rendererAttachmentsContract } from './renderer-attachments.contract.js'
 import { revocationStoreContract } from './revocation-store.contract.js';
 import { storeHealthContract } from './store-health.contract.js';
 import { storeTransferContract } from './store-transfer.contract.js';
+import { transparencyLogContract } from './transparency-log.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 /** Every contract of a persistence port, in one place: a store runs this, so none can be left out or run twice. */
@@ -30,6 +31,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   assetRepositoryContract,
   assetTagsContract,
   activityLogContract,
+  transparencyLogContract,
   profileContract,
   followerRepositoryContract,
   remoteKeyStoreContract,

@@ -23,6 +23,7 @@ import { CrashWorld } from './crash-world.js';
 import { FakeInboxHost } from './fake-inbox-host.js';
 import { rngFor } from './prng.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 /** Any ≥ 32-byte secret: tokens are checked only by the server. */
 const SECRET = 'crash-test-secret-0123456789-abcdefghijklmnop';
@@ -60,6 +61,7 @@ describe('crash safety: kill -9 of the real server on SQLite, restarted on the s
     dir = mkdtempSync(join(tmpdir(), 'l2-crash-'));
     writeFileSync(join(dir, 'jwt_secret'), SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
   });
   after(async () => {
     if (l2) await kill(l2);

@@ -12,6 +12,7 @@ import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { createAsset } from '../adapters/http/registry/support.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const LEASE_SECONDS = 15;
 
@@ -34,6 +35,7 @@ describe('a delivery in flight when the process is killed', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-kill-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
     peer = await FedifyPeer.start();
   });
   afterEach(async () => {

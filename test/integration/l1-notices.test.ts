@@ -11,6 +11,7 @@ import { client, registerUser } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/test-server.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const payloadOf = (token: string) =>
@@ -161,6 +162,7 @@ describe('a notice queued while the L1 server is down, across an L2 restart (sep
     dir = mkdtempSync(join(tmpdir(), 'l2-restart-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { client } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { TEST_TLOG_KEY_PEM, writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const PASSWORD = 'a password never to be logged';
 const NEW_PASSWORD = 'another password never to be logged';
@@ -22,6 +23,7 @@ describe('log hygiene: what the service writes to its logs', function () {
     try {
       writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
       writeNoticeKey(dir);
+      writeTestTlogKey(dir);
       const l2 = await startL2Process({
         SECRETS_DIR: dir,
         STORE: `sqlite:${join(dir, 'l2.sqlite')}`,
@@ -91,6 +93,8 @@ describe('log hygiene: what the service writes to its logs', function () {
       expect(logs).to.not.contain(PASSWORD);
       expect(logs).to.not.contain(NEW_PASSWORD);
       expect(logs).to.not.contain(TEST_SECRET);
+      // Nor the transparency log's private key (the middle line of its PEM).
+      expect(logs).to.not.contain(TEST_TLOG_KEY_PEM.split('\n')[1]);
 
       // One line per request, with its id (the caller's, or one made up), its route pattern, status and duration.
       const requests = logs

@@ -9,6 +9,7 @@ import { client, registerUser } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -24,6 +25,7 @@ describe('two L2 instances on one SQLite file', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-two-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
     l1 = await new FakeL1Server().start();
     const env = {
       STORE: `sqlite:${join(dir, 'l2.sqlite')}`,

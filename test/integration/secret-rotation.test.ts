@@ -11,6 +11,7 @@ import { keyIdOf } from '../../src/adapters/crypto/jwt-token-codec.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const OLD = 'old-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 const NEW = 'new-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -51,6 +52,7 @@ describe('rotating the JWT secret on two instances', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-rotate-'));
     writeFileSync(join(dir, 'jwt_secret'), OLD);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
   });
   afterEach(async () => {
     await stopAll();

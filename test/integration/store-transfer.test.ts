@@ -17,8 +17,23 @@ import { collect, streamOf, transferRecords } from '../support/transfer-records.
 import { createAsset } from '../adapters/http/registry/support.js';
 import { PASSWORD, startServer } from '../adapters/http/helpers.js';
 import { writeNoticeKey } from '../support/notice-key.js';
+import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+/** What a server's transparency log serves: the checkpoint, the first tile and bundle, and entry 0, as bytes. */
+async function transparencyLogOf(url: string) {
+  const bytes = async (path: string, accept?: string) =>
+    Buffer.from(
+      await (await fetch(`${url}${path}`, accept ? { headers: { accept } } : {})).arrayBuffer(),
+    ).toString('base64');
+  return {
+    checkpoint: await (await fetch(`${url}/tlog/checkpoint`)).text(),
+    tile: await bytes('/tlog/tile/0/000.p/1'),
+    bundle: await bytes('/tlog/tile/entries/000.p/1'),
+    entry: await bytes('/activities/0', 'application/activity+json'),
+  };
+}
 
 describe('moving a store with l2 store export / import', function () {
   this.timeout(180_000);
@@ -48,6 +63,7 @@ describe('moving a store with l2 store export / import', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-transfer-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -164,6 +180,33 @@ describe('moving a store with l2 store export / import', function () {
     }
   });
 
+  it('refuses, in one line, a file whose entries do not give the root of its checkpoint, writing nothing', async () => {
+    const source = openSqlitePersistence(join(dir, 'source.sqlite'));
+    await source.transfer.import(streamOf(transferRecords({ users: 3, activities: 20 })));
+    await source.close();
+    expect((await l2(storeAt('source.sqlite'), 'store', 'export', join(dir, 'all.jsonl'))).code).to.equal(0);
+    const lines = readFileSync(join(dir, 'all.jsonl'), 'utf8').trimEnd().split('\n');
+    const changed = lines.map((line) =>
+      line.includes('"idx":7,') ? line.replace('\\"n\\":7', '\\"n\\":70') : line,
+    );
+    expect(changed.filter((line, i) => line !== lines[i])).to.have.length(1);
+    writeFileSync(join(dir, 'changed.jsonl'), `${changed.join('\n')}\n`);
+
+    const refused = await l2(storeAt('target.sqlite'), 'store', 'import', join(dir, 'changed.jsonl'));
+
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.match(
+      /^l2: the imported activities do not give the root of the checkpoint of size 20: an entry differs from the one signed\n$/,
+    );
+    const target = openSqlitePersistence(join(dir, 'target.sqlite'));
+    try {
+      expect(await target.activities.nextIdx(), 'nothing written').to.equal(0);
+      expect(await target.transparencyLog.state()).to.deep.equal({ size: 0, origin: null, checkpoint: null });
+    } finally {
+      await target.close();
+    }
+  });
+
   it('explains itself with --help, and refuses an unknown command or option with exit 2', async () => {
     const help = await l2(storeAt('x.sqlite'), 'store', 'import', '--help');
     expect(help.code).to.equal(0);
@@ -174,7 +217,7 @@ describe('moving a store with l2 store export / import', function () {
     expect(option.stderr).to.match(/^l2: Unknown option '--gzip'/);
   });
 
-  it('moves a real service: on the new store its tokens verify, its users log in, its log and signatures are the same', async () => {
+  it('moves a real service: on the new store its tokens verify, its users log in, its log and signatures are the same, its transparency log serves the same checkpoint, tiles and entries', async () => {
     const oldDir = mkdtempSync(join(tmpdir(), 'l2-old-'));
     const old = await startServer('sqlite', { dir: oldDir });
     const api = client(old.url);
@@ -186,6 +229,8 @@ describe('moving a store with l2 store export / import', function () {
     const activityBefore = (
       await api.get('/activities/0', { headers: { accept: 'application/activity+json' } })
     ).json;
+    const logBefore = await transparencyLogOf(old.url);
+    expect(logBefore.checkpoint).to.match(/^l2\.test\/tlog\n1\n/);
     await old.close();
 
     const oldStore = `sqlite:${join(oldDir, 'l2.sqlite')}`;
@@ -211,6 +256,10 @@ describe('moving a store with l2 store export / import', function () {
         ).json;
         expect(activityAfter).to.deep.equal(activityBefore);
         expect(activityAfter.id).to.equal(created.activity.id);
+        expect(
+          await transparencyLogOf(now.url),
+          'the same checkpoint, tiles, bundle and entry',
+        ).to.deep.equal(logBefore);
         const next = await createAsset(api2, alice, 'sunrise');
         expect(next.activity.idx, 'the log goes on where it was').to.equal(1);
       } finally {

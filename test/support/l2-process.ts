@@ -8,6 +8,8 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 export interface L2Process {
   readonly url: string;
   readonly child: ChildProcess;
+  /** Resolves with the first JSON log line (from the start) that `matches`; rejects if the process exits first. */
+  logged(matches: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   /** Graceful stop (SIGTERM): in-flight deliveries finish, the store is closed. */
   stop(): Promise<number | null>;
 }
@@ -30,6 +32,24 @@ export async function startL2Process(env: Record<string, string>): Promise<L2Pro
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
+  const entries: Record<string, unknown>[] = [];
+  const waiting: {
+    matches: (e: Record<string, unknown>) => boolean;
+    resolve: (e: Record<string, unknown>) => void;
+  }[] = [];
+  lines.on('line', (line) => {
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    entries.push(entry);
+    for (const waiter of waiting.filter((w) => w.matches(entry))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(entry);
+    }
+  });
   const port = await new Promise<number>((resolve, reject) => {
     lines.on('line', (line) => {
       try {
@@ -44,6 +64,14 @@ export async function startL2Process(env: Record<string, string>): Promise<L2Pro
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    logged(matches) {
+      const found = entries.find(matches);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        waiting.push({ matches, resolve });
+        child.once('exit', () => reject(new Error('the process exited before logging it')));
+      });
+    },
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');

@@ -8,6 +8,7 @@ import { buildApplication, type L2Application } from '../../src/composition/appl
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { buildL2, type L2Parts, type Overrides } from '../../src/composition/compose.js';
 import { writeNoticeKey } from './notice-key.js';
+import { writeTestTlogKey } from './tlog-test-key.js';
 
 /** The JWT secret every test server uses, so tests can forge and mint tokens with it. */
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -52,6 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   writeFileSync(join(dir, 'jwt_secret'), `${TEST_SECRET}\n`);
   // Kept across a restart on the same directory, as an operator's key file is.
   if (!existsSync(join(dir, 'notice_signing_key'))) writeNoticeKey(dir);
+  writeTestTlogKey(dir);
   const config = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: dir,

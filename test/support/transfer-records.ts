@@ -1,6 +1,15 @@
 // A store's worth of records in the transfer form, made up but consistent (activities gap-free, jobs naming
 // activities that exist), for the round trips of `l2 store export` / `import`.
 import type { TransferProfile, TransferRecord } from '../../src/application/ports/store-transfer.js';
+import { nodeSha256 } from '../../src/adapters/crypto/node-transparency-crypto.js';
+import {
+  appendToRightEdge,
+  EMPTY_RIGHT_EDGE,
+  leafHash,
+  rootOfRightEdge,
+  signCheckpoint,
+} from '../../src/domain/transparency/index.js';
+import { TEST_TLOG_ORIGIN, testNoteSigner } from './tlog-test-key.js';
 
 /** A new account's profile, as every store exports it. */
 export const EMPTY_TRANSFER_PROFILE: TransferProfile = {
@@ -20,10 +29,33 @@ const hex = (n: number, width = 64) => n.toString(16).padStart(width, '0');
 export interface TransferShape {
   readonly users: number;
   readonly activities: number;
+  /** The size of the log's checkpoint (signed with the test key): all the activities unless said. */
+  readonly checkpointAt?: number;
+}
+
+/** The transparency log record of these activity records: the test origin and a checkpoint of `size` entries. */
+export function transparencyLogRecord(records: readonly TransferRecord[], size: number): TransferRecord {
+  let edge = EMPTY_RIGHT_EDGE;
+  for (const r of records)
+    if (r.record === 'activity' && r.idx < size)
+      edge = appendToRightEdge(
+        nodeSha256,
+        edge,
+        leafHash(nodeSha256, new TextEncoder().encode(r.entry)),
+      ).edge;
+  const note = signCheckpoint(
+    { origin: TEST_TLOG_ORIGIN, size, rootHash: rootOfRightEdge(nodeSha256, edge), extensions: [] },
+    testNoteSigner(),
+  );
+  return {
+    record: 'transparency_log',
+    origin: TEST_TLOG_ORIGIN,
+    checkpoint: size === 0 ? null : { size, note },
+  };
 }
 
 /** Records in TRANSFER_ORDER: every kind, with deleted users and assets, leased-looking and abandoned jobs. */
-export function transferRecords({ users, activities }: TransferShape): TransferRecord[] {
+export function transferRecords({ users, activities, checkpointAt }: TransferShape): TransferRecord[] {
   const names = Array.from({ length: users }, (_, i) => `user_${i}`);
   const records: TransferRecord[] = [];
   names.forEach((username, i) =>
@@ -121,14 +153,17 @@ export function transferRecords({ users, activities }: TransferShape): TransferR
       actor: owner,
       object: name,
       published: at(idx),
-      document: {
+      // Text that JSON writes in its own ways, kept byte for byte: the entry is the stored text.
+      entry: JSON.stringify({
         id: `http://l2.test/activities/${idx}`,
         type,
         actor: `http://l2.test/users/${owner}`,
         n: idx,
-      },
+        content: `«${idx}» \u2028 🎨 "quoted" </script>`,
+      }),
     });
   }
+  records.push(transparencyLogRecord(records, checkpointAt ?? activities));
   names.forEach((username, i) => {
     if (i % 2 === 1)
       records.push({

@@ -18,6 +18,7 @@ import { composeL2 } from '../../src/composition/compose.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { FixedClock, SequentialIds } from './fixed-clock.js';
 import { writeNoticeKey } from './notice-key.js';
+import { writeTestTlogKey } from './tlog-test-key.js';
 
 export const KIT_L2 = 'https://l2.example';
 /** The client address kit registrations come from. */
@@ -106,6 +107,7 @@ function configOfKit(): Config {
   const secrets = mkdtempSync(join(tmpdir(), 'l2-kit-'));
   writeFileSync(join(secrets, 'jwt_secret'), 'k'.repeat(32));
   writeNoticeKey(secrets);
+  writeTestTlogKey(secrets);
   kitConfig = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: secrets,

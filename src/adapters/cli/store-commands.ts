@@ -86,6 +86,7 @@ const PLURALS: Record<keyof TransferCounts, string> = {
   attachment: 'attachments',
   asset: 'assets',
   activity: 'activities',
+  transparency_log: 'transparency logs',
   follower: 'followers',
   job: 'jobs',
 };

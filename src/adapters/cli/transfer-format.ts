@@ -8,10 +8,14 @@ export const FORMAT = 'l2-store';
  * 2: users carry `profile` and `profileVersion`, assets `altText` and `sensitive` (issue 25). A version-1 file reads
  * as it always did, those fields taking their defaults; the version moved so that an L2 from before, which would
  * drop the fields it does not know, refuses a newer file rather than import it without them.
+ * 3: activities carry `entry`, the stored document's exact text (the transparency log's entry), instead of the
+ * parsed `document`; a `transparency_log` record after them carries the log's origin and latest checkpoint (issue
+ * 27). Files of versions 1 and 2 read with each document's JSON.stringify text as its entry, which is the text
+ * every store wrote of it.
  */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 /** The versions this L2 reads. */
-export const READABLE_VERSIONS = [1, 2] as const;
+export const READABLE_VERSIONS = [1, 2, 3] as const;
 
 const time = z.string().datetime({ offset: true });
 const text = z.string();
@@ -85,14 +89,31 @@ const Record = z.discriminatedUnion('record', [
     updatedAt: time,
     deletedAt: time.nullable(),
   }),
+  z
+    .object({
+      record: z.literal('activity'),
+      idx: z.number().int().nonnegative(),
+      type: text,
+      actor: text,
+      object: text,
+      published: time,
+      // Version 3: the exact text. Versions 1 and 2: the parsed document, written back as JSON text.
+      entry: text.optional(),
+      document: z.record(z.string(), z.unknown()).optional(),
+    })
+    .refine((r) => (r.entry === undefined) !== (r.document === undefined), {
+      message: 'an activity carries its entry (or, in files before version 3, its document)',
+      path: ['entry'],
+    })
+    .refine((r) => r.entry === undefined || isJsonObjectText(r.entry), {
+      message: 'not the JSON text of a document',
+      path: ['entry'],
+    })
+    .transform(({ document, entry, ...rest }) => ({ ...rest, entry: entry ?? JSON.stringify(document) })),
   z.object({
-    record: z.literal('activity'),
-    idx: z.number().int().nonnegative(),
-    type: text,
-    actor: text,
-    object: text,
-    published: time,
-    document: z.record(z.string(), z.unknown()),
+    record: z.literal('transparency_log'),
+    origin: nullableText,
+    checkpoint: z.object({ size: z.number().int().nonnegative(), note: text }).nullable(),
   }),
   z.object({
     record: z.literal('follower'),
@@ -117,6 +138,16 @@ const Record = z.discriminatedUnion('record', [
     replaceKey: nullableText.optional(),
   }),
 ]);
+
+/** Whether the text is the JSON of an object (an activity's document). */
+function isJsonObjectText(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
 
 const Header = z.object({
   format: z.literal(FORMAT),
@@ -157,7 +188,10 @@ export async function* readTransferLines(lines: AsyncIterable<string>): AsyncGen
     const value = parse(line, number);
     if (number === 1) {
       if (!Header.safeParse(value).success)
-        throw new TransferFileError(1, `not an ${FORMAT} file of version ${READABLE_VERSIONS.join(' or ')}`);
+        throw new TransferFileError(
+          1,
+          `not an ${FORMAT} file of version ${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}`,
+        );
       continue;
     }
     const trailer = Trailer.safeParse(value);

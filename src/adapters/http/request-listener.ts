@@ -38,6 +38,7 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
     deps.metrics,
     deps.logger,
     deps.l1ServerUrls,
+    deps.tlogAnswers,
   );
   return { app, listener: hot.listener(app.callback()), hotPathAnswers: () => hot.answered };
 }

@@ -9,6 +9,7 @@ import {
   type JobObserver,
   type JobOutcome,
 } from '../../application/ports/job-observer.js';
+import type { TransparencyObserver } from '../../application/ports/transparency-observer.js';
 import { INBOX_REFUSALS } from '../../application/use-cases/federation/receive-activity.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
 
@@ -25,7 +26,7 @@ const VERIFY_OUTCOMES = [
 ];
 const LOGIN_OUTCOMES = ['ok', 'invalid_credentials', 'rate_limited', 'invalid_request', 'unavailable'];
 
-export class ServiceMetrics implements JobObserver {
+export class ServiceMetrics implements JobObserver, TransparencyObserver {
   /** What GET /metrics serves. Node's own metrics (event-loop lag, heap, GC, handles) are on it, prefixed l2_. */
   readonly registry = new Registry();
   private readonly verifications: Counter<'outcome'>;
@@ -33,6 +34,10 @@ export class ServiceMetrics implements JobObserver {
   private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
   private readonly inboxRefusals: Counter<'reason'>;
   private readonly bcryptRefusals: Counter;
+  private readonly tlogInconsistent: Gauge;
+  private readonly tlogCheckpointSize: Gauge;
+  private readonly tlogCheckSeconds: Gauge;
+  private readonly tlogSigned: Counter;
   /** Each counter's children by label values, so that a request hashes no label set. */
   private readonly children = new Map<Counter<string>, Map<string, { inc(): void }>>();
 
@@ -65,6 +70,26 @@ export class ServiceMetrics implements JobObserver {
       'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited.',
       [],
     );
+    this.tlogInconsistent = new Gauge({
+      name: 'l2_tlog_inconsistent',
+      help: 'Whether the transparency log found the stored activities no longer matching what it signed (1), in which case it signs nothing more and /readyz answers 503; 0 otherwise. The reason is in the error log line "transparency log inconsistent".',
+      registers: [this.registry],
+    });
+    this.tlogCheckpointSize = new Gauge({
+      name: 'l2_tlog_checkpoint_size',
+      help: 'Entries covered by the latest checkpoint this process signed or checked.',
+      registers: [this.registry],
+    });
+    this.tlogCheckSeconds = new Gauge({
+      name: 'l2_tlog_startup_check_seconds',
+      help: "How long this process's start-up check of the transparency log (every entry against its hashes and the last checkpoint) took.",
+      registers: [this.registry],
+    });
+    this.tlogSigned = this.counter(
+      'l2_tlog_checkpoints_signed_total',
+      'Checkpoints this process signed (one covers every write that waited for it).',
+      [],
+    );
     // Every series exists at 0 from the start: one that first appears at 1 shows no increase() to an alert, so the
     // first failure after a restart would go unseen.
     for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
@@ -83,6 +108,20 @@ export class ServiceMetrics implements JobObserver {
 
   readonly inboxRefused = (reason: string): void => this.count(this.inboxRefusals, { reason });
   readonly bcryptRefused = (): void => this.bcryptRefusals.inc();
+
+  checked(size: number, seconds: number): void {
+    this.tlogCheckSeconds.set(seconds);
+    this.tlogCheckpointSize.set(size);
+  }
+
+  signed(size: number): void {
+    this.tlogSigned.inc();
+    this.tlogCheckpointSize.set(size);
+  }
+
+  inconsistent(): void {
+    this.tlogInconsistent.set(1);
+  }
 
   attempted(kind: string, outcome: JobOutcome, destination: DestinationClass): void {
     this.count(this.jobAttempts, { kind, outcome, destination });

@@ -23,3 +23,15 @@ export class OverloadedError extends Error {
     this.name = 'OverloadedError';
   }
 }
+
+/**
+ * Thrown when a write cannot be covered by a signed checkpoint: the transparency log found the store no longer
+ * matching what it signed (it then signs nothing), or has not finished checking it. The HTTP layer answers it with
+ * `503 unavailable`, as a store that cannot answer.
+ */
+export class TransparencyLogUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransparencyLogUnavailableError';
+  }
+}

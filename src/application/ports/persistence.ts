@@ -12,6 +12,7 @@ import type { RendererAttachments } from './renderer-attachments.js';
 import type { RevocationStore } from './revocation-store.js';
 import type { StoreHealth } from './store-health.js';
 import type { StoreTransfer } from './store-transfer.js';
+import type { TransparencyLogStore } from './transparency-log-store.js';
 import type { UserRepository } from './user-repository.js';
 
 /** Every persistence port, filled by one store (memory, SQLite, MongoDB) so that multi-record writes share it. */
@@ -28,6 +29,8 @@ export interface Persistence {
   readonly queueAdministration: QueueAdministration;
   readonly assets: AssetRepository;
   readonly activities: ActivityLog;
+  /** The activity log as a Merkle log: the hashes its appends keep, its entries, its latest checkpoint. */
+  readonly transparencyLog: TransparencyLogStore;
   readonly followers: FollowerRepository;
   readonly remoteKeys: RemoteKeyStore;
   readonly instanceKeys: InstanceKeyStore;

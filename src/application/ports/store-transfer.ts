@@ -85,7 +85,18 @@ export type TransferRecord =
       readonly actor: string;
       readonly object: string;
       readonly published: string;
-      readonly document: Record<string, unknown>;
+      /**
+       * The signed document as the store holds it — its JSON text, the transparency log's entry — carried byte for
+       * byte, so that the imported store's log has the same leaves and root (files of versions 1 and 2 carried the
+       * parsed document; their text is what JSON.stringify writes of it, as every store wrote it).
+       */
+      readonly entry: string;
+    }
+  | {
+      /** The transparency log's origin and latest signed checkpoint (its hashes are rebuilt from the entries). */
+      readonly record: 'transparency_log';
+      readonly origin: string | null;
+      readonly checkpoint: { readonly size: number; readonly note: string } | null;
     }
   | {
       readonly record: 'follower';
@@ -122,6 +133,7 @@ export const TRANSFER_ORDER: readonly TransferRecordKind[] = [
   'attachment',
   'asset',
   'activity',
+  'transparency_log',
   'follower',
   'job',
 ];
@@ -138,8 +150,10 @@ export interface StoreTransfer {
   export(): AsyncIterable<TransferRecord>;
   /**
    * Writes the records into this store, which must be empty (no user, asset, activity or job; otherwise it throws
-   * before writing anything), in batches; derived counts (live users, live assets, per-user totals) are rebuilt from
-   * the records. Activities must come in idx order from 0 with no gap. Returns how many of each kind were written.
+   * before writing anything), in batches; derived counts (live users, live assets, per-user totals) and the
+   * transparency log's hashes are rebuilt from the records. Activities must come in idx order from 0 with no gap; a
+   * checkpoint whose root the imported entries do not give, or an origin other than the one the store has pinned,
+   * is refused (InvalidTransferError) with nothing written. Returns how many of each kind were written.
    */
   import(records: AsyncIterable<TransferRecord>): Promise<TransferCounts>;
 }

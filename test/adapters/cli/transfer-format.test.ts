@@ -1,5 +1,6 @@
-// The export file of `l2 store export` / `import` (JSON Lines) around issue 25: version 2 carries profiles, alt text
-// and sensitive assets byte for byte; a version-1 file, written before them, still imports, with their defaults.
+// The export file of `l2 store export` / `import` (JSON Lines): version 2 carries profiles, alt text and sensitive
+// assets byte for byte (issue 25), version 3 each activity's exact entry text and the transparency log's origin and
+// checkpoint (issue 27); files of versions 1 and 2, written before them, still import, with their defaults.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +21,16 @@ import {
   transferRecords,
   withoutProfilesAndAltText,
 } from '../../support/transfer-records.js';
+import { testTransparencyLog } from '../../support/tlog-test-key.js';
 
 const EXPORTED_AT = new Date('2026-11-25T12:00:00.000Z');
+
+/** The lines of a current (version 3) file of these records. */
+const readFileLines = (records: readonly TransferRecord[]): string[] => [
+  JSON.stringify({ format: 'l2-store', version: 3, exportedAt: EXPORTED_AT.toISOString() }),
+  ...records.map((r) => JSON.stringify(r)),
+  JSON.stringify({ end: true, records: records.length }),
+];
 
 describe('the store export file', () => {
   let dir: string;
@@ -39,16 +48,30 @@ describe('the store export file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The lines of a file as a version-1 export wrote it: the old header, records without the fields of issue 25. */
-  function versionOneLines(records: readonly TransferRecord[]): string[] {
+  /**
+   * The lines of a file as a version-1 or -2 export wrote it: each activity's parsed `document` instead of its entry
+   * text, no transparency log record; version 1 also without the fields of issue 25.
+   */
+  function oldLines(records: readonly TransferRecord[], version: 1 | 2 = 1): string[] {
+    const old = (version === 1 ? withoutProfilesAndAltText(records) : [...records])
+      .filter((r) => r.record !== 'transparency_log')
+      .map((r) => {
+        if (r.record !== 'activity') return r;
+        const { entry, ...rest } = r;
+        return { ...rest, document: JSON.parse(entry) as unknown };
+      });
     return [
-      JSON.stringify({ format: 'l2-store', version: 1, exportedAt: EXPORTED_AT.toISOString() }),
-      ...withoutProfilesAndAltText(records).map((r) => JSON.stringify(r)),
-      JSON.stringify({ end: true, records: records.length }),
+      JSON.stringify({ format: 'l2-store', version, exportedAt: EXPORTED_AT.toISOString() }),
+      ...old.map((r) => JSON.stringify(r)),
+      JSON.stringify({ end: true, records: old.length }),
     ];
   }
+  const versionOneLines = (records: readonly TransferRecord[]) => oldLines(records, 1);
+  /** What a store holding an old file's records exports: the log has no origin or checkpoint yet. */
+  const withoutCheckpoint = (r: TransferRecord): TransferRecord =>
+    r.record === 'transparency_log' ? { ...r, origin: null, checkpoint: null } : r;
 
-  it('is written at version 2, and carries profiles, alt text and sensitive from store to store byte for byte', async () => {
+  it('is written at version 3, and carries profiles, alt text, sensitive, entries and the checkpoint from store to store byte for byte', async () => {
     const records = transferRecords({ users: 14, activities: 120 });
     const source = open('sqlite');
     await source.transfer.import(streamOf(records));
@@ -65,7 +88,7 @@ describe('the store export file', () => {
     }
     const lines = readFileSync(first, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).to.deep.include({ format: 'l2-store', version: FORMAT_VERSION });
-    expect(FORMAT_VERSION).to.equal(2);
+    expect(FORMAT_VERSION).to.equal(3);
     expect(lines.slice(1, -1).map((line) => JSON.parse(line) as unknown)).to.deep.equal(records);
   });
 
@@ -85,7 +108,7 @@ describe('the store export file', () => {
             ? { ...r, profile: EMPTY_TRANSFER_PROFILE, profileVersion: 0 }
             : r.record === 'asset'
               ? { ...r, altText: null, sensitive: false }
-              : r,
+              : withoutCheckpoint(r),
         ),
       );
       expect(await store.users.findProfile('user_1' as Username)).to.deep.include({
@@ -99,12 +122,55 @@ describe('the store export file', () => {
       expect(await store.assets.count({ tag: 'ART' })).to.be.greaterThan(0);
     });
 
+  for (const kind of ['memory', 'sqlite'] as const)
+    it(`imports a version-2 file into ${kind}: each document's JSON text is its entry, and the log's root is theirs`, async () => {
+      const records = transferRecords({ users: 4, activities: 300 });
+      const file = join(dir, 'v2.jsonl');
+      writeFileSync(file, `${oldLines(records, 2).join('\n')}\n`);
+      const store = open(kind);
+
+      await importStore(store.transfer, file);
+
+      expect(await collect(store.transfer.export())).to.deep.equal(records.map(withoutCheckpoint));
+      const service = testTransparencyLog(store.transparencyLog);
+      await service.start();
+      const signed = records.find((r) => r.record === 'transparency_log');
+      expect((await service.latest())?.note).to.equal(
+        signed?.record === 'transparency_log' ? signed.checkpoint?.note : undefined,
+      );
+    });
+
+  it('refuses an activity with neither its entry nor its document, or an entry that is no JSON object', async () => {
+    const lines = readFileLines(transferRecords({ users: 3, activities: 5 }));
+    const at = lines.findIndex((line) => line.includes('"record":"activity"'));
+    for (const [change, message] of [
+      [
+        (r: Record<string, unknown>) => ({ ...r, entry: undefined }),
+        /^line \d+: not a record: entry an activity carries its entry/,
+      ],
+      [
+        (r: Record<string, unknown>) => ({ ...r, entry: '[1,2]' }),
+        /^line \d+: not a record: entry not the JSON text of a document/,
+      ],
+    ] as const) {
+      const changed = [...lines];
+      changed[at] = JSON.stringify(change(JSON.parse(lines[at]!) as Record<string, unknown>));
+      const file = join(dir, 'bad-activity.jsonl');
+      writeFileSync(file, `${changed.join('\n')}\n`);
+      const refused = await importStore(open('sqlite').transfer, file).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect((refused as Error).message).to.match(message);
+    }
+  });
+
   it('refuses a file of a version it does not read, writing nothing', async () => {
     const lines = versionOneLines(transferRecords({ users: 3, activities: 5 }));
     const file = join(dir, 'future.jsonl');
     writeFileSync(
       file,
-      `${[lines[0]!.replace('"version":1', '"version":3'), ...lines.slice(1)].join('\n')}\n`,
+      `${[lines[0]!.replace('"version":1', '"version":4'), ...lines.slice(1)].join('\n')}\n`,
     );
     const store = open('sqlite');
 
@@ -114,7 +180,7 @@ describe('the store export file', () => {
     );
 
     expect(refused).to.be.instanceOf(TransferFileError);
-    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1 or 2');
+    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1, 2 or 3');
     expect(await store.users.count()).to.equal(0);
   });
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { client, registerUser } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
-import { AP_ACCEPT } from './registry/support.js';
+import { AP_ACCEPT, assetBody } from './registry/support.js';
 import { PASSWORD, startServer, STORES } from './helpers.js';
 
 /** Headers that differ between any two answers whatever produced them. */
@@ -67,6 +67,9 @@ for (const store of STORES) {
       await api.post('/auth/logout', {}, { token: revoked });
       const gone = await registerUser(server.url, 'gone_user', PASSWORD);
       await api.post('/auth/delete-account', { password: PASSWORD }, { token: gone });
+      // Three activities in the transparency log.
+      for (const name of ['one', 'two', 'three'])
+        expect((await api.post('/assets', assetBody(name), { token: alice })).status).to.equal(201);
 
       const verify = (body: unknown, contentType = 'application/json'): Omit<Probe, 'name' | 'hot'> => ({
         path: '/auth/verify',
@@ -164,6 +167,33 @@ for (const store of STORES) {
         { name: 'introspect garbage', ...introspect('token=x'), hot: true },
         { name: 'introspect without token', ...introspect('resource=x'), hot: false },
         { name: 'introspect as text', ...introspect(`token=${alice}`, 'text/plain'), hot: false },
+        { name: 'checkpoint', path: '/tlog/checkpoint', hot: true },
+        { name: 'checkpoint, query', path: '/tlog/checkpoint?x=1', hot: false },
+        { name: 'key', path: '/tlog/key', hot: false },
+        { name: 'tile', path: '/tlog/tile/0/000.p/3', hot: true },
+        { name: 'tile, narrower', path: '/tlog/tile/0/000.p/2', hot: true },
+        {
+          name: 'bundle, gzip',
+          path: '/tlog/tile/entries/000.p/3',
+          headers: { 'accept-encoding': 'gzip' },
+          hot: true,
+        },
+        {
+          name: 'bundle, gzip again',
+          path: '/tlog/tile/entries/000.p/3',
+          headers: { 'accept-encoding': 'gzip' },
+          hot: true,
+        },
+        {
+          name: 'bundle, identity',
+          path: '/tlog/tile/entries/000.p/3',
+          headers: { 'accept-encoding': 'identity' },
+          hot: true,
+        },
+        { name: 'tile beyond', path: '/tlog/tile/0/000.p/4', hot: false },
+        { name: 'tile, leading zero', path: '/tlog/tile/0/0000.p/3', hot: false },
+        { name: 'tile, query', path: '/tlog/tile/0/000.p/3?x=1', hot: false },
+        { name: 'tile, encoded', path: '/tlog/tile/0/%30%30%30.p/3', hot: false },
       ];
 
       for (const probe of probes) {

@@ -15,7 +15,7 @@ export interface Answer {
   readonly route: string;
   readonly contentType: string;
   readonly headers: readonly (readonly [string, string])[];
-  readonly body: string;
+  readonly body: string | Buffer;
 }
 
 /** The route patterns of the hot paths, as the router and /metrics name them. */

@@ -19,6 +19,7 @@ import { VerifyRequest } from '../koa/schemas.js';
 import { securityHeaderList } from '../koa/security-headers.js';
 import { requestIdOf } from '../request-id.js';
 import type { ActorAnswers } from './answers.js';
+import { acceptsGzip, type TlogAnswers } from './tlog-answers.js';
 import { USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type Answer } from './answers.js';
 import { verifyInput } from './verify-answer.js';
 import { activeAnswer, INACTIVE_ANSWER, INTROSPECTION_ROUTE } from './introspection-answer.js';
@@ -71,6 +72,8 @@ export class HotPaths {
     private readonly logger: Logger,
     /** The normal form of the L1 server URLs verify is sent, remembered (shared with the Koa route). */
     private readonly l1ServerUrls: L1ServerUrls,
+    /** The transparency log's answers (shared with its Koa routes). */
+    private readonly tlog: TlogAnswers,
   ) {
     this.security = securityHeaderList({ https: settings.https }).flat();
   }
@@ -92,7 +95,30 @@ export class HotPaths {
     if (req.method !== 'GET') return false;
     if (url.startsWith('/users/')) return this.actor(req, res, koa, url);
     if (url.startsWith('/.well-known/webfinger?')) return this.webfinger(req, res, koa, url);
+    if (url.startsWith('/tlog/') && !url.includes('?')) return this.transparencyLog(req, res, koa, url);
     return false;
+  }
+
+  /** The checkpoint and the tiles: monitors and witnesses poll them. A 404 or a 503 is Koa's to explain. */
+  private transparencyLog(
+    req: IncomingMessage,
+    res: ServerResponse,
+    koa: RequestListener,
+    url: string,
+  ): boolean {
+    let answer: () => Promise<Answer | null>;
+    if (url === '/tlog/checkpoint') answer = () => this.tlog.checkpoint();
+    else if (url.startsWith('/tlog/tile/'))
+      answer = () => this.tlog.resource(url, acceptsGzip(req.headers['accept-encoding']));
+    else return false;
+    const started = performance.now();
+    answer()
+      .then(
+        (made) => (made ? this.send(req, res, started, made) : koa(req, res)),
+        () => koa(req, res),
+      )
+      .catch((error: unknown) => this.failed(req, res, error));
+    return true;
   }
 
   private verify(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {

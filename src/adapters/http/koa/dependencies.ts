@@ -2,6 +2,8 @@ import type { UseCases } from '../../../application/use-cases.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { StoreHealth } from '../../../application/ports/store-health.js';
+import type { LogHealth } from '../../../application/services/transparency/transparency-log.js';
+import type { TlogAnswers } from '../hot-paths/tlog-answers.js';
 import type { AuthenticateToken } from '../../../application/services/authenticate-token.js';
 import type { InstanceActorKeys } from '../../../application/services/instance-actor-keys.js';
 import type { Urls } from '../../../domain/activity-streams.js';
@@ -44,6 +46,10 @@ export interface HttpDependencies {
   readonly staticFiles: ReadonlyMap<string, StaticFile>;
   readonly csrf: CsrfGuard;
   readonly health: StoreHealth;
+  /** Where the transparency log stands (being checked, consistent, inconsistent): part of /readyz. */
+  readonly logHealth: () => LogHealth;
+  /** The transparency log's answers, shared by its Koa routes and hot paths. */
+  readonly tlogAnswers: TlogAnswers;
   /** The service actor's key pair (its public key is served at /actor). */
   readonly instanceActorKeys: InstanceActorKeys;
   /** The actor documents both front ends send (hot-paths/answers.ts), serialised once per user. */

@@ -1,7 +1,11 @@
 import { personalPage } from './security-headers.js';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { OverloadedError, StoreUnavailableError } from '../../../application/ports/errors.js';
+import {
+  OverloadedError,
+  StoreUnavailableError,
+  TransparencyLogUnavailableError,
+} from '../../../application/ports/errors.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import { prefersHtml } from './negotiate.js';
 import { HttpProblem, OAuthProblem, oauthErrorBody, problemBody, statusTitle } from './problem.js';
@@ -22,6 +26,19 @@ function toProblem(error: unknown, logger: Logger, ctx: Context): HttpProblem {
     return new HttpProblem(503, 'unavailable', 'The service cannot reach its store. Try again shortly.', {
       headers: { 'Retry-After': '5' },
     });
+  }
+  if (error instanceof TransparencyLogUnavailableError) {
+    // Why is in the error line the transparency log wrote when it found the mismatch; this says which request met it.
+    logger.warn(
+      { reqId: ctx.state.requestId, path: ctx.path },
+      'write refused: the transparency log cannot sign',
+    );
+    return new HttpProblem(
+      503,
+      'unavailable',
+      'The activity log cannot be signed now, so no change is accepted. Try again later.',
+      { headers: { 'Retry-After': '60' } },
+    );
   }
   if (error instanceof OverloadedError) {
     logger.warn({ reqId: ctx.state.requestId, path: ctx.path, reason: error.message }, 'overloaded');

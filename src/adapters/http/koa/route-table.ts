@@ -42,8 +42,8 @@ export interface UndeclaredRefusal {
   readonly problem: HttpProblem;
 }
 
-/** Koa's `/assets/:name` as OpenAPI's `/assets/{name}`. */
-export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+/** Koa's `/assets/:name` (and a wildcard's `*name`) as OpenAPI's `/assets/{name}`. */
+export const openApiPath = (path: string): string => path.replace(/[:*]([A-Za-z_]\w*)/g, '{$1}');
 
 /** A refusal's status and code, as a route declares and answers it. */
 const answerKey = (answer: { readonly status: number; readonly code: string }) =>

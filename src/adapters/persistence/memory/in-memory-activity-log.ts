@@ -5,7 +5,7 @@ import type {
   AssetChange,
 } from '../../../application/ports/activity-log.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
-import type { Activity } from '../../../domain/activity.js';
+import { activityEntryText, type Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import { copyOfAsset } from './in-memory-asset-repository.js';
@@ -25,13 +25,6 @@ const byActor =
   (filter: ActivityFilter) =>
   ({ activity }: StoredActivity): boolean =>
     filter.actor === undefined || activity.actor === filter.actor;
-
-/** The JSON text of a document; throws for what JSON cannot hold, as the SQLite store does. */
-function serialise(document: Record<string, unknown>): string {
-  const text: unknown = JSON.stringify(document);
-  if (typeof text !== 'string') throw new TypeError('An activity document must serialise to JSON text.');
-  return text;
-}
 
 /** The write an accepted change makes, prepared before anything changes. */
 type AssetWrite =
@@ -92,6 +85,9 @@ export function appendTo(db: MemoryDatabase, activity: Activity, change: AssetCh
   if (change.profile && db.profileRefusal(change.profile)) return 'profile_changed';
   const write = writeFor(db, change);
   if (typeof write === 'string') return write;
+  const document = activityEntryText(activity.document);
+  // The tree's new hashes and edge, computed before the first change (an entry too large throws here).
+  const tree = db.tlog.prepare(activity.idx, document);
   const stored: StoredActivity = {
     position: activity.idx,
     activity: {
@@ -101,12 +97,13 @@ export function appendTo(db: MemoryDatabase, activity: Activity, change: AssetCh
       object: activity.object,
       published: new Date(activity.published),
     },
-    document: serialise(activity.document),
+    document,
   };
 
   if (write.kind === 'insert') db.insertAsset(write.asset);
   else db.replaceAsset(write.stored, write.asset);
   db.activities.push(stored);
+  db.tlog.apply(tree);
   // The transactional outbox: one delivery per follower inbox, queued with the activity it delivers.
   for (const inbox of db.deliveryInboxes(activity.actor))
     db.insertJob(activityDeliveryJob(activity.idx, inbox), activity.published);

@@ -11,7 +11,10 @@ import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { Username } from '../../../domain/user.js';
 import { profileFromStored, storedProfile } from '../stored-profile.js';
 import { checkedBatches, iso, millis } from '../transfer-checks.js';
+import { rangeHashReader } from '../../../domain/transparency/index.js';
+import { checkImportedLog } from '../transparency-import.js';
 import type { MemoryDatabase } from './memory-database.js';
+import { MemoryTransparencyTree } from './memory-transparency-tree.js';
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(millis(value)));
 
@@ -66,12 +69,8 @@ export class InMemoryStoreTransfer implements StoreTransfer {
         deletedAt: asset.deletedAt?.toISOString() ?? null,
       };
     for (const { activity, document } of db.activities)
-      yield {
-        record: 'activity',
-        ...activity,
-        published: activity.published.toISOString(),
-        document: JSON.parse(document) as Record<string, unknown>,
-      };
+      yield { record: 'activity', ...activity, published: activity.published.toISOString(), entry: document };
+    yield { record: 'transparency_log', origin: db.tlog.origin, checkpoint: db.tlog.checkpoint };
     const follows = [...db.followers].flatMap(([username, list]) => list.map((f) => ({ username, ...f })));
     for (const { position: _, ...f } of follows.sort((a, b) => a.position - b.position))
       yield { record: 'follower', ...f, followedAt: iso(f.followedAt) };
@@ -99,7 +98,24 @@ export class InMemoryStoreTransfer implements StoreTransfer {
     const counts = emptyTransferCounts();
     const checked: TransferRecord[] = [];
     for await (const batch of checkedBatches(records, 1_000, counts)) checked.push(...batch);
+    // The tree of the imported entries, built aside: nothing is written unless its root is the checkpoint's.
+    const tree = new MemoryTransparencyTree();
+    for (const record of checked)
+      if (record.record === 'activity') tree.apply(tree.prepare(record.idx, record.entry));
+    const log = checked.find((record) => record.record === 'transparency_log');
+    if (log) {
+      const reader = rangeHashReader((level, first, count) =>
+        (tree.levels[level] ?? []).slice(first, first + count),
+      );
+      await checkImportedLog(log, tree.edge.size, reader, db.tlog.origin);
+      tree.origin = log.origin ?? db.tlog.origin;
+      tree.checkpoint = log.checkpoint;
+    }
     for (const record of checked) this.write(record);
+    db.tlog.levels.push(...tree.levels);
+    db.tlog.edge = tree.edge;
+    db.tlog.origin = tree.origin ?? db.tlog.origin;
+    db.tlog.checkpoint = tree.checkpoint;
     return counts;
   }
 
@@ -173,8 +189,10 @@ export class InMemoryStoreTransfer implements StoreTransfer {
             object: r.object as AssetName,
             published: new Date(millis(r.published)),
           },
-          document: JSON.stringify(r.document),
+          document: r.entry,
         });
+        return;
+      case 'transparency_log':
         return;
       case 'follower':
         db.restoreFollower(r.username, {

@@ -11,6 +11,7 @@ import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
 import { MemoryTagIndex } from './memory-tag-index.js';
+import { MemoryTransparencyTree } from './memory-transparency-tree.js';
 
 export interface StoredJob {
   readonly id: number;
@@ -93,6 +94,8 @@ export class MemoryDatabase {
   deletedUsers = 0;
   /** Indexed by idx. */
   readonly activities: StoredActivity[] = [];
+  /** The activities as a Merkle tree: their hashes, the right edge, the origin and the latest checkpoint. */
+  readonly tlog = new MemoryTransparencyTree();
   /** Keyed by local username; each user's followers in position order. */
   readonly followers = new Map<string, StoredFollower[]>();
   /** Every remote key fetched, by key id. */

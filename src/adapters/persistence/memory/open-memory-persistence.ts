@@ -12,6 +12,7 @@ import { InMemoryRendererAttachments } from './in-memory-renderer-attachments.js
 import { InMemoryRevocationStore } from './in-memory-revocation-store.js';
 import { InMemoryStoreHealth } from './in-memory-store-health.js';
 import { InMemoryStoreTransfer } from './in-memory-store-transfer.js';
+import { InMemoryTransparencyLog } from './in-memory-transparency-log.js';
 import { InMemoryUserRepository } from './in-memory-user-repository.js';
 import { MemoryDatabase } from './memory-database.js';
 
@@ -30,6 +31,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     queueAdministration: new InMemoryQueueAdministration(db),
     assets: new InMemoryAssetRepository(db),
     activities: new InMemoryActivityLog(db),
+    transparencyLog: new InMemoryTransparencyLog(db),
     followers: new InMemoryFollowerRepository(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),

@@ -6,7 +6,7 @@ import type {
   AssetChange,
 } from '../../../application/ports/activity-log.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
-import type { Activity, ActivityType } from '../../../domain/activity.js';
+import { activityEntryText, type Activity, type ActivityType } from '../../../domain/activity.js';
 import type { AssetName } from '../../../domain/asset.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
@@ -19,6 +19,8 @@ import type { ActivityDocument, MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToTagCounts } from './mongo-tag-index.js';
 import { addToCounter, readCounter, transaction, type Refuse } from './mongo-transactions.js';
+import { appendToTransparencyLog } from './mongo-transparency-log.js';
+import { leafHashOfEntry } from '../transparency-hashes.js';
 import { addToUserCount, readUserCount } from './mongo-user-counts.js';
 
 const fromDocument = (doc: ActivityDocument): Activity => ({
@@ -33,15 +35,8 @@ const fromDocument = (doc: ActivityDocument): Activity => ({
 const byActor = (filter: ActivityFilter): Filter<ActivityDocument> =>
   filter.actor === undefined ? {} : { actor: filter.actor };
 
-/** The JSON text of a document; throws for what JSON cannot hold, before any transaction starts. */
-function serialise(document: Record<string, unknown>): string {
-  const text: unknown = JSON.stringify(document);
-  if (typeof text !== 'string') throw new TypeError('An activity document must serialise to JSON text.');
-  return text;
-}
-
 /**
- * The global activity log (`_id` = idx) and the only writer of assets. The `activities` counter holds the next
+ * The global activity log (`_id` = idx), its transparency log's hashes, and the only writer of assets. The `activities` counter holds the next
  * idx; an append moves it on with an update that matches only while it still holds the activity's idx, and inserts
  * the activity and applies its asset change in the same transaction. So idx are handed out with no gap and no
  * repeat across processes: two appends at one idx conflict on the counter document (a WriteConflict, labelled
@@ -66,7 +61,8 @@ export class MongoActivityLog implements ActivityLog {
   }
 
   async append(activity: Activity, change: AssetChange): Promise<AppendOutcome> {
-    serialise(activity.document);
+    // Throws, before any transaction starts, for a document JSON cannot hold or the log could not serve.
+    leafHashOfEntry(activity.idx, activityEntryText(activity.document));
     return storeCall(() =>
       transaction<AppendOutcome>(this.client, async (session, refuse) => {
         await this.appendIn(session, activity, change, refuse);
@@ -86,7 +82,7 @@ export class MongoActivityLog implements ActivityLog {
     change: AssetChange,
     refuse: Refuse<AppendOutcome>,
   ): Promise<void> {
-    const document = serialise(activity.document);
+    const document = activityEntryText(activity.document);
     const { counters, activities, followers, jobs } = this.collections;
     const claimed = await counters.updateOne(
       { _id: 'activities', value: activity.idx },
@@ -110,6 +106,8 @@ export class MongoActivityLog implements ActivityLog {
       },
       { session },
     );
+    // The entry's leaf hash, the tiles it completes and the new right edge: the tree moves with the log.
+    await appendToTransparencyLog(this.collections, activity.idx, document, session);
     // The transactional outbox: one delivery per distinct follower inbox, queued with the activity.
     const inboxes = await deliveryInboxesIn(followers, activity.actor, session);
     if (inboxes.length > 0)

@@ -27,7 +27,12 @@ export async function ensureSchema(db: Db, collections: MongoCollections): Promi
     ),
   );
   // The totals' collections have no index to make them: made here, before any transaction writes them.
-  for (const name of [COLLECTION_NAMES.userCounts, COLLECTION_NAMES.tagCounts]) {
+  for (const name of [
+    COLLECTION_NAMES.userCounts,
+    COLLECTION_NAMES.tagCounts,
+    COLLECTION_NAMES.tlogHashes,
+    COLLECTION_NAMES.tlogState,
+  ]) {
     try {
       await db.createCollection(name);
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { Collection, Db, IndexDescription, ObjectId } from 'mongodb';
+import type { Binary, Collection, Db, IndexDescription, ObjectId } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
 import type { StoredProfile } from '../stored-profile.js';
 
@@ -125,6 +125,34 @@ export interface ActivityDocument {
   document: string;
 }
 
+/**
+ * A kept hash of the transparency log (docs/adr/0013): `_id` is tlogHashId(level, index) — position `index` of tile
+ * level `level`, level 0 holding every leaf hash — so that a tile, or any run of one level, is one range of `_id`.
+ */
+export interface TlogHashDocument {
+  _id: number;
+  hash: Binary;
+}
+
+/** Positions of one level apart in `_id`: 2^50 (a log of 2^50 entries would be a thousand times any foreseeable). */
+const TLOG_LEVEL_SPAN = 2 ** 50;
+
+/** The `_id` of the hash at `index` of tile level `level` (levels 0–6 cover every tree of fewer than 2^50 entries). */
+export const tlogHashId = (level: number, index: number): number => level * TLOG_LEVEL_SPAN + index;
+
+/**
+ * The transparency log's one state document, `_id` "state": the tree's size and right edge (changed by every
+ * append, in its transaction), the origin pinned at the first start and the latest signed checkpoint. Made by
+ * ensureTransparencyLog — from the history already stored on a database written before it existed.
+ */
+export interface TlogStateDocument {
+  _id: 'state';
+  size: number;
+  edge: Binary;
+  origin: string | null;
+  checkpoint: { size: number; note: string } | null;
+}
+
 /** A follow; `seq` is its position among all follows, from the `follower_seq` counter. */
 export interface FollowerDocument {
   _id?: ObjectId;
@@ -210,6 +238,8 @@ export interface MongoCollections {
   readonly counters: Collection<CounterDocument>;
   readonly userCounts: Collection<UserCountDocument>;
   readonly tagCounts: Collection<TagCountDocument>;
+  readonly tlogHashes: Collection<TlogHashDocument>;
+  readonly tlogState: Collection<TlogStateDocument>;
 }
 
 export const COLLECTION_NAMES = {
@@ -228,6 +258,8 @@ export const COLLECTION_NAMES = {
   counters: 'counters',
   userCounts: 'user_counts',
   tagCounts: 'tag_counts',
+  tlogHashes: 'tlog_hashes',
+  tlogState: 'tlog_state',
 } as const satisfies Record<keyof MongoCollections, string>;
 
 export function collectionsOf(db: Db): MongoCollections {
@@ -247,6 +279,8 @@ export function collectionsOf(db: Db): MongoCollections {
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
     userCounts: db.collection<UserCountDocument>(COLLECTION_NAMES.userCounts),
     tagCounts: db.collection<TagCountDocument>(COLLECTION_NAMES.tagCounts),
+    tlogHashes: db.collection<TlogHashDocument>(COLLECTION_NAMES.tlogHashes),
+    tlogState: db.collection<TlogStateDocument>(COLLECTION_NAMES.tlogState),
   };
 }
 
@@ -339,4 +373,7 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   counters: [],
   userCounts: [],
   tagCounts: [],
+  // Keyed by `_id` alone (tlogHashId): ranges of it are tiles.
+  tlogHashes: [],
+  tlogState: [],
 };

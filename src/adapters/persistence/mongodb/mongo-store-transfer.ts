@@ -1,4 +1,4 @@
-import { ObjectId, type Document } from 'mongodb';
+import { ObjectId, type Document, type MongoClient } from 'mongodb';
 import {
   emptyTransferCounts,
   StoreNotEmptyError,
@@ -13,6 +13,9 @@ import { storeCall } from './mongo-errors.js';
 import type { CounterName, MongoCollections, UserCountDocument } from './mongo-schema.js';
 import { replaceTagCounts, TAG_INDEX_BUILT } from './mongo-tag-index.js';
 import { USER_COUNTS_BUILT } from './mongo-user-counts.js';
+import { rangeHashReader } from '../../../domain/transparency/index.js';
+import { checkImportedLog, type TransparencyLogRecord } from '../transparency-import.js';
+import { ensureTransparencyLog, MongoTransparencyLog } from './mongo-transparency-log.js';
 
 /** Documents written per insertMany. */
 const BATCH = 1_000;
@@ -28,7 +31,10 @@ const dateOrNull = (iso: string | null) => (iso === null ? null : dateOf(iso));
  * size and time): a failed import leaves a partial database — drop it and import again.
  */
 export class MongoStoreTransfer implements StoreTransfer {
-  constructor(private readonly collections: MongoCollections) {}
+  constructor(
+    private readonly client: MongoClient,
+    private readonly collections: MongoCollections,
+  ) {}
 
   async *export(): AsyncGenerator<TransferRecord> {
     const c = this.collections;
@@ -110,8 +116,10 @@ export class MongoStoreTransfer implements StoreTransfer {
         actor: a.actor,
         object: a.object,
         published: isoOf(a.published),
-        document: JSON.parse(a.document) as Record<string, unknown>,
+        entry: a.document,
       };
+    const log = await storeCall(() => c.tlogState.findOne({ _id: 'state' }));
+    yield { record: 'transparency_log', origin: log?.origin ?? null, checkpoint: log?.checkpoint ?? null };
     for await (const f of c.followers.find({}, { sort: { seq: 1 } }))
       yield {
         record: 'follower',
@@ -149,9 +157,14 @@ export class MongoStoreTransfer implements StoreTransfer {
         throw new StoreNotEmptyError(what);
     const counts = emptyTransferCounts();
     const seq = { users: 0, assets: 0, followers: 0 };
+    let log: TransparencyLogRecord | null = null;
     for await (const batch of checkedBatches(records, BATCH, counts)) {
-      const byKind = new Map<TransferRecord['record'], Document[]>();
+      const byKind = new Map<Exclude<TransferRecord['record'], 'transparency_log'>, Document[]>();
       for (const record of batch) {
+        if (record.record === 'transparency_log') {
+          log = record;
+          continue;
+        }
         const list = byKind.get(record.record) ?? [];
         list.push(this.documentOf(record, seq));
         byKind.set(record.record, list);
@@ -160,10 +173,22 @@ export class MongoStoreTransfer implements StoreTransfer {
         await storeCall(() => this.collectionFor(kind).insertMany(docs, { ordered: true }));
     }
     await this.rebuildCounts(seq);
+    await storeCall(() => ensureTransparencyLog(this.client, c, true));
+    if (log !== null) await this.importLog(log, counts.activity);
     return counts;
   }
 
-  private collectionFor(kind: TransferRecord['record']) {
+  /** The origin and checkpoint of the imported log, once its hashes are rebuilt and give the checkpoint's root. */
+  private async importLog(record: TransparencyLogRecord, size: number): Promise<void> {
+    const log = new MongoTransparencyLog(this.collections);
+    const { origin } = await log.state();
+    const reader = rangeHashReader((level, first, count) => log.hashes(level, first, count));
+    await checkImportedLog(record, size, reader, origin);
+    if (record.origin !== null) await log.pinOrigin(record.origin);
+    if (record.checkpoint !== null) await log.recordCheckpoint(record.checkpoint);
+  }
+
+  private collectionFor(kind: Exclude<TransferRecord['record'], 'transparency_log'>) {
     const c = this.collections;
     const collections = {
       user: c.users,
@@ -182,7 +207,10 @@ export class MongoStoreTransfer implements StoreTransfer {
     };
   }
 
-  private documentOf(r: TransferRecord, seq: { users: number; assets: number; followers: number }): Document {
+  private documentOf(
+    r: Exclude<TransferRecord, { record: 'transparency_log' }>,
+    seq: { users: number; assets: number; followers: number },
+  ): Document {
     switch (r.record) {
       case 'user':
         return {
@@ -250,7 +278,7 @@ export class MongoStoreTransfer implements StoreTransfer {
           actor: r.actor,
           object: r.object,
           published: dateOf(r.published),
-          document: JSON.stringify(r.document),
+          document: r.entry,
         };
       case 'follower':
         return {

@@ -18,6 +18,7 @@ import { collectionsOf, type MongoCollections } from './mongo-schema.js';
 import { MongoStoreTransfer } from './mongo-store-transfer.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { ensureTagIndex } from './mongo-tag-index.js';
+import { ensureTransparencyLog, MongoTransparencyLog } from './mongo-transparency-log.js';
 import { ensureUserCounts } from './mongo-user-counts.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
@@ -95,14 +96,15 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     queueAdministration: new MongoQueueAdministration(collections),
     assets: new MongoAssetRepository(collections),
     activities,
+    transparencyLog: new MongoTransparencyLog(collections),
     followers: new MongoFollowerRepository(client, collections),
     remoteKeys: new MongoRemoteKeyStore(collections),
     instanceKeys: new MongoInstanceKeyStore(collections),
     accountRemoval: new MongoAccountRemoval(client, collections, activities),
     health: new MongoStoreHealth(db),
-    transfer: new MongoStoreTransfer(collections),
+    transfer: new MongoStoreTransfer(client, collections),
     describeSchema: async () =>
-      `MongoDB database ${db.databaseName}: collections, indexes, counters, per-user totals and the tag index in place`,
+      `MongoDB database ${db.databaseName}: collections, indexes, counters, per-user totals, the tag index and the transparency log in place`,
     ready: async () => {
       if (closed) throw new StoreUnavailableError(`the MongoDB store at ${whereIs(client)} is closed`);
       await prepare(client, db, collections);
@@ -116,7 +118,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
 
 /**
  * Connects, checks for transactions, creates indexes and counters, and counts the per-user totals and builds the
- * tag index of a database written before they existed; every failure is one line naming it.
+ * tag index and the transparency log of a database written before they existed; every failure is one line naming it.
  */
 async function prepare(client: MongoClient, db: Db, collections: MongoCollections): Promise<void> {
   const where = whereIs(client);
@@ -137,6 +139,7 @@ async function prepare(client: MongoClient, db: Db, collections: MongoCollection
     await ensureSchemaRacing(db, collections);
     await ensureUserCounts(client, collections);
     await ensureTagIndex(client, collections);
+    await ensureTransparencyLog(client, collections);
   } catch (error) {
     if (meansStoreUnavailable(error)) throw startFailure(error, where);
     throw new StoreUnavailableError(

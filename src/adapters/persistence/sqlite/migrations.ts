@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
+import { buildTransparencyLog, TRANSPARENCY_LOG_SCHEMA } from './sqlite-transparency-log.js';
 
 export interface Migration {
   readonly version: number;
@@ -8,6 +9,9 @@ export interface Migration {
   /** Runs after `sql`, in its transaction: what SQL alone cannot fill in (keys only JavaScript computes). */
   readonly fill?: (db: Database) => void;
 }
+
+/** The migration that adds the transparency log (its tests find it by this). */
+export const TRANSPARENCY_LOG_MIGRATION_VERSION = 10;
 
 /** Append only: an applied migration is never edited, its successor changes what it made. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -265,6 +269,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
       CREATE INDEX authorization_codes_by_expiry ON authorization_codes (expires_at);
     `,
+  },
+  {
+    // Issue 27: the activity log as a transparency log (docs/adr/0013). Every append keeps its leaf hash, the hash
+    // of each tile it completes and the tree's right edge; here they are built from the history already stored, so
+    // the first checkpoint covers it. Its number is only its place: renumber it freely before it ships.
+    version: TRANSPARENCY_LOG_MIGRATION_VERSION,
+    sql: TRANSPARENCY_LOG_SCHEMA,
+    fill: buildTransparencyLog,
   },
 ];
 

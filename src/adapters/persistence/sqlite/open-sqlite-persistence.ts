@@ -17,6 +17,7 @@ import { SqliteRendererAttachments } from './sqlite-renderer-attachments.js';
 import { SqliteRevocationStore } from './sqlite-revocation-store.js';
 import { SqliteStoreHealth } from './sqlite-store-health.js';
 import { SqliteStoreTransfer } from './sqlite-store-transfer.js';
+import { SqliteTransparencyLog } from './sqlite-transparency-log.js';
 import { SqliteUserRepository } from './sqlite-user-repository.js';
 
 export type SqlitePersistence = Persistence & { readonly db: Database.Database };
@@ -33,8 +34,16 @@ function privateStoreFile(path: string): void {
     if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
 }
 
+export interface SqliteOptions {
+  /**
+   * False: appends keep no transparency log hashes. Only for measuring what keeping them costs (the bench); a file
+   * written so has a log out of step with its activities, which the service refuses at its next start.
+   */
+  readonly transparencyLog?: boolean;
+}
+
 /** Opens (creating if needed) and migrates the SQLite file at `path`; `:memory:` gives a private in-memory store. */
-export function openSqlitePersistence(path: string): SqlitePersistence {
+export function openSqlitePersistence(path: string, options: SqliteOptions = {}): SqlitePersistence {
   const db = storeCall(() => {
     if (path !== ':memory:' && path !== '') privateStoreFile(path);
     return new Database(path);
@@ -48,7 +57,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       db.pragma('foreign_keys = ON');
     });
     migrate(db);
-    const activities = new SqliteActivityLog(db);
+    const activities = new SqliteActivityLog(db, { keepTree: options.transparencyLog ?? true });
     return {
       db,
       users: new SqliteUserRepository(db),
@@ -60,6 +69,7 @@ export function openSqlitePersistence(path: string): SqlitePersistence {
       queueAdministration: new SqliteQueueAdministration(db),
       assets: new SqliteAssetRepository(db),
       activities,
+      transparencyLog: new SqliteTransparencyLog(db),
       followers: new SqliteFollowerRepository(db),
       remoteKeys: new SqliteRemoteKeyStore(db),
       instanceKeys: new SqliteInstanceKeyStore(db),

@@ -5,7 +5,7 @@ import type {
   AppendOutcome,
   AssetChange,
 } from '../../../application/ports/activity-log.js';
-import type { Activity, ActivityType } from '../../../domain/activity.js';
+import { activityEntryText, type Activity, type ActivityType } from '../../../domain/activity.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
@@ -16,6 +16,7 @@ import { storeCall } from './sqlite-errors.js';
 import { prepareProfileWrite } from './sqlite-profile-write.js';
 import type { AssetRow } from './sqlite-asset-repository.js';
 import { FilteredSeeks, type Query } from './sqlite-seeks.js';
+import { prepareTransparencyAppend } from './sqlite-transparency-log.js';
 
 interface ActivityRow {
   idx: number;
@@ -84,17 +85,10 @@ const valuesOf = (asset: Asset): AssetValues => ({
   updated_at: asset.updatedAt.getTime(),
 });
 
-/** The JSON text of a document; throws (rolling back the transaction it runs in) for what JSON cannot hold. */
-function serialise(document: Record<string, unknown>): string {
-  const text: unknown = JSON.stringify(document);
-  if (typeof text !== 'string') throw new TypeError('An activity document must serialise to JSON text.');
-  return text;
-}
-
 /**
  * The global activity log, and the only writer of assets: every append applies its asset change in the same
  * IMMEDIATE transaction, which also serialises the appends of every process on the file and so keeps idx gap-free,
- * and queues the activity's deliveries to the actor's followers.
+ * keeps the transparency log's hashes of the new entry, and queues the activity's deliveries to the actor's followers.
  */
 export class SqliteActivityLog
   extends FilteredSeeks<Activity, ActivityFilter, ActivityRow>
@@ -104,7 +98,7 @@ export class SqliteActivityLog
   private readonly selectOne: Statement<[number], ActivityRow>;
   private readonly appendTransaction: Transaction<(activity: Activity, change: AssetChange) => AppendOutcome>;
 
-  constructor(db: Database) {
+  constructor(db: Database, options: { keepTree?: boolean } = {}) {
     super(db, {
       seek: activitySeekQuery,
       count: activityCountQuery,
@@ -145,6 +139,7 @@ export class SqliteActivityLog
     const profileWrite = prepareProfileWrite(db);
     const deliveryInboxes = prepareDeliveryInboxes(db);
     const insertJob = prepareJobInsert(db);
+    const keepInTree = options.keepTree === false ? () => {} : prepareTransparencyAppend(db);
     const insertActivity = db.prepare<[ActivityRow]>(`
       INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
 
@@ -193,14 +188,17 @@ export class SqliteActivityLog
       const refused = apply(change);
       if (refused) return refused;
       // Serialised after the asset write on purpose: if it throws, the transaction rolls the asset back too.
+      const document = activityEntryText(activity.document);
       insertActivity.run({
         idx: activity.idx,
         type: activity.type,
         actor: activity.actor,
         object: activity.object,
         published: activity.published.getTime(),
-        document: serialise(activity.document),
+        document,
       });
+      // The entry's leaf hash, the tiles it completes and the new right edge: the tree moves with the log.
+      keepInTree(activity.idx, document);
       countUserActivity.run(activity.actor);
       // The transactional outbox: the activity's deliveries are queued in the transaction that appends it.
       for (const inbox of deliveryInboxes(activity.actor))

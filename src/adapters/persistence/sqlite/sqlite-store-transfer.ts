@@ -8,8 +8,11 @@ import {
 } from '../../../application/ports/store-transfer.js';
 import { profileFromJson, profileJson, profileFromStored, storedProfile } from '../stored-profile.js';
 import { checkedBatches, iso, isoOrNull, millis, millisOrNull } from '../transfer-checks.js';
+import { rangeHashReader } from '../../../domain/transparency/index.js';
+import { checkImportedLog, type TransparencyLogRecord } from '../transparency-import.js';
 import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';
+import { buildTransparencyLog, SqliteTransparencyLog } from './sqlite-transparency-log.js';
 
 /** Records written per transaction: large enough to be fast, small enough to keep the write lock short. */
 const BATCH = 2_000;
@@ -115,7 +118,16 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
       actor: text(r, 'actor'),
       object: text(r, 'object'),
       published: iso(number(r, 'published')),
-      document: JSON.parse(text(r, 'document')) as Record<string, unknown>,
+      entry: text(r, 'document'),
+    }),
+  },
+  {
+    sql: 'SELECT origin, checkpoint_size, checkpoint FROM tlog_state',
+    toRecord: (r) => ({
+      record: 'transparency_log',
+      origin: textOrNull(r, 'origin'),
+      checkpoint:
+        r.checkpoint === null ? null : { size: number(r, 'checkpoint_size'), note: text(r, 'checkpoint') },
     }),
   },
   {
@@ -147,9 +159,11 @@ const EXPORTS: readonly { sql: string; toRecord: (row: Row) => TransferRecord }[
   },
 ];
 
-/** What an import writes, per kind: an INSERT and the values of a record. */
+/** What an import writes, per kind: an INSERT and the values of a record (the transparency log's, after the rest). */
 function prepareInserts(db: Database): {
-  [K in TransferRecord['record']]: (r: Extract<TransferRecord, { record: K }>) => void;
+  [K in Exclude<TransferRecord['record'], 'transparency_log'>]: (
+    r: Extract<TransferRecord, { record: K }>,
+  ) => void;
 } {
   const run = (sql: string) => {
     const statement = db.prepare(sql);
@@ -228,8 +242,7 @@ function prepareInserts(db: Database): {
         millis(r.updatedAt),
         millisOrNull(r.deletedAt),
       ),
-    activity: (r) =>
-      activity(r.idx, r.type, r.actor, r.object, millis(r.published), JSON.stringify(r.document)),
+    activity: (r) => activity(r.idx, r.type, r.actor, r.object, millis(r.published), r.entry),
     follower: (r) => follower(r.username, r.actor, r.inbox, r.sharedInbox, r.followId, millis(r.followedAt)),
     job: (r) =>
       job(
@@ -285,19 +298,39 @@ export class SqliteStoreTransfer implements StoreTransfer {
       this.refuseUnlessEmpty();
       const inserts = prepareInserts(db);
       const counts = emptyTransferCounts();
+      let log: TransparencyLogRecord | null = null;
       for await (const batch of checkedBatches(records, BATCH, counts))
         storeCall(() => {
-          for (const record of batch) (inserts[record.record] as (r: TransferRecord) => void)(record);
+          for (const record of batch) {
+            if (record.record === 'transparency_log') log = record;
+            else (inserts[record.record] as (r: TransferRecord) => void)(record);
+          }
         });
       storeCall(() => {
         db.exec(REBUILD_COUNTS);
         buildTagIndex(db);
+        buildTransparencyLog(db);
       });
+      if (log !== null) await this.importLog(log, counts.activity);
       storeCall(() => db.exec('COMMIT'));
       return counts;
     } finally {
       if (db.inTransaction) db.exec('ROLLBACK');
     }
+  }
+
+  /** The origin and checkpoint of the imported log, once its hashes are rebuilt and give the checkpoint's root. */
+  private async importLog(record: TransparencyLogRecord, size: number): Promise<void> {
+    const log = new SqliteTransparencyLog(this.db);
+    const { origin } = await log.state();
+    await checkImportedLog(
+      record,
+      size,
+      rangeHashReader((level, first, count) => log.hashes(level, first, count)),
+      origin,
+    );
+    if (record.origin !== null) await log.pinOrigin(record.origin);
+    if (record.checkpoint !== null) await log.recordCheckpoint(record.checkpoint);
   }
 
   private refuseUnlessEmpty(): void {

@@ -13,6 +13,7 @@ import type { ActivitySigner } from '../../ports/activity-signer.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
+import type { LogCoverage } from '../../ports/log-coverage.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
 import type { AuthenticatedToken } from '../../services/authenticate-token.js';
 import type { PasswordCheck, PasswordCheckError } from '../../services/password-check.js';
@@ -36,6 +37,8 @@ export class DeleteAccount {
     private readonly signal: WorkSignal,
     private readonly clock: Clock,
     private readonly urls: Urls,
+    /** The Deletes are answered once a signed checkpoint covers them, as every write. */
+    private readonly coverage: LogCoverage,
   ) {}
 
   async execute(input: {
@@ -51,6 +54,7 @@ export class DeleteAccount {
     });
     if (!checked.ok) return checked;
     const user = checked.value;
+    this.coverage.refuseUnlessConsistent();
 
     // The Deletes carry consecutive idx from the log's next one, and must name exactly the live assets: another
     // writer getting there first makes the plan be built (and signed) again.
@@ -82,6 +86,7 @@ export class DeleteAccount {
       );
       if (outcome === 'removed') {
         this.signal.jobsQueued();
+        if (assetDeletes.length > 0) await this.coverage.cover(firstIdx + assetDeletes.length);
         // A login that checked the password just before the removal may have issued a token since the list.
         const late = await this.writer.revoke(await this.issuedTokens.listActiveByUser(user.username, now));
         return ok({ revoked: tokens.length + late, assets: assets.length });

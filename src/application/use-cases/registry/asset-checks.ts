@@ -22,7 +22,9 @@ export type AssetError =
   | { readonly type: 'gone' }
   /** Not the owner, or a token scoped to an L1 server (it identifies its user to that server only). */
   | { readonly type: 'forbidden'; readonly reason: 'not_owner' | 'scoped_token' }
-  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number };
+  | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number }
+  /** The signed activity the change makes would exceed what one entry of the transparency log holds. */
+  | { readonly type: 'payload_too_large' };
 
 /**
  * The user an asset change is made for. Only a session token writes: a token scoped to an L1 server was handed

@@ -25,6 +25,7 @@ export class DeleteAsset {
       publisher: owner.value,
       edit: { kind: 'delete', current: asset },
     });
-    return published.ok ? ok({ activity: published.value.activity }) : err({ type: 'gone' });
+    if (published.ok) return ok({ activity: published.value.activity });
+    return err(published.error === 'entry_too_large' ? { type: 'payload_too_large' } : { type: 'gone' });
   }
 }

@@ -2,7 +2,7 @@
 // together with the change and the deliveries to the owner's followers; nothing of it is written unless all is. A
 // change to an asset the owner's profile shows (its avatar, header or a pin) changes the profile in the same write
 // (a picture that is no longer one, or a deleted pin, leaves it), and that profile's Update is delivered too.
-import { activityTypeOf, type Activity, type ActivityType } from '../../../domain/activity.js';
+import { activityTypeOf, fitsInLog, type Activity, type ActivityType } from '../../../domain/activity.js';
 import { activityDocument } from '../../../domain/activity-document.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import { editedAsset, type Asset, type AssetEdit } from '../../../domain/asset.js';
@@ -12,13 +12,17 @@ import type { User } from '../../../domain/user.js';
 import type { ActivityLog, AssetChange } from '../../ports/activity-log.js';
 import type { ActivitySigner } from '../../ports/activity-signer.js';
 import type { Clock } from '../../ports/clock.js';
+import type { LogCoverage } from '../../ports/log-coverage.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
 
 const MAX_ATTEMPTS = 100;
 
-/** Why an activity was not appended: its asset change no longer fits the stored asset. */
-export type PublishRefusal = 'asset_exists' | 'asset_gone' | 'asset_changed';
+/**
+ * Why an activity was not appended: its asset change no longer fits the stored asset, or its document would make a
+ * log entry larger than an entry bundle can hold (API.md §8).
+ */
+export type PublishRefusal = 'asset_exists' | 'asset_gone' | 'asset_changed' | 'entry_too_large';
 
 /** How often a profile changed under the append is read again before giving up (another writer keeps changing it). */
 const MAX_PROFILE_READS = 10;
@@ -66,7 +70,9 @@ export async function signedActivity(
 /**
  * The idx is part of the signed document, so the activity is built and signed for the log's next idx and appended
  * only if that idx is still free; another process that got there first makes us rebuild at the new idx. Within one
- * process appends take turns, so that race only happens between processes.
+ * process appends take turns, so that race only happens between processes. An appended activity is answered once
+ * a signed checkpoint covers it; the signing happens outside the turns, so one checkpoint covers every append that
+ * waited for it.
  */
 export class PublishActivity {
   private turn: Promise<unknown> = Promise.resolve();
@@ -79,12 +85,17 @@ export class PublishActivity {
     private readonly urls: Urls,
     /** Woken after an append, which may have queued deliveries. */
     private readonly signal: WorkSignal,
+    /** The transparency log: a write is refused while it cannot sign, and answered once it is covered. */
+    private readonly coverage: LogCoverage,
   ) {}
 
-  execute(input: { publisher: User; edit: AssetEdit }): Promise<Result<Published, PublishRefusal>> {
+  async execute(input: { publisher: User; edit: AssetEdit }): Promise<Result<Published, PublishRefusal>> {
+    this.coverage.refuseUnlessConsistent();
     const run = this.turn.then(() => this.append(input.publisher, input.edit));
     this.turn = run.catch(() => undefined);
-    return run;
+    const published = await run;
+    if (published.ok) await this.coverage.cover(published.value.activity.idx + 1);
+    return published;
   }
 
   private async append(given: User, edit: AssetEdit): Promise<Result<Published, PublishRefusal>> {
@@ -102,6 +113,8 @@ export class PublishActivity {
         this.signer,
         this.urls,
       );
+      // Checked before anything is stored: an entry a bundle cannot hold could never be served or proven.
+      if (!fitsInLog(activity.document)) return err('entry_too_large');
       const outcome = await this.log.append(activity, changeOf(edit, asset, published, publisher));
       if (outcome === 'appended') {
         this.signal.jobsQueued();

@@ -31,6 +31,11 @@ export class RegisterAsset {
       publisher: owner.value,
       edit: { kind: 'create', name: name.value, owner: owner.value.username, fields: fields.value },
     });
-    return published.ok ? published : err({ type: 'asset_exists', name: name.value });
+    if (published.ok) return published;
+    return err(
+      published.error === 'entry_too_large'
+        ? { type: 'payload_too_large' }
+        : { type: 'asset_exists', name: name.value },
+    );
   }
 }

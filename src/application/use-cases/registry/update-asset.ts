@@ -55,6 +55,7 @@ export class UpdateAsset {
         edit: { kind: 'update', current, fields: fields.value },
       });
       if (published.ok) return published;
+      if (published.error === 'entry_too_large') return err({ type: 'payload_too_large' });
       if (published.error !== 'asset_changed') return err({ type: 'gone' });
     }
     throw new Error(`asset ${input.name} kept changing under ${MAX_EDIT_ATTEMPTS} edit attempts`);

@@ -14,6 +14,7 @@ import type { AssetFields } from '../../../../src/domain/asset.js';
 import type { TokenClaims } from '../../../../src/domain/token.js';
 import { anL1Server, aUser, aUsername } from '../../../support/builders.js';
 import { FixedClock } from '../../../support/fixed-clock.js';
+import { testTransparencyLog } from '../../../support/tlog-test-key.js';
 
 const fields: AssetFields = {
   contentHash: `sha256:${'a'.repeat(64)}`,
@@ -39,6 +40,7 @@ async function setUp(writesPerWindow = 100) {
     {
       jobsQueued: () => {},
     },
+    testTransparencyLog(store.transparencyLog),
   );
   const writes = new RateLimiterBudget(
     new RateLimiterMemory({ keyPrefix: 'w', points: writesPerWindow, duration: 60 }),

@@ -20,6 +20,8 @@ import {
   MINUTE,
 } from '../../../support/builders.js';
 import { FixedClock } from '../../../support/fixed-clock.js';
+import { testTransparencyLog } from '../../../support/tlog-test-key.js';
+import { TransparencyLogUnavailableError } from '../../../../src/application/ports/errors.js';
 
 const START = new Date('2026-11-22T10:00:00.000Z');
 
@@ -55,6 +57,7 @@ function setUp(log?: (store: ReturnType<typeof openMemoryPersistence>) => Activi
     clock,
     urls,
     signal,
+    testTransparencyLog(store.transparencyLog),
   );
   const alice = aUser({ username: aUsername('alice') });
   return { store, clock, signer, signal, publish, alice };
@@ -236,5 +239,83 @@ describe('PublishActivity', () => {
     const kinds = [...jobs, ...claimedAgain].map((j) => [j.kind, j.payload]);
     expect(kinds).to.deep.include(['activity_delivery', { idx: 0, inbox: follower.sharedInbox }]);
     expect(signal.count).to.equal(1);
+  });
+
+  describe('and the transparency log (API.md §8)', () => {
+    it('answers only once a signed checkpoint covers the activity', async () => {
+      const { store, publish, alice } = setUp();
+      for (const name of ['one', 'two', 'three']) {
+        const published = await publish.execute({
+          publisher: alice,
+          edit: { kind: 'create', name: anAssetName(name), owner: alice.username, fields },
+        });
+        if (!published.ok) throw new Error(published.error);
+        const kept = (await store.transparencyLog.state()).checkpoint;
+        expect(kept?.size).to.be.above(published.value.activity.idx);
+      }
+    });
+
+    it('refuses, before anything is stored, an activity whose entry would exceed 65,535 bytes', async () => {
+      const { store, publish, alice } = setUp();
+      const padding: ActivitySigner = {
+        sign: async (document) => ({ ...document, signature: { padding: 'x'.repeat(65_535) } }),
+      };
+      const padded = new PublishActivity(
+        store.activities,
+        store.users,
+        padding,
+        new FixedClock(START),
+        new Urls('https://l2.example'),
+        { jobsQueued: () => {} },
+        testTransparencyLog(store.transparencyLog),
+      );
+
+      const refused = await padded.execute({
+        publisher: alice,
+        edit: { kind: 'create', name: anAssetName('huge'), owner: alice.username, fields },
+      });
+
+      expect(refused).to.deep.equal({ ok: false, error: 'entry_too_large' });
+      expect(await store.activities.nextIdx()).to.equal(0);
+      expect(await store.assets.findByName(anAssetName('huge'))).to.equal(null);
+      const fits = await publish.execute({
+        publisher: alice,
+        edit: { kind: 'create', name: anAssetName('huge'), owner: alice.username, fields },
+      });
+      expect(fits.ok).to.equal(true);
+    });
+
+    it('refuses every write, storing nothing, while the log does not match the store', async () => {
+      const { store, publish, alice } = setUp();
+      await publish.execute({
+        publisher: alice,
+        edit: { kind: 'create', name: anAssetName('one'), owner: alice.username, fields },
+      });
+      store.db.activities[0] = { ...store.db.activities[0]!, document: '{"changed":true}' };
+      const log = testTransparencyLog(store.transparencyLog);
+      await log.start().catch(() => {});
+      const guarded = new PublishActivity(
+        store.activities,
+        store.users,
+        new RecordingSigner(),
+        new FixedClock(START),
+        new Urls('https://l2.example'),
+        { jobsQueued: () => {} },
+        log,
+      );
+
+      const error = await guarded
+        .execute({
+          publisher: alice,
+          edit: { kind: 'create', name: anAssetName('two'), owner: alice.username, fields },
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+
+      expect(error).to.be.instanceOf(TransparencyLogUnavailableError);
+      expect(await store.activities.nextIdx()).to.equal(1);
+    });
   });
 });

@@ -99,7 +99,10 @@ export const REVOCATIONS_UNREADABLE = refusals({
 
 /** The operators' routes: /readyz while the store does not answer, /metrics without METRICS_TOKEN when it is set. */
 export const OPS_ERRORS = new ErrorTable<
-  { readonly type: 'store_unreachable' } | { readonly type: 'metrics_token_missing' }
+  | { readonly type: 'store_unreachable' }
+  | { readonly type: 'tlog_checking' }
+  | { readonly type: 'tlog_inconsistent' }
+  | { readonly type: 'metrics_token_missing' }
 >({
   store_unreachable: {
     status: 503,
@@ -107,6 +110,19 @@ export const OPS_ERRORS = new ErrorTable<
     doc: 'the store does not answer',
     detail: 'The store does not answer.',
     headers: () => ({ 'Retry-After': '5' }),
+  },
+  tlog_checking: {
+    status: 503,
+    code: 'unavailable',
+    doc: 'the start-up check of the transparency log (every stored activity against its hashes) is still running',
+    detail: 'The transparency log is being checked. Try again shortly.',
+    headers: () => ({ 'Retry-After': '5' }),
+  },
+  tlog_inconsistent: {
+    status: 503,
+    code: 'unavailable',
+    doc: 'the stored activities no longer match what the transparency log signed: nothing is signed, writes are refused (the error log says why)',
+    detail: 'The stored activity log no longer matches its signed checkpoint. An operator must look at it.',
   },
   metrics_token_missing: {
     status: 401,

@@ -1,5 +1,6 @@
 // The registry's error unions as HTTP answers (API.md §3): asset writes and reads, activities, list filters.
 import type { AssetError } from '../../../../application/use-cases/registry/asset-checks.js';
+import { MAX_ACTIVITY_ENTRY_BYTES } from '../../../../domain/activity.js';
 import { ErrorTable } from './error-table.js';
 import { invalidField, rateLimited, SCOPED_TOKEN_DETAIL, scopedTokenForbidden } from './shared-refusals.js';
 
@@ -34,6 +35,12 @@ export const ASSET_ERRORS = new ErrorTable<AssetError, { readonly name: string }
     'Too many asset changes in a short time. Try again later.',
     'the per-user budget of asset writes is used up (see Retry-After)',
   ),
+  payload_too_large: {
+    status: 413,
+    doc: `the signed activity the change makes would exceed ${MAX_ACTIVITY_ENTRY_BYTES.toLocaleString('en')} bytes, the most one transparency log entry holds`,
+    input: true,
+    detail: `The activity this change makes would exceed ${MAX_ACTIVITY_ENTRY_BYTES.toLocaleString('en')} bytes, the most the transparency log holds for one activity. Shorten the description, alt text or tags.`,
+  },
 });
 
 export const ACTIVITY_ERRORS = new ErrorTable<

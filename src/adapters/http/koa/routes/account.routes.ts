@@ -23,6 +23,7 @@ import { PAGE, type RouteTable } from '../route-table.js';
 import * as schemas from '../schemas.js';
 import { clearTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
+import { LOG_UNSIGNABLE } from '../errors/transparency-errors.js';
 
 const sessionJson = (session: SessionView) => ({
   jti: session.jti,
@@ -159,7 +160,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       body: schemas.DeleteAccountRequest,
       ok: [200, schemas.DeletedAccount, 'Deleted'],
       redirect: 'Form post: cookie cleared, redirected to /',
-      refusals: [DELETE_ACCOUNT_ERRORS],
+      refusals: [DELETE_ACCOUNT_ERRORS, LOG_UNSIGNABLE],
     },
     async (ctx, asker, input) => {
       const result = await useCases.deleteAccount.execute({ ...asker, password: input.password });

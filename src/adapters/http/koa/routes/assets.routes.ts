@@ -26,6 +26,7 @@ import { negotiate } from '../negotiate.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { validateBody } from '../validate.js';
+import { LOG_UNSIGNABLE } from '../errors/transparency-errors.js';
 
 /** The asset form's fields as the person typed them, to show again after an error. */
 function formValues(body: unknown, asset?: Asset): Record<string, string> {
@@ -115,7 +116,16 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
       body: registrySchemas.RegisterAssetRequest,
       ok: [201, registrySchemas.AssetWithActivity, 'Registered'],
       redirect: 'Form post: redirected to the asset page',
-      refusals: [ASSET_ERRORS.only('invalid_request', 'asset_exists', 'forbidden', 'rate_limited')],
+      refusals: [
+        ASSET_ERRORS.only(
+          'invalid_request',
+          'asset_exists',
+          'forbidden',
+          'rate_limited',
+          'payload_too_large',
+        ),
+        LOG_UNSIGNABLE,
+      ],
     }),
     (ctx) => formOrJson(ctx, showAssetForm(ctx, null), () => registerAsset(ctx)),
   );
@@ -192,7 +202,15 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
       refusals: [
         ...SESSION_WRITE,
         ...JSON_BODY,
-        ASSET_ERRORS.only('invalid_request', 'not_found', 'gone', 'forbidden', 'rate_limited'),
+        ASSET_ERRORS.only(
+          'invalid_request',
+          'not_found',
+          'gone',
+          'forbidden',
+          'rate_limited',
+          'payload_too_large',
+        ),
+        LOG_UNSIGNABLE,
       ],
     },
     update,
@@ -208,6 +226,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
         ...SESSION_WRITE,
         BODY_ERRORS,
         ASSET_ERRORS.only('not_found', 'gone', 'forbidden', 'rate_limited'),
+        LOG_UNSIGNABLE,
       ],
     },
     remove,

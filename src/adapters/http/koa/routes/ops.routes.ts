@@ -28,9 +28,9 @@ export function opsRoutes(
   routes.get(
     '/readyz',
     {
-      summary: 'Readiness: the store answers',
+      summary: 'Readiness: the store answers, and the transparency log matches it',
       responses: { 200: json(schemas.HealthResponse, 'Ready') },
-      refusals: [OPS_ERRORS.only('store_unreachable')],
+      refusals: [OPS_ERRORS.only('store_unreachable', 'tlog_checking', 'tlog_inconsistent')],
     },
     async (ctx) => {
       try {
@@ -38,6 +38,9 @@ export function opsRoutes(
       } catch {
         throw OPS_ERRORS.problem({ type: 'store_unreachable' });
       }
+      const log = deps.logHealth();
+      if (log.state === 'checking') throw OPS_ERRORS.problem({ type: 'tlog_checking' });
+      if (log.state === 'inconsistent') throw OPS_ERRORS.problem({ type: 'tlog_inconsistent' });
       ctx.body = { status: 'ready' };
     },
   );

@@ -11,6 +11,11 @@ import { cursorRequest, pageLink, singleQuery } from '../listing.js';
 import { renderPage } from '../pages.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
 import { respond } from '../respond.js';
+import { negotiate, type Representation } from '../negotiate.js';
+import { AP_CONTENT_TYPE } from '../../content-types.js';
+
+/** What GET /activities/{idx} offers, in the order respond() takes them (ties go to the first). */
+const ACTIVITY_REPRESENTATIONS: readonly Representation[] = ['html', 'ap', 'json'];
 
 export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
@@ -87,7 +92,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     '/activities/:idx',
     {
       summary: 'One activity',
-      description: `${negotiated} application/activity+json gives the signed ActivityStreams document.`,
+      description: `${negotiated} application/activity+json gives the signed ActivityStreams document: the exact stored bytes, which are entry idx of the transparency log (GET /tlog/tile/entries/…, GET /activities/{idx}/proof).`,
       request: { params: z.object({ idx: z.string().openapi({ example: '0' }) }) },
       responses: { 200: json(registrySchemas.Activity, 'The activity') },
       refusals: [NOT_ACCEPTABLE, ACTIVITY_ERRORS],
@@ -96,6 +101,15 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
       const raw = String(ctx.params.idx);
       if (!/^\d+$/.test(raw)) throw ACTIVITY_ERRORS.problem({ type: 'invalid_request' });
       const idx = Number(raw);
+      if (negotiate(ctx.get('Accept'), ACTIVITY_REPRESENTATIONS) === 'ap') {
+        // The ActivityStreams form is the log entry itself: the stored bytes, as the leaf hash covers them.
+        const entry = Number.isSafeInteger(idx) ? await useCases.getActivityEntry.execute(idx) : null;
+        if (!entry) throw ACTIVITY_ERRORS.problem({ type: 'not_found', idx: raw });
+        ctx.vary('Accept');
+        ctx.body = Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
+        ctx.type = AP_CONTENT_TYPE;
+        return;
+      }
       const activity = Number.isSafeInteger(idx) ? await useCases.getActivity.execute(idx) : null;
       if (!activity) throw ACTIVITY_ERRORS.problem({ type: 'not_found', idx: raw });
       await respond(ctx, {

@@ -16,6 +16,7 @@ import { pagesRoutes } from './pages.routes.js';
 import { profileRoutes } from './profile.routes.js';
 import { registryRoutes } from './registry.routes.js';
 import { renderersRoutes } from './renderers.routes.js';
+import { transparencyRoutes } from './transparency.routes.js';
 
 /** Every route of the service, declared on `routes` in the order they match; /openapi.json documents them. */
 export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metrics: Registry): RouteTable {
@@ -34,6 +35,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   pagesRoutes(routes, deps);
   assetRoutes(routes, deps);
   registryRoutes(routes, deps);
+  transparencyRoutes(routes, deps);
   activityPubRoutes(routes, deps);
   profileRoutes(routes, deps);
   inboxRoutes(routes, deps);

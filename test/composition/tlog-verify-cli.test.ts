@@ -1,0 +1,221 @@
+// `l2 tlog verify <PUBLIC_URL> --key … [--state FILE] [--full]`: a monitor of any L2's log from outside — against a
+// real service, then against logs served to misbehave (a fork, a shrunk log, a changed tile, another key).
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  ed25519KeyPairFromPkcs8Pem,
+  generateEd25519Pkcs8Pem,
+} from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { appendActivities } from '../contract/transparency-log.contract.js';
+import { MemoryTransparencyLog } from '../support/memory-transparency-log.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { testTlogKeyPair, testVerifierKey } from '../support/tlog-test-key.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+/** Runs `l2 tlog verify …` (no STORE, no SECRETS_DIR: it needs neither); resolves with the exit code and output. */
+async function verify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = {
+    ...process.env,
+    STORE: 'sqlite:/nonexistent/never-opened.sqlite',
+    SECRETS_DIR: '/nonexistent',
+  };
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'tlog', 'verify', ...args],
+      {
+        env,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('l2 tlog verify', function () {
+  this.timeout(120_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'l2-tlog-verify-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('against a running L2', () => {
+    let server: TestServer;
+    let key: string;
+    before(async () => {
+      server = await startTestServer({ store: 'memory', publicUrlIsServer: true });
+      key = testVerifierKey(`${new URL(server.url).host}/tlog`);
+      await appendActivities(server.parts.store, 600);
+      await server.parts.services.transparencyLog.cover(600);
+    });
+    after(() => server?.close());
+
+    it('checks the log, saves its state, then checks only what is new and that it extends what was saved', async () => {
+      const state = join(dir, 'state.json');
+      const first = await verify(server.url, '--key', key, '--state', state);
+      expect(first, first.stderr).to.include({ code: 0 });
+      expect(first.stdout).to.match(
+        /^ok: 127\.0\.0\.1:\d+\/tlog size 600 root \S+ \(first check; 600 entries and \d+ tiles checked\)\n$/,
+      );
+      expect(JSON.parse(readFileSync(state, 'utf8'))).to.deep.include({ size: 600 });
+
+      await appendActivities(server.parts.store, 30);
+      await server.parts.services.transparencyLog.cover(630);
+      const second = await verify(server.url, '--key', key, '--state', state);
+      expect(second, second.stderr).to.include({ code: 0 });
+      expect(second.stdout).to.match(/size 630 .*\(consistent with size 600; (\d+) entries/);
+      expect(Number(/; (\d+) entries/.exec(second.stdout)![1]), 'only the new bundle was read').to.be.below(
+        600,
+      );
+
+      const full = await verify(server.url, '--key', key, '--state', state, '--full');
+      expect(full.stdout).to.match(/size 630 .*\(consistent with size 630; 630 entries/);
+    });
+
+    it('takes the key from a file, and works without a state file', async () => {
+      writeFileSync(join(dir, 'l2.vkey'), `${key}\n`);
+      const checked = await verify(server.url, '--key', join(dir, 'l2.vkey'));
+      expect(checked, checked.stderr).to.include({ code: 0 });
+      expect(checked.stdout).to.match(/first check/);
+    });
+
+    it('says in one line, exit 1, when it cannot check: a key of another log, an unreachable URL', async () => {
+      const other = await verify(server.url, '--key', testVerifierKey('elsewhere.example/tlog'));
+      expect(other.code).to.equal(1);
+      expect(other.stderr).to.match(
+        /^l2: not checked: the key is for elsewhere\.example\/tlog, the URL's log is 127\.0\.0\.1:\d+\/tlog\n$/,
+      );
+      const down = await verify('http://127.0.0.1:1', '--key', testVerifierKey('127.0.0.1:1/tlog'));
+      expect(down.code).to.equal(1);
+      expect(down.stderr).to.match(/^l2: not checked: http:\/\/127\.0\.0\.1:1\/tlog\/checkpoint: /);
+      const noKey = await verify(server.url);
+      expect(noKey.code).to.equal(2);
+    });
+  });
+
+  it('reads the log from a mirror with --from, checking it as the log of PUBLIC_URL', async () => {
+    const server = await startTestServer({ store: 'memory' });
+    try {
+      await appendActivities(server.parts.store, 20);
+      await server.parts.services.transparencyLog.cover(20);
+      const checked = await verify(
+        'http://l2.test',
+        '--key',
+        testVerifierKey(),
+        '--from',
+        `${server.url}/tlog`,
+      );
+      expect(checked, checked.stderr).to.include({ code: 0 });
+      expect(checked.stdout).to.match(/^ok: l2\.test\/tlog size 20 /);
+      const bad = await verify('http://l2.test', '--key', testVerifierKey(), '--from', 'ftp://mirror');
+      expect(bad.code).to.equal(1);
+      expect(bad.stderr).to.equal('l2: --from: ftp://mirror is not an http(s) URL\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe('against a log that misbehaves', () => {
+    let http: Server;
+    let url = '';
+    let origin = '';
+    /** The log the fake server serves now, and a path whose bytes it changes. */
+    let log: MemoryTransparencyLog;
+    let tampered: string | null = null;
+    const entries = (n: number, seed: string) =>
+      Array.from({ length: n }, (_, i) => new TextEncoder().encode(`${seed} ${i}`));
+    const logOf = (n: number, seed: string, key = testTlogKeyPair()) => {
+      const made = new MemoryTransparencyLog(origin, key).append(...entries(n, seed));
+      made.sign();
+      return made;
+    };
+
+    before(async () => {
+      http = createServer((request, response) => {
+        const path = (request.url ?? '').replace(/^\/tlog\//, '');
+        log.fetch(path).then(
+          (bytes) => {
+            if (bytes === null) return response.writeHead(404).end();
+            const body = Buffer.from(bytes);
+            if (path === tampered) body[body.length - 1] = body[body.length - 1]! ^ 1;
+            response.writeHead(200).end(body);
+          },
+          () => response.writeHead(500).end(),
+        );
+      });
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+      origin = `${new URL(url).host}/tlog`;
+    });
+    after(() => new Promise((resolve) => http.close(resolve)));
+    beforeEach(() => (tampered = null));
+
+    it('reports a fork at the same size, exit 3, with both checkpoints as evidence, and keeps the saved state', async () => {
+      const state = join(dir, 'state.json');
+      log = logOf(300, 'honest');
+      expect((await verify(url, '--key', testVerifierKey(origin), '--state', state)).code).to.equal(0);
+      const saved = readFileSync(state, 'utf8');
+      const honest = log.sign();
+
+      log = logOf(300, 'rewritten');
+      const forked = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+
+      expect(forked.code).to.equal(3);
+      expect(forked.stderr).to.match(
+        /^l2: MISBEHAVED: FORK: the log signed a tree that does not extend the one of size 300/,
+      );
+      expect(forked.stderr).to.contain(`signed before:\n${honest}`);
+      expect(forked.stderr).to.contain(`signed now:\n${log.sign()}`);
+      expect(readFileSync(state, 'utf8'), 'the state is kept').to.equal(saved);
+    });
+
+    it('reports a fork that grew (another history under a larger tree), and a log that shrank', async () => {
+      const state = join(dir, 'state.json');
+      log = logOf(300, 'honest');
+      expect((await verify(url, '--key', testVerifierKey(origin), '--state', state)).code).to.equal(0);
+      log = logOf(700, 'rewritten');
+      const grown = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      expect(grown.code).to.equal(3);
+      expect(grown.stderr).to.match(/FORK/);
+      log = logOf(200, 'honest');
+      const shrunk = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      expect(shrunk.code).to.equal(3);
+      expect(shrunk.stderr).to.match(/^l2: MISBEHAVED: the log shrank below the size 300/);
+    });
+
+    it('reports a tile that its entries do not give, naming it', async () => {
+      log = logOf(300, 'honest');
+      tampered = 'tile/0/000';
+      const changed = await verify(url, '--key', testVerifierKey(origin), '--full');
+      expect(changed.code).to.equal(3);
+      expect(changed.stderr).to.equal('l2: MISBEHAVED: tile/0/000 is not what the entries give\n');
+    });
+
+    it('refuses a checkpoint another key signed', async () => {
+      log = logOf(10, 'honest', ed25519KeyPairFromPkcs8Pem(generateEd25519Pkcs8Pem()));
+      const refused = await verify(url, '--key', testVerifierKey(origin));
+      expect(refused.code).to.equal(3);
+      expect(refused.stderr).to.match(/^l2: MISBEHAVED: the checkpoint does not verify under the key/);
+    });
+
+    it('refuses a state file it did not write, in one line, exit 1', async () => {
+      log = logOf(10, 'honest');
+      const state = join(dir, 'bad.json');
+      writeFileSync(state, JSON.stringify({ size: 'ten', random: randomBytes(4).toString('hex') }));
+      const refused = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(/^l2: --state: \S+ is not a state this command wrote\n$/);
+      expect(existsSync(`${state}.tmp`)).to.equal(false);
+    });
+  });
+});
