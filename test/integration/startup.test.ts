@@ -51,6 +51,7 @@ describe('start-up failures', function () {
     const secrets = join(dir, 'secrets');
     mkdirSync(secrets);
     writeFileSync(join(secrets, 'jwt_secret'), TEST_SECRET);
+    writeNoticeKey(secrets);
     writeTestTlogKey(secrets);
     const store = `sqlite:${join(dir, 'l2.sqlite')}`;
     const first = await startL2Process({
