@@ -129,7 +129,9 @@ describe('the l2 command', () => {
       expect(((await l2('users', 'show')) as { code: number }).code).to.equal(2);
     });
 
-    it('`users disable` and `users enable` change an account, and refuse an unknown or deleted one in one line', async () => {
+    it('`users disable` and `users enable` change an account, and refuse an unknown or deleted one in one line', async function () {
+      // Eight CLI processes, each compiling the CLI with tsx: seconds apiece on a busy two-core machine.
+      this.timeout(120_000);
       // user_3 arrives disabled from the export; user_2 is deleted here.
       const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
       store.db.prepare("UPDATE users SET deleted_at = 1 WHERE username = 'user_2'").run();

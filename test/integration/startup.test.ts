@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,33 @@ describe('start-up failures', function () {
     const { code, stderr } = await start({ NODE_ENV: 'production', STORE: 'memory:' });
     expect(code).to.equal(1);
     expect(stderr.trim()).to.match(/^l2: \S+jwt_secret is missing: [^\n]+$/);
+  });
+
+  it("stops with one line when the store's transparency log was made under another PUBLIC_URL", async () => {
+    const secrets = join(dir, 'secrets');
+    mkdirSync(secrets);
+    writeFileSync(join(secrets, 'jwt_secret'), TEST_SECRET);
+    writeNoticeKey(secrets);
+    writeTestTlogKey(secrets);
+    const store = `sqlite:${join(dir, 'l2.sqlite')}`;
+    const first = await startL2Process({
+      SECRETS_DIR: secrets,
+      STORE: store,
+      PUBLIC_URL: 'https://a.example',
+    });
+    expect(await first.stop()).to.equal(0);
+
+    const { code, stderr } = await start({
+      STORE: store,
+      PUBLIC_URL: 'https://b.example',
+      SECRETS_DIR: secrets,
+    });
+
+    expect(code).to.equal(1);
+    expect(stderr.trim()).to.equal(
+      "l2: the store's transparency log is a.example/tlog, and PUBLIC_URL https://b.example makes it b.example/tlog: " +
+        'a log keeps its origin (start with the PUBLIC_URL the store was made with)',
+    );
   });
 
   it('stops with one line for a bad setting', async () => {

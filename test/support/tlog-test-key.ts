@@ -41,7 +41,13 @@ export function writeTestTlogKey(secretsDir: string): void {
 /** The transparency log service of a store, signing with the test key: what the composition root makes. */
 export function testTransparencyLog(
   store: TransparencyLogStore,
-  options: { origin?: string; observer?: TransparencyObserver; problems?: ProblemLog } = {},
+  options: {
+    origin?: string;
+    observer?: TransparencyObserver;
+    problems?: ProblemLog;
+    roundIntervalMs?: number;
+    wait?: (ms: number) => Promise<void>;
+  } = {},
 ): TransparencyLog {
   return new TransparencyLog(
     store,
@@ -51,6 +57,8 @@ export function testTransparencyLog(
       crypto: nodeSha256,
       verifyEd25519,
       pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      ...(options.roundIntervalMs === undefined ? {} : { roundIntervalMs: options.roundIntervalMs }),
+      ...(options.wait === undefined ? {} : { wait: options.wait }),
     },
     options.observer ?? IGNORE_TRANSPARENCY,
     options.problems ?? { error: () => {}, warn: () => {} },

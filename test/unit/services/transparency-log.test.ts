@@ -89,6 +89,31 @@ describe('TransparencyLog', () => {
     expect((await log.latest())?.size).to.equal(5);
   });
 
+  it('commits in groups: a round right after another waits out the interval, then one signature covers every write', async () => {
+    const store = openMemoryPersistence();
+    const waits: number[] = [];
+    let release = () => {};
+    const observer = new RecordingObserver();
+    const log = testTransparencyLog(store.transparencyLog, {
+      observer,
+      roundIntervalMs: 50,
+      wait: (ms) => {
+        waits.push(ms);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    await log.start();
+    expect(waits, 'the first round of a quiet log starts at once').to.deep.equal([]);
+    await appendActivities(store, 3);
+    const covers = [1, 2, 3].map((size) => log.cover(size));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).to.have.length(1);
+    expect(waits[0]).to.be.above(0).and.at.most(50);
+    release();
+    expect((await Promise.all(covers)).map((c) => c.size)).to.deep.equal([3, 3, 3]);
+    expect(observer.events).to.deep.equal(['checked 0', 'signed 0', 'signed 3']);
+  });
+
   it('signs only trees that extend the last checkpoint: consistency proofs link every pair it signed', async () => {
     const { store, log } = setUp();
     await log.start();

@@ -32,6 +32,13 @@ export interface TransparencyLogSettings {
   readonly verifyEd25519: VerifyEd25519;
   /** Lets other work run between batches of a long check (the composition gives it setImmediate). */
   readonly pause: () => Promise<void>;
+  /**
+   * Group commit: a signing round starts at least this long after the one before, so that under a stream of writes
+   * one signature covers several (each waits at most this much longer); rounds far apart start at once. 0: never
+   * wait. Waits through `wait` (the composition gives it setTimeout).
+   */
+  readonly roundIntervalMs?: number;
+  readonly wait?: (ms: number) => Promise<void>;
 }
 
 /** Where the log stands: being checked at start-up, checked and signing, or found changed (and never signing). */
@@ -64,6 +71,8 @@ export class TransparencyLog {
   /** The last checkpoint this process signed or checked: found kept again, it needs no second check. */
   private trusted: SignedCheckpoint | null = null;
   private signing = false;
+  /** When the last signing round started (performance.now()), for the group commit. */
+  private lastRound = -Infinity;
 
   constructor(
     private readonly store: TransparencyLogStore,
@@ -166,6 +175,10 @@ export class TransparencyLog {
     this.signing = true;
     try {
       while (this.waiting.length > 0) {
+        const { roundIntervalMs = 0, wait } = this.settings;
+        const early = this.lastRound + roundIntervalMs - performance.now();
+        if (early > 0 && wait) await wait(early);
+        this.lastRound = performance.now();
         const round = this.waiting.splice(0);
         try {
           const checkpoint = await this.signLatest();
