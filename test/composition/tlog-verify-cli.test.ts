@@ -14,6 +14,7 @@ import {
 } from '../../src/adapters/crypto/node-transparency-crypto.js';
 import { appendActivities } from '../contract/transparency-log.contract.js';
 import { MisbehavingLogServer } from '../support/misbehaving-log-server.js';
+import { growServedLog, startServedLog } from '../support/served-log.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testVerifierKey } from '../support/tlog-test-key.js';
 
@@ -50,12 +51,7 @@ describe('l2 tlog verify', function () {
   describe('against a running L2', () => {
     let server: TestServer;
     let key: string;
-    before(async () => {
-      server = await startTestServer({ store: 'memory', publicUrlIsServer: true });
-      key = testVerifierKey(`${new URL(server.url).host}/tlog`);
-      await appendActivities(server.parts.store, 600);
-      await server.parts.services.transparencyLog.cover(600);
-    });
+    before(async () => ({ server, verifierKey: key } = await startServedLog(600)));
     after(() => server?.close());
 
     it('checks the log, saves its state, then checks only what is new and that it extends what was saved', async () => {
@@ -67,8 +63,7 @@ describe('l2 tlog verify', function () {
       );
       expect(JSON.parse(readFileSync(state, 'utf8'))).to.deep.include({ size: 600 });
 
-      await appendActivities(server.parts.store, 30);
-      await server.parts.services.transparencyLog.cover(630);
+      await growServedLog(server, 30);
       const second = await verify(server.url, '--key', key, '--state', state);
       expect(second, second.stderr).to.include({ code: 0 });
       expect(second.stdout).to.match(/size 630 .*\(consistent with size 600; (\d+) entries/);

@@ -16,10 +16,10 @@ import {
   type LogVerifierState,
 } from '../../packages/l1-kit/src/index.js';
 import { loadVerifierState } from '../../src/adapters/tlog-client/verifier-state-file.js';
-import { appendActivities } from '../contract/transparency-log.contract.js';
 import { MisbehavingLogServer } from '../support/misbehaving-log-server.js';
 import { gate } from '../../packages/l1-kit/test/support/servers.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { growServedLog, startServedLog } from '../support/served-log.js';
+import type { TestServer } from '../support/test-server.js';
 import { testVerifierKey } from '../support/tlog-test-key.js';
 
 /** The next event of this kind the watch raises. */
@@ -42,12 +42,7 @@ describe('l1-kit watchLog', function () {
   describe('against a running L2', () => {
     let server: TestServer;
     let key: string;
-    before(async () => {
-      server = await startTestServer({ store: 'memory', publicUrlIsServer: true });
-      key = testVerifierKey(`${new URL(server.url).host}/tlog`);
-      await appendActivities(server.parts.store, 600);
-      await server.parts.services.transparencyLog.cover(600);
-    });
+    before(async () => ({ server, verifierKey: key } = await startServedLog(600)));
     after(() => server?.close());
 
     it('checks the log at once, again every interval, and only what is new, saving the state `l2 tlog verify` reads', async () => {
@@ -59,8 +54,7 @@ describe('l1-kit watchLog', function () {
       expect(loadVerifierState(state)).to.deep.include({ size: 600, rootHash: first.rootHash });
       expect(first.checkpoint).to.equal(await (await fetch(`${server.url}/tlog/checkpoint`)).text());
 
-      await appendActivities(server.parts.store, 30);
-      await server.parts.services.transparencyLog.cover(630);
+      await growServedLog(server, 30);
       const second = await next<LogVerified>(watch, 'verified'); // the next periodic pass, by itself
       expect(second).to.include({ size: 630, previousSize: 600 });
       expect(second.checkedEntries, 'only the bundle that changed is read').to.be.below(600);
