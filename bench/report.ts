@@ -347,6 +347,21 @@ export function tableRows(results: BenchResults): Row[] {
       helloText,
       bundle.rps / hello,
     );
+    if (tlog.reads.floor) {
+      // The machine's floor for the same work: the same bytes and headers from a bare node:http server.
+      const { floor } = tlog.reads;
+      for (const [name, read, bare] of [
+        ['tile', tile, floor.tile],
+        ['bundle', bundle, floor.bundle],
+      ] as const)
+        add(
+          '11 Transparency log',
+          `the ${name} against the machine's floor: its bytes and headers from a bare node:http server, 64 conn.`,
+          `${rate(read.rps)} ÷ ${rate(bare.rps)} rps`,
+          `floor ÷ hello ${(bare.rps / hello).toFixed(2)}`,
+          read.rps / bare.rps,
+        );
+    }
   }
   if (tlog?.startupCheck && tlog.startupCheck.size > 0) {
     const { size, seconds } = tlog.startupCheck;

@@ -199,6 +199,11 @@ export const startL2Variant = (variant: 'with' | 'without', settings: L2Settings
 /** The bare Koa "hello" baseline in its own process. */
 export const startHello = (): Promise<RunningServer> => startScript('hello-server.ts');
 
+/** Scenario 11's floor (bench/bytes-server.ts): fixed bytes by path, from a bare node:http server. */
+export const startBytesServer = (
+  answers: Readonly<Record<string, { file: string; headers: Record<string, string> }>>,
+): Promise<RunningScript> => startScript('bytes-server.ts', process.env, [JSON.stringify(answers)]);
+
 /** A peer of scenario 8 (bench/peers/<name>.ts) in its own process, in production mode as L2 runs. */
 export const startPeer = (name: string): Promise<RunningScript> =>
   startScript(`peers/${name}.ts`, { ...process.env, NODE_ENV: 'production' });

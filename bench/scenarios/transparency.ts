@@ -1,17 +1,20 @@
-// Scenario 10 (issue 27): what the transparency log costs and how fast it is read.
+// Scenario 11 (issue 27): what the transparency log costs and how fast it is read.
 //  - asset writes with the log and without it (the same service, its store keeping no hashes and its writes waiting
 //    for no checkpoint), alternating, each round on a fresh store;
-//  - checkpoint, tile and entry bundle reads on the seeded store, against the bare hello baseline;
+//  - checkpoint, tile and entry bundle reads on the seeded store, against the bare hello baseline, and the tile's
+//    and the bundle's bytes sent by a bare server under the same load (the machine's floor for them);
 //  - `l2 tlog verify --full` over the seeded store's whole log: its time and its peak memory.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signIn } from '../http.js';
 import { measure } from '../load-runner.js';
 import type { LoadResult } from '../load-types.js';
 import { CONNECTIONS, type Profile } from '../profile.js';
-import { startL2Variant, type L2Settings, type RunningServer } from '../servers.js';
+import { startBytesServer, startL2Variant, type L2Settings, type RunningServer } from '../servers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const EXIT_USAGE = fileURLToPath(new URL('../exit-usage.mjs', import.meta.url));
@@ -30,6 +33,11 @@ export interface TransparencyReads {
   /** A full entry bundle (tile/entries/000), gzip-encoded. */
   readonly bundle: LoadResult;
   readonly bundleBytes: number;
+  /**
+   * The machine's floor for the same work: the tile's and the gzip-encoded bundle's bytes, with L2's headers,
+   * answered by a bare node:http server (no routing, no store) under the same load.
+   */
+  readonly floor?: { readonly tile: LoadResult; readonly bundle: LoadResult };
 }
 
 export interface VerifyFullResult {
@@ -103,8 +111,60 @@ export async function logReads(base: string, profile: Profile): Promise<Transpar
     profile.warmUpSeconds,
   );
   const served = await fetch(`${base}/tlog/tile/entries/000`);
-  return { checkpoint, tile, bundle, bundleBytes: (await served.arrayBuffer()).byteLength };
+  const bundleBytes = (await served.arrayBuffer()).byteLength;
+  return { checkpoint, tile, bundle, bundleBytes, floor: await bytesFloor(base, profile) };
 }
+
+/** The tile and the bundle as L2 answers them, sent by a bare server under the same load: the reads' floor. */
+async function bytesFloor(base: string, profile: Profile): Promise<NonNullable<TransparencyReads['floor']>> {
+  const dir = mkdtempSync(join(tmpdir(), 'l2-bench-bytes-'));
+  try {
+    const gzip = { 'accept-encoding': 'gzip' };
+    const answers = {
+      '/tile': await savedAnswer(`${base}/tlog/tile/0/000`, {}, join(dir, 'tile')),
+      '/bundle': await savedAnswer(`${base}/tlog/tile/entries/000`, gzip, join(dir, 'bundle')),
+    };
+    const floor = await startBytesServer(answers);
+    try {
+      const common = { connections: CONNECTIONS.throughput, seconds: profile.throughputSeconds };
+      const tile = await measure({ ...common, url: `${floor.url}/tile` }, profile.warmUpSeconds);
+      const bundle = await measure(
+        { ...common, url: `${floor.url}/bundle`, headers: gzip },
+        profile.warmUpSeconds,
+      );
+      return { tile, bundle };
+    } finally {
+      await floor.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** GET `url` as the load generator asks for it; its raw body (still encoded) into `file`, its headers returned. */
+function savedAnswer(
+  url: string,
+  headers: Record<string, string>,
+  file: string,
+): Promise<{ file: string; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        writeFileSync(file, Buffer.concat(chunks));
+        const kept: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers))
+          if (typeof value === 'string' && !PER_CONNECTION.has(name)) kept[name] = value;
+        resolve({ file, headers: kept });
+      });
+    }).on('error', reject);
+  });
+}
+
+/** Headers of one connection or one moment, not of the answer. */
+const PER_CONNECTION = new Set(['connection', 'keep-alive', 'date', 'content-length', 'transfer-encoding']);
 
 /** `l2 tlog verify <url> --key <its key> --full` (the production build), timed, its peak memory read at exit. */
 export async function verifyFull(base: string, publicUrl: string): Promise<VerifyFullResult> {

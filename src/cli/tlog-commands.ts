@@ -1,10 +1,15 @@
 // `l2 tlog verify`: checks any L2's transparency log from outside, by its public URL and its verifier key, as a
 // user, a peer or an auditor would — no store, no configuration, nothing of the checked L2 trusted but its key.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { nodeSha256, verifyEd25519 } from '../adapters/crypto/node-transparency-crypto.js';
 import { httpLogFetch } from '../adapters/tlog-client/http-log-fetch.js';
 import { describeOutcome, evidenceOf, monitorLog } from '../adapters/tlog-client/log-monitor.js';
-import { parseVerifierState, type LogVerifierState } from '../domain/transparency/index.js';
+import {
+  loadVerifierState,
+  saveVerifierState,
+  VerifierStateFileError,
+} from '../adapters/tlog-client/verifier-state-file.js';
+import type { LogVerifierState } from '../domain/transparency/index.js';
 import { CommandError, LogMisbehavedError, UsageError, type Command } from './command.js';
 
 /** A verifier key given on the command line, or the file holding one. */
@@ -20,16 +25,13 @@ function verifierKeyFrom(value: unknown): string {
 }
 
 function loadState(file: string | undefined): LogVerifierState | null {
-  if (file === undefined || !existsSync(file)) return null;
-  let parsed: unknown;
+  if (file === undefined) return null;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    throw new CommandError(`--state: ${file} is not a state this command wrote (not JSON)`);
+    return loadVerifierState(file);
+  } catch (error) {
+    if (error instanceof VerifierStateFileError) throw new CommandError(`--state: ${error.message}`);
+    throw error;
   }
-  const state = parseVerifierState(parsed);
-  if (state === null) throw new CommandError(`--state: ${file} is not a state this command wrote`);
-  return state;
 }
 
 /** The prefix of a mirror given with --from: an http(s) URL, with the one slash the resource paths follow. */
@@ -37,13 +39,6 @@ function mirrorPrefix(from: string): string {
   if (!/^https?:\/\/[^/?#]+/i.test(from) || !URL.canParse(from))
     throw new CommandError(`--from: ${from} is not an http(s) URL`);
   return `${from.replace(/\/+$/, '')}/`;
-}
-
-/** Written aside and renamed into place: a pass interrupted mid-write never leaves half a state. */
-function saveState(file: string, state: LogVerifierState): void {
-  const aside = `${file}.${process.pid}.tmp`;
-  writeFileSync(aside, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  renameSync(aside, file);
 }
 
 export const TLOG_COMMANDS: readonly Command[] = [
@@ -82,7 +77,7 @@ export const TLOG_COMMANDS: readonly Command[] = [
         const evidence = evidenceOf(outcome.failure);
         throw new LogMisbehavedError(`${describeOutcome(outcome)}${evidence ? `\n${evidence}` : ''}`);
       }
-      if (stateFile !== undefined) saveState(stateFile, outcome.verification.state);
+      if (stateFile !== undefined) saveVerifierState(stateFile, outcome.verification.state);
       return describeOutcome(outcome);
     },
   },

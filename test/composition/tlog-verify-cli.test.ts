@@ -4,8 +4,6 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +13,10 @@ import {
   generateEd25519Pkcs8Pem,
 } from '../../src/adapters/crypto/node-transparency-crypto.js';
 import { appendActivities } from '../contract/transparency-log.contract.js';
-import { MemoryTransparencyLog } from '../support/memory-transparency-log.js';
+import { MisbehavingLogServer } from '../support/misbehaving-log-server.js';
+import { growServedLog, startServedLog } from '../support/served-log.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { testTlogKeyPair, testVerifierKey } from '../support/tlog-test-key.js';
+import { testVerifierKey } from '../support/tlog-test-key.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
@@ -52,12 +51,7 @@ describe('l2 tlog verify', function () {
   describe('against a running L2', () => {
     let server: TestServer;
     let key: string;
-    before(async () => {
-      server = await startTestServer({ store: 'memory', publicUrlIsServer: true });
-      key = testVerifierKey(`${new URL(server.url).host}/tlog`);
-      await appendActivities(server.parts.store, 600);
-      await server.parts.services.transparencyLog.cover(600);
-    });
+    before(async () => ({ server, verifierKey: key } = await startServedLog(600)));
     after(() => server?.close());
 
     it('checks the log, saves its state, then checks only what is new and that it extends what was saved', async () => {
@@ -69,8 +63,7 @@ describe('l2 tlog verify', function () {
       );
       expect(JSON.parse(readFileSync(state, 'utf8'))).to.deep.include({ size: 600 });
 
-      await appendActivities(server.parts.store, 30);
-      await server.parts.services.transparencyLog.cover(630);
+      await growServedLog(server, 30);
       const second = await verify(server.url, '--key', key, '--state', state);
       expect(second, second.stderr).to.include({ code: 0 });
       expect(second.stdout).to.match(/size 630 .*\(consistent with size 600; (\d+) entries/);
@@ -126,93 +119,67 @@ describe('l2 tlog verify', function () {
   });
 
   describe('against a log that misbehaves', () => {
-    let http: Server;
-    let url = '';
-    let origin = '';
-    /** The log the fake server serves now, and a path whose bytes it changes. */
-    let log: MemoryTransparencyLog;
-    let tampered: string | null = null;
-    const entries = (n: number, seed: string) =>
-      Array.from({ length: n }, (_, i) => new TextEncoder().encode(`${seed} ${i}`));
-    const logOf = (n: number, seed: string, key = testTlogKeyPair()) => {
-      const made = new MemoryTransparencyLog(origin, key).append(...entries(n, seed));
-      made.sign();
-      return made;
-    };
-
-    before(async () => {
-      http = createServer((request, response) => {
-        const path = (request.url ?? '').replace(/^\/tlog\//, '');
-        log.fetch(path).then(
-          (bytes) => {
-            if (bytes === null) return response.writeHead(404).end();
-            const body = Buffer.from(bytes);
-            if (path === tampered) body[body.length - 1] = body[body.length - 1]! ^ 1;
-            response.writeHead(200).end(body);
-          },
-          () => response.writeHead(500).end(),
-        );
-      });
-      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-      origin = `${new URL(url).host}/tlog`;
-    });
-    after(() => new Promise((resolve) => http.close(resolve)));
-    beforeEach(() => (tampered = null));
+    let misbehaving: MisbehavingLogServer;
+    before(async () => (misbehaving = await new MisbehavingLogServer().start()));
+    after(() => misbehaving.close());
 
     it('reports a fork at the same size, exit 3, with both checkpoints as evidence, and keeps the saved state', async () => {
       const state = join(dir, 'state.json');
-      log = logOf(300, 'honest');
-      expect((await verify(url, '--key', testVerifierKey(origin), '--state', state)).code).to.equal(0);
+      misbehaving.serve(300, 'honest');
+      expect(
+        (await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--state', state)).code,
+      ).to.equal(0);
       const saved = readFileSync(state, 'utf8');
-      const honest = log.sign();
+      const honest = misbehaving.log.sign();
 
-      log = logOf(300, 'rewritten');
-      const forked = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      misbehaving.serve(300, 'rewritten');
+      const forked = await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--state', state);
 
       expect(forked.code).to.equal(3);
       expect(forked.stderr).to.match(
         /^l2: MISBEHAVED: FORK: the log signed a tree that does not extend the one of size 300/,
       );
       expect(forked.stderr).to.contain(`signed before:\n${honest}`);
-      expect(forked.stderr).to.contain(`signed now:\n${log.sign()}`);
+      expect(forked.stderr).to.contain(`signed now:\n${misbehaving.log.sign()}`);
       expect(readFileSync(state, 'utf8'), 'the state is kept').to.equal(saved);
     });
 
     it('reports a fork that grew (another history under a larger tree), and a log that shrank', async () => {
       const state = join(dir, 'state.json');
-      log = logOf(300, 'honest');
-      expect((await verify(url, '--key', testVerifierKey(origin), '--state', state)).code).to.equal(0);
-      log = logOf(700, 'rewritten');
-      const grown = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      misbehaving.serve(300, 'honest');
+      expect(
+        (await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--state', state)).code,
+      ).to.equal(0);
+      misbehaving.serve(700, 'rewritten');
+      const grown = await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--state', state);
       expect(grown.code).to.equal(3);
       expect(grown.stderr).to.match(/FORK/);
-      log = logOf(200, 'honest');
-      const shrunk = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      misbehaving.serve(200, 'honest');
+      const shrunk = await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--state', state);
       expect(shrunk.code).to.equal(3);
       expect(shrunk.stderr).to.match(/^l2: MISBEHAVED: the log shrank below the size 300/);
     });
 
     it('reports a tile that its entries do not give, naming it', async () => {
-      log = logOf(300, 'honest');
-      tampered = 'tile/0/000';
-      const changed = await verify(url, '--key', testVerifierKey(origin), '--full');
+      misbehaving.serve(300, 'honest');
+      misbehaving.tampered = 'tile/0/000';
+      const changed = await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--full');
       expect(changed.code).to.equal(3);
       expect(changed.stderr).to.equal('l2: MISBEHAVED: tile/0/000 is not what the entries give\n');
     });
 
     it('refuses a checkpoint another key signed', async () => {
-      log = logOf(10, 'honest', ed25519KeyPairFromPkcs8Pem(generateEd25519Pkcs8Pem()));
-      const refused = await verify(url, '--key', testVerifierKey(origin));
+      misbehaving.serve(10, 'honest', ed25519KeyPairFromPkcs8Pem(generateEd25519Pkcs8Pem()));
+      const refused = await verify(misbehaving.url, '--key', misbehaving.verifierKey);
       expect(refused.code).to.equal(3);
       expect(refused.stderr).to.match(/^l2: MISBEHAVED: the checkpoint does not verify under the key/);
     });
 
     it('refuses a state file it did not write, in one line, exit 1', async () => {
-      log = logOf(10, 'honest');
+      misbehaving.serve(10, 'honest');
       const state = join(dir, 'bad.json');
       writeFileSync(state, JSON.stringify({ size: 'ten', random: randomBytes(4).toString('hex') }));
-      const refused = await verify(url, '--key', testVerifierKey(origin), '--state', state);
+      const refused = await verify(misbehaving.url, '--key', misbehaving.verifierKey, '--state', state);
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.match(/^l2: --state: \S+ is not a state this command wrote\n$/);
       expect(existsSync(`${state}.tmp`)).to.equal(false);

@@ -3,7 +3,8 @@
  * - "Sign in with L2" (`/auth/login` → L2 → `/auth/callback`), the token kept server-side in a session;
  * - pages and an API protected by L2 (session cookie for the browser, `Authorization: Bearer` for the API);
  * - revocation notices (`POST /auth/revoke`): a verified notice ends the sessions that hold the revoked token;
- * - the short positive cache, allowed because the notice receiver is mounted.
+ * - the short positive cache, allowed because the notice receiver is mounted;
+ * - with L2_TLOG_KEY (the verifier key of <L2_URL>/tlog/key), a watch over L2's transparency log.
  *
  *   L2_URL=http://localhost:8200 L1_URL=http://localhost:8300 PORT=8300 npm run example -w @l2/l1-kit
  *
@@ -14,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createL1Kit, hashToken, type L1Kit } from '../src/index.js';
+import { createL1Kit, hashToken, watchLog, type L1Kit } from '../src/index.js';
 import { protect, routes } from '../src/adapters/express.js';
 
 export interface RenderServerOptions {
@@ -137,4 +138,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   await started.kit.ready(); // discovery: fails here if L2_URL is not L2's issuer
   console.log(`render server at ${started.url}, trusting L2 at ${started.kit.l2}`);
+  if (process.env.L2_TLOG_KEY) {
+    // L2's transparency log, checked every minute with the key you fetched once from <L2_URL>/tlog/key.
+    const watch = watchLog({
+      l2,
+      verifierKey: process.env.L2_TLOG_KEY,
+      state: process.env.L2_TLOG_STATE ?? 'l2-tlog.json',
+    });
+    watch.on('verified', (e) => console.log(e.description));
+    watch.on('unreachable', (e) => console.warn(e.description));
+    watch.on('misbehaved', (e) => console.error(e.description));
+    watch.on('fork', (e) => console.error(`${e.description}\n${e.evidence}`));
+  }
 }

@@ -24,3 +24,17 @@ export type {
   AuthorizationServerMetadata,
   RouteHooks,
 } from './types.js';
+export {
+  watchLog,
+  LogWatch,
+  type LogWatchOptions,
+  type LogWatchEvents,
+  type LogStateStore,
+  type LogCheck,
+  type LogVerified,
+  type LogFork,
+  type LogMisbehaved,
+  type LogUnreachable,
+  type LogVerifierState,
+  type LogVerificationFailure,
+} from './log-watch.js';

@@ -44,11 +44,26 @@ describe('l1-kit as a published package', function () {
     const core = (await import(manifest.name)) as Record<string, unknown>;
     expect(core.createL1Kit).to.be.a('function');
     expect(core.TokenError).to.be.a('function');
+    expect(core.watchLog).to.be.a('function');
     for (const adapter of ['express', 'koa', 'node']) {
       const module = (await import(`${manifest.name}/${adapter}`)) as Record<string, unknown>;
       expect(module.protect, adapter).to.be.a('function');
       expect(module.routes, adapter).to.be.a('function');
     }
+  });
+
+  it("builds L2's log verifier into dist/ from L2's own files (src/log-core links to them), imported by nothing else", () => {
+    for (const file of [
+      'log-core/domain/transparency/log-verifier.js',
+      'log-core/adapters/tlog-client/log-monitor.js',
+      'log-core/adapters/crypto/node-transparency-crypto.js',
+    ])
+      expect(existsSync(join(PACKAGE, 'dist', file)), file).to.be.true;
+    const monitor = readFileSync(join(PACKAGE, 'dist/log-core/adapters/tlog-client/log-monitor.js'), 'utf8');
+    expect([...monitor.matchAll(/from '([^']+)'/g)].map((m) => m[1])).to.deep.equal([
+      '../../domain/transparency/index.js',
+      './http-log-fetch.js',
+    ]);
   });
 
   it('packs dist/, the README and the manifest, and nothing else', () => {

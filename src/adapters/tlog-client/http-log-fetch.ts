@@ -15,7 +15,7 @@ export class LogFetchError extends Error {
 
 export interface HttpLogFetchOptions {
   /** The fetch to use (the runtime's by default; tests and the kit may give their own). */
-  readonly fetch?: typeof globalThis.fetch;
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
   /** How long one request may take, in milliseconds (default 30 s). */
   readonly timeoutMs?: number;
 }

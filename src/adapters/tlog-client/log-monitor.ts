@@ -2,7 +2,9 @@
 // once, the L1 kit's watch runs it periodically. Imports nothing but the log core (crypto is given), so the kit can
 // compile this file as it is.
 import {
+  err,
   logOriginOf,
+  ok,
   logPrefixOf,
   parseVerifierKey,
   verifyLog,
@@ -10,6 +12,8 @@ import {
   type LogVerification,
   type LogVerificationFailure,
   type LogVerifierState,
+  type NoteVerifierKey,
+  type Result,
   type Sha256,
   type VerifyEd25519,
 } from '../../domain/transparency/index.js';
@@ -52,21 +56,32 @@ export type MonitorOutcome =
 /** Misbehaviour the log can be blamed for, as opposed to not being reachable. */
 const UNREACHABLE: ReadonlySet<LogVerificationFailure['type']> = new Set(['checkpoint_unavailable']);
 
+/** The log at `publicUrl` and its key, or why the two cannot be checked together (the same answer at every pass). */
+export function monitoredLog(
+  crypto: Sha256,
+  publicUrl: string,
+  verifierKey: string,
+): Result<{ readonly key: NoteVerifierKey; readonly origin: string }, MonitorProblem> {
+  const key = parseVerifierKey(crypto, verifierKey.trim());
+  if (!key.ok) return err({ type: 'invalid_key', reason: key.error.type });
+  const origin = logOriginOf(publicUrl);
+  if (origin === null || !/^https?:\/\//i.test(publicUrl)) return err({ type: 'invalid_url', publicUrl });
+  if (key.value.name !== origin) return err({ type: 'key_of_another_log', keyName: key.value.name, origin });
+  return ok({ key: key.value, origin });
+}
+
 /** One pass over the log: never throws for what the log or the network does, only for bugs. */
 export async function monitorLog(input: MonitorInput): Promise<MonitorOutcome> {
-  const key = parseVerifierKey(input.crypto, input.verifierKey.trim());
-  if (!key.ok) return notChecked({ type: 'invalid_key', reason: key.error.type });
-  const origin = logOriginOf(input.publicUrl);
-  if (origin === null) return notChecked({ type: 'invalid_url', publicUrl: input.publicUrl });
-  if (key.value.name !== origin)
-    return notChecked({ type: 'key_of_another_log', keyName: key.value.name, origin });
+  const log = monitoredLog(input.crypto, input.publicUrl, input.verifierKey);
+  if (!log.ok) return notChecked(log.error);
+  const { key, origin } = log.value;
   const fetch = input.fetch ?? httpLogFetch(logPrefixOf(input.publicUrl));
   try {
     const result = await verifyLog({
       crypto: input.crypto,
       verifyEd25519: input.verifyEd25519,
       fetch,
-      key: key.value,
+      key,
       origin,
       saved: input.saved,
       full: input.full ?? false,

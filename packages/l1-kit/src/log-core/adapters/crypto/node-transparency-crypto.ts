@@ -1,0 +1,1 @@
+../../../../../../src/adapters/crypto/node-transparency-crypto.ts
