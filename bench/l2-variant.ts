@@ -1,4 +1,4 @@
-// Scenario 10's two services, started the same way so that only the transparency log differs: `with` is L2 as it
+// Scenario 11's two services, started the same way so that only the transparency log differs: `with` is L2 as it
 // runs (serve.ts's steps), `without` is the same L2 whose store keeps no log hashes and whose writes wait for no
 // checkpoint. Usage: node --import tsx bench/l2-variant.ts with|without, with L2's environment (production, STORE,
 // SECRETS_DIR, …). Prints {"port":…} once it listens; exits on SIGTERM.

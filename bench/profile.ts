@@ -33,7 +33,7 @@ export const CONNECTIONS = {
   registration: 8,
   /** Page latency: one connection, so a figure is the service time of one request, not queueing behind others. */
   latency: 1,
-  /** Asset writers (scenario 10): enough to keep one process's writes back to back. */
+  /** Asset writers (scenario 11): enough to keep one process's writes back to back. */
   writes: 16,
 } as const;
 

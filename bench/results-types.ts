@@ -35,7 +35,7 @@ export interface BenchResults {
     verify?: VerifyResults;
     storm?: StormResults;
     registration?: LoadResult;
-    /** Scenario 10: password and passkey sign-ins. */
+    /** Scenario 12: password and passkey sign-ins. */
     signIn?: SignInResults;
     badSignatures?: BadSignatureResults;
     /** Scenario 10: introspection beside verify, and the L1 kit's cache against the same L2. */
@@ -58,7 +58,7 @@ export interface BenchResults {
   fanOut?: FanOutResults;
   /** Scenario 7's followers sent a series of profile changes (issue 25), on a store of its own. */
   profileFanOut?: ProfileFanOutResults;
-  /** Scenario 10: the transparency log's cost on writes, its reads, a full verification, the start-up check. */
+  /** Scenario 11: the transparency log's cost on writes, its reads, a full verification, the start-up check. */
   transparency?: TransparencyResults;
   /** Scenario 8: other software doing L2's work, each in its own process with nothing else running. */
   peers?: { oidcProvider?: IntrospectionResults; fedify?: FedifyResults };

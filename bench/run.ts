@@ -215,7 +215,7 @@ async function runProfileFanOut(): Promise<void> {
   );
 }
 
-/** Scenario 10's writes: the service with its transparency log and without it, alternating, on fresh stores. */
+/** Scenario 11's writes: the service with its transparency log and without it, alternating, on fresh stores. */
 async function transparencyWrites(): Promise<void> {
   const settings = () => ({
     secretsDir: workspace.secretsDir,
@@ -232,7 +232,7 @@ async function transparencyWrites(): Promise<void> {
   );
 }
 
-/** Scenario 10 on the seeded store: checkpoint, tile and bundle reads, then a full verification of its log. */
+/** Scenario 11 on the seeded store: checkpoint, tile and bundle reads, then a full verification of its log. */
 async function transparencyOnSeededStore(l2: RunningServer): Promise<void> {
   const reads = await logReads(l2.url, profile);
   results.transparency = { ...results.transparency, reads };

@@ -190,7 +190,7 @@ async function startScript(
 }
 
 /**
- * Scenario 10's services (bench/l2-variant.ts): L2 with its transparency log, or without it (no hashes kept, no
+ * Scenario 11's services (bench/l2-variant.ts): L2 with its transparency log, or without it (no hashes kept, no
  * checkpoint awaited), started the same way, in the same environment as startL2.
  */
 export const startL2Variant = (variant: 'with' | 'without', settings: L2Settings): Promise<RunningScript> =>

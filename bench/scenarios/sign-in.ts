@@ -1,4 +1,4 @@
-// Scenario 10 (issue 28): signing in. Password logins at 16 concurrent clients with nothing else running — the
+// Scenario 12 (issue 28): signing in. Password logins at 16 concurrent clients with nothing else running — the
 // account has no second factor, so this is the path every existing account takes, now with the read of its factors —
 // read against the bcrypt ceiling; and passkey sign-ins at 16 concurrent clients, each a challenge and an ES256
 // assertion, read against the machine's ECDSA P-256 verification ceiling.

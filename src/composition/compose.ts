@@ -202,7 +202,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         crypto: nodeSha256,
         verifyEd25519,
         pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
-        // Under a stream of writes one checkpoint covers the writes of 4 ms (bench scenario 10, ADR 12).
+        // Under a stream of writes one checkpoint covers the writes of 4 ms (bench scenario 11, ADR 13).
         roundIntervalMs: TLOG_ROUND_INTERVAL_MS,
         wait: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
       },
