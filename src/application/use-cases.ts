@@ -145,6 +145,8 @@ export interface ApplicationPorts {
   readonly assetWrites: RateLimit;
   /** Passkey sign-in challenges per client address (each is a store write before anyone is known). */
   readonly passkeyChallenges: RateLimit;
+  /** Wrong authenticator-app codes per account and day (the second step's own limit, never cleared by a success). */
+  readonly appCodeFailures: FailureLimit;
   readonly follows: FollowLimits;
   /** Every absolute URL the service emits, from PUBLIC_URL. */
   readonly urls: Urls;
@@ -288,6 +290,7 @@ const USE_CASES = {
       p.oneTimePasswords,
       p.secrets,
       p.loginThrottle,
+      p.appCodeFailures,
       p.sessionStart,
       p.clock,
     ),

@@ -115,6 +115,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     introspectionFailures: (p) => p.rateLimits.introspectionFailures,
     assetWrites: (p) => p.rateLimits.assetWrites,
     passkeyChallenges: (p) => p.rateLimits.passkeyChallenges,
+    appCodeFailures: (p) => p.rateLimits.appCodeFailures,
     follows: (p) => ({
       perActor: p.rateLimits.followsPerActor,
       perOrigin: p.rateLimits.followsPerOrigin,

@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   REGISTRATION_WINDOW_SECONDS: int(1, 86_400 * 30, 3600),
   // Passkey sign-in challenges one client address may ask for per minute (each is a store write).
   PASSKEY_CHALLENGES_PER_ADDRESS: int(1, 1_000_000, 60),
+  APP_CODE_FAILURES_PER_DAY: int(1, 1_000_000, 20),
   ASSET_WRITES_PER_USER: int(1, 1_000_000, 60),
   ASSET_WRITE_WINDOW_SECONDS: int(1, 86_400, 60),
   REVOCATION_CLEANUP_INTERVAL_SECONDS: int(1, 86_400 * 7, 3600),
@@ -146,6 +147,8 @@ export interface Config {
     readonly assetWriteWindowSeconds: number;
     /** Passkey sign-in challenges per client address (an IPv6 /64) and minute. */
     readonly passkeyChallengesPerAddress: number;
+    /** Wrong authenticator-app codes per account and day, after which app codes are refused (recovery codes not). */
+    readonly appCodeFailuresPerUser: number;
   };
   /** What one remote server can make the inbox store and send. */
   readonly inbox: {
@@ -258,6 +261,7 @@ export function loadConfig(
       assetWritesPerUser: e.ASSET_WRITES_PER_USER,
       assetWriteWindowSeconds: e.ASSET_WRITE_WINDOW_SECONDS,
       passkeyChallengesPerAddress: e.PASSKEY_CHALLENGES_PER_ADDRESS,
+      appCodeFailuresPerUser: e.APP_CODE_FAILURES_PER_DAY,
     },
     inbox: {
       followsPerActor: e.FOLLOWS_PER_ACTOR,

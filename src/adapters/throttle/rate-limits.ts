@@ -35,6 +35,8 @@ export interface ActionLimits {
   readonly assetWriteWindowSeconds: number;
   /** Per minute. */
   readonly passkeyChallengesPerAddress: number;
+  /** Per day. */
+  readonly appCodeFailuresPerUser: number;
 }
 
 /** RFC 7662 §2.1: introspections answered inactive, per client address. */
@@ -60,6 +62,8 @@ export interface RateLimits {
   readonly assetWrites: RateLimiterBudget;
   /** Passkey sign-in challenges per client address: each is a store write before anyone is known. */
   readonly passkeyChallenges: RateLimiterBudget;
+  /** Wrong authenticator-app codes per account and day: six digits must not be guessable at the login limits' pace. */
+  readonly appCodeFailures: RateLimiterFailureLimit;
   /** Follows per remote actor: each costs a fetch of the actor and a write. */
   readonly followsPerActor: RateLimiterBudget;
   /** Follows per remote origin, all its actors together. */
@@ -134,6 +138,10 @@ export function rateLimits(
     ),
     passkeyChallenges: new RateLimiterBudget(
       limiter(store, 'passkey_challenge_addr', actions.passkeyChallengesPerAddress, 60),
+    ),
+    appCodeFailures: new RateLimiterFailureLimit(
+      limiter(store, 'app_code_fail_user', actions.appCodeFailuresPerUser, 86_400),
+      actions.appCodeFailuresPerUser,
     ),
     followsPerActor: new RateLimiterBudget(
       limiter(store, 'follow_actor', follows.followsPerActor, follows.followWindowSeconds),

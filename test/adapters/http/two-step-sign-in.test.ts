@@ -400,5 +400,36 @@ for (const store of STORES) {
         for (let i = 0; i < 2; i++) expectProblem(await login(), 401, 'mfa_required');
       });
     });
+
+    describe("the app codes' daily limit", () => {
+      it('refuses app codes after the wrong ones of a day, even after a success; recovery codes still sign in', async () => {
+        await start({ LOGIN_MAX_FAILURES_PER_USERNAME: '1000', APP_CODE_FAILURES_PER_DAY: '2' });
+        const { secret, recoveryCodes } = await enable();
+        nextStep();
+        const right = () => codeAt(secret, clock.now());
+        const wrong = () => (right() === '123456' ? '654321' : '123456');
+        const challenge = await challengeOf();
+        for (let i = 0; i < 2; i++)
+          expectProblem(
+            await api.post('/auth/login/mfa', { challenge, code: wrong() }),
+            401,
+            'invalid_credentials',
+          );
+        const limited = await api.post('/auth/login/mfa', { challenge, code: right() });
+        expectProblem(limited, 429, 'rate_limited');
+        expect(Number(limited.headers.get('retry-after'))).to.be.above(23 * 3600);
+
+        // Nobody is locked out: a recovery code completes the same step…
+        const recovered = await api.post('/auth/login/mfa', { challenge, recovery_code: recoveryCodes[0] });
+        expect(recovered.status, recovered.text).to.equal(200);
+        // …and that success does not give the guesser a new allowance.
+        nextStep();
+        expectProblem(
+          await api.post('/auth/login/mfa', { challenge: await challengeOf(), code: right() }),
+          429,
+          'rate_limited',
+        );
+      });
+    });
   });
 }

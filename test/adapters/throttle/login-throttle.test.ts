@@ -16,6 +16,7 @@ const ACTIONS = {
   registrationWindowSeconds: 3600,
   assetWritesPerUser: 60,
   passkeyChallengesPerAddress: 60,
+  appCodeFailuresPerUser: 20,
   assetWriteWindowSeconds: 60,
 };
 

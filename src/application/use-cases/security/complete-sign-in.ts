@@ -1,13 +1,17 @@
 // Rule: a password sign-in of an account with its second factor on is completed by a code of the authenticator app
 // (each code once: its time-step is recorded, and only a later one is accepted) or by an unused recovery code (which
 // is then used up, and the history says so). Every try counts towards the login limits before the code is looked at;
-// only a success clears them. The step is single-use and dies with a password change.
+// only a success clears them. Wrong app codes also count towards a limit of their own per account and day, which no
+// success clears: at the login limits' pace alone, six digits would be guessed within a year by someone holding the
+// password. Recovery codes (80 bits) stay usable past it, so reaching it never locks the person out. The step is
+// single-use and dies with a password change.
 import { canonicalRecoveryCode } from '../../../domain/recovery-code.js';
 import { err, type Result } from '../../../domain/result.js';
 import { PASSWORD_AND_CODE } from '../../../domain/sign-in-methods.js';
 import { isActive, type Username } from '../../../domain/user.js';
 import type { AccountSecurityStore } from '../../ports/account-security-store.js';
 import type { Clock } from '../../ports/clock.js';
+import type { FailureLimit } from '../../ports/failure-limit.js';
 import type { LoginThrottle } from '../../ports/login-throttle.js';
 import type { OneTimePasswords } from '../../ports/one-time-passwords.js';
 import type { SecretGenerator } from '../../ports/secret-generator.js';
@@ -42,6 +46,7 @@ export class CompleteSignIn {
     private readonly codes: OneTimePasswords,
     private readonly secrets: SecretGenerator,
     private readonly throttle: LoginThrottle,
+    private readonly appCodeFailures: FailureLimit,
     private readonly sessions: SessionStart,
     private readonly clock: Clock,
   ) {}
@@ -57,11 +62,18 @@ export class CompleteSignIn {
     if (!user || !isActive(user) || !this.steps.followed(step, user))
       return err({ type: 'challenge_expired' });
 
+    if (input.code !== undefined) {
+      const cap = await this.appCodeFailures.check(username);
+      if (cap.limited) return err({ type: 'rate_limited', retryAfterSeconds: cap.retryAfterSeconds });
+    }
     const accepted =
       input.code !== undefined
         ? await this.useAppCode(username, input.code)
         : await this.useRecoveryCode(username, input.recoveryCode ?? '', input.address);
-    if (!accepted) return err({ type: 'invalid_credentials' });
+    if (!accepted) {
+      if (input.code !== undefined) await this.appCodeFailures.failed(username);
+      return err({ type: 'invalid_credentials' });
+    }
     // The code is used up first: a step raced by another completion fails here, and the code is spent all the same.
     if (!(await this.steps.take(input.challenge))) return err({ type: 'challenge_expired' });
     await this.throttle.succeeded(username, input.clientAddress);
