@@ -43,6 +43,7 @@ import { SystemClock } from '../adapters/time/system-clock.js';
 import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
 import { Urls } from '../domain/activity-streams.js';
 import type { Config } from './config.js';
+import { childProcessFullLogCheck } from './full-log-check.js';
 import { passwordHasher } from './password-hashing.js';
 import { openStore, type OpenedStore } from './persistence.js';
 import { VERSION } from './version.js';
@@ -206,6 +207,10 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         // Under a stream of writes one checkpoint covers the writes of 4 ms (bench scenario 11, ADR 13).
         roundIntervalMs: TLOG_ROUND_INTERVAL_MS,
         wait: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+        // A SQLite file's log is checked at start-up in a child process: the memory its reads leave is not ours.
+        ...(config.store.kind === 'sqlite' && config.store.path !== ':memory:'
+          ? { fullCheck: childProcessFullLogCheck(config.store.path) }
+          : {}),
       },
       observer: {
         checked: (size, seconds) => {

@@ -7,6 +7,7 @@ import {
   nodeSha256,
   verifyEd25519,
 } from '../../src/adapters/crypto/node-transparency-crypto.js';
+import type { FullLogCheck } from '../../src/application/ports/full-log-check.js';
 import type { ProblemLog } from '../../src/application/ports/problem-log.js';
 import type { TransparencyLogStore } from '../../src/application/ports/transparency-log-store.js';
 import {
@@ -47,6 +48,7 @@ export function testTransparencyLog(
     problems?: ProblemLog;
     roundIntervalMs?: number;
     wait?: (ms: number) => Promise<void>;
+    fullCheck?: FullLogCheck;
   } = {},
 ): TransparencyLog {
   return new TransparencyLog(
@@ -59,6 +61,7 @@ export function testTransparencyLog(
       pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
       ...(options.roundIntervalMs === undefined ? {} : { roundIntervalMs: options.roundIntervalMs }),
       ...(options.wait === undefined ? {} : { wait: options.wait }),
+      ...(options.fullCheck === undefined ? {} : { fullCheck: options.fullCheck }),
     },
     options.observer ?? IGNORE_TRANSPARENCY,
     options.problems ?? { error: () => {}, warn: () => {} },

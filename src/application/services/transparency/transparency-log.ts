@@ -18,6 +18,7 @@ import {
   type VerifyEd25519,
 } from '../../../domain/transparency/index.js';
 import { TransparencyLogUnavailableError } from '../../ports/errors.js';
+import type { FullLogCheck } from '../../ports/full-log-check.js';
 import type { ProblemLog } from '../../ports/problem-log.js';
 import type { SignedCheckpoint, TransparencyLogStore } from '../../ports/transparency-log-store.js';
 import type { TransparencyObserver } from '../../ports/transparency-observer.js';
@@ -39,6 +40,11 @@ export interface TransparencyLogSettings {
    */
   readonly roundIntervalMs?: number;
   readonly wait?: (ms: number) => Promise<void>;
+  /**
+   * Runs the start-up check of a large log in another process (the composition gives one for a SQLite file), so
+   * that the memory its reads leave behind is not this process's; without it, the check reads here.
+   */
+  readonly fullCheck?: FullLogCheck;
 }
 
 /** Where the log stands: being checked at start-up, checked and signing, or found changed (and never signing). */
@@ -130,7 +136,10 @@ export class TransparencyLog {
           `the store holds ${state.size} entries, fewer than its checkpoint of ${state.checkpoint.size}`,
         );
       }
-      await this.tree.extendTo(state.size, marks);
+      const { fullCheck } = this.settings;
+      if (fullCheck && this.tree.size === 0 && state.size >= fullCheck.minSize)
+        this.tree.adopt(await fullCheck.check(state.size, marks));
+      else await this.tree.extendTo(state.size, marks);
       if (state.checkpoint) this.checkKept(state.checkpoint);
     });
     this.current = { state: 'consistent' };

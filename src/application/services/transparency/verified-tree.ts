@@ -9,6 +9,7 @@ import {
   type Sha256,
   type TileLevelHash,
 } from '../../../domain/transparency/index.js';
+import type { CheckedTree } from '../../ports/full-log-check.js';
 import { LogDataMissingError, type TransparencyLogStore } from '../../ports/transparency-log-store.js';
 
 /** The store no longer holds what was signed, or its hashes do not match its entries: nothing may be signed. */
@@ -98,6 +99,21 @@ export class VerifiedTree {
       for (const [size, root] of rootsHere) this.remember(size, root);
       if (this.edge.size < target) await this.pause();
     }
+  }
+
+  /** What this tree has checked so far: its edge and the roots it remembers (handed over by a FullLogCheck). */
+  checked(): CheckedTree {
+    return { edge: this.edge, roots: [...this.roots] };
+  }
+
+  /**
+   * Takes over the tree a FullLogCheck built from the same store — the same extendTo, run in another process —
+   * instead of reading the entries here. Only from the empty tree: what this process checked itself stays.
+   */
+  adopt(tree: CheckedTree): void {
+    if (this.edge.size !== 0) throw new Error(`a tree of ${this.edge.size} entries is checked already`);
+    this.edge = tree.edge;
+    for (const [size, root] of tree.roots) this.remember(size, root);
   }
 
   private remember(size: number, root: Uint8Array): void {
