@@ -133,6 +133,26 @@ describe('l2 users reset: the one-time link, on a running server', function () {
     );
   });
 
+  it('works in a browser signed in as someone else (a shared browser): its form is checked for that session', async () => {
+    await registerUser(server.url, 'alice', PASSWORD);
+    await registerUser(server.url, 'bob', PASSWORD);
+    const browser = new FormBrowser(server.url);
+    await browser.get('/login');
+    expect((await browser.submit('/auth/login', { username: 'bob', password: PASSWORD })).status).to.equal(
+      303,
+    );
+    expect(browser.cookie('l2_token')).to.be.a('string');
+
+    const { path } = await resetLink();
+    expect((await browser.get(path)).status).to.equal(200);
+    const set = await browser.submit(path, { new_password: NEW_PASSWORD });
+    expect(set.status, set.text).to.equal(303);
+    expect((await login(NEW_PASSWORD)).status).to.equal(200);
+    // A post without the token of the page is refused, signed in or not.
+    const forged = await browser.submit(path, { new_password: 'one more password', _csrf: 'x' });
+    expect(forged.status).to.equal(403);
+  });
+
   it('with --clear-factors removes two-step sign-in and the passkeys; the history tells it all', async () => {
     const { phone } = await aliceWithEverything();
     const { token, said } = await resetLink('--clear-factors');

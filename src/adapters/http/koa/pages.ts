@@ -33,6 +33,24 @@ export const isFormPost = (ctx: Context): boolean =>
   typeof ctx.request.is('application/x-www-form-urlencoded') === 'string';
 
 /**
+ * The CSRF check of a form anyone may post (log in, register, the second step, a reset link). renderPage made its
+ * token for whoever viewed the page: usually nobody, but a signed-in browser gets a token bound to its session (a
+ * stale tab, a reset link opened in a shared browser). Either is accepted — both are bound to this browser's CSRF
+ * cookie, which no other site can read — so that neither a signed-in browser nor a cookie planted after the page was
+ * rendered makes the form fail.
+ */
+export async function checkFormOfAnyViewer(ctx: Context, deps: HttpDependencies): Promise<void> {
+  if (!isFormPost(ctx)) return;
+  try {
+    deps.csrf.check(ctx, null);
+  } catch (signedOutRefused) {
+    const signedIn = await viewer(ctx, deps);
+    if (signedIn === null) throw signedOutRefused;
+    deps.csrf.check(ctx, signedIn.claims.jti);
+  }
+}
+
+/**
  * Runs a handler that a browser form or an API client may call, deciding which before it runs: a form post whose
  * input is refused (an InputProblem) is shown its form again by `showForm`; everything else, and every API
  * request, answers as it is thrown (problem+json, or an error page).

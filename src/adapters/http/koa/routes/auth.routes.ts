@@ -17,7 +17,14 @@ import {
 } from '../errors/account-errors.js';
 import { CSRF_ERRORS, JSON_BODY, OVERLOADED, REVOCATIONS_UNREADABLE } from '../errors/edge-errors.js';
 import type { Refusals } from '../errors/error-table.js';
-import { formOrJson, isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
+import {
+  checkFormOfAnyViewer,
+  formOrJson,
+  isFormPost,
+  renderPage,
+  safeNextPath,
+  seeOther,
+} from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth.js';
 import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
@@ -45,11 +52,6 @@ const showAuthForm =
     );
   };
 
-/** Login and register forms are rendered for signed-out visitors only: their CSRF token is bound to no session. */
-const checkSignedOutForm = (ctx: Context, deps: HttpDependencies) => {
-  if (isFormPost(ctx)) deps.csrf.check(ctx, null);
-};
-
 export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
   const actorUrl = deps.urls.actor;
@@ -75,11 +77,11 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
           [doc.ok[0]]: json(doc.ok[1], doc.ok[2]),
           303: { description: doc.redirect },
         },
-        // Only a form post is CSRF-checked: it is rendered for signed-out visitors, bound to no session.
+        // Only a form post is CSRF-checked, against the viewer its page was rendered for.
         refusals: [CSRF_ERRORS, ...JSON_BODY, ...doc.refusals],
       },
-      (ctx) => {
-        checkSignedOutForm(ctx, deps);
+      async (ctx) => {
+        await checkFormOfAnyViewer(ctx, deps);
         return formOrJson(ctx, showAuthForm(ctx, deps, page), () => handle(ctx));
       },
     );

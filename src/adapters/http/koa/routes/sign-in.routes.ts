@@ -14,7 +14,14 @@ import { CSRF_ERRORS, JSON_BODY } from '../errors/edge-errors.js';
 import { ErrorTable } from '../errors/error-table.js';
 import { invalidField, rateLimited } from '../errors/shared-refusals.js';
 import { body, json } from '../openapi-docs.js';
-import { formOrJson, isFormPost, renderPage, safeNextPath, seeOther } from '../pages.js';
+import {
+  checkFormOfAnyViewer,
+  formOrJson,
+  isFormPost,
+  renderPage,
+  safeNextPath,
+  seeOther,
+} from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { counted } from '../outcomes.js';
 import { PAGE, type RouteTable } from '../route-table.js';
@@ -121,11 +128,6 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
     ctx.body = signedInJson(session);
   };
 
-  /** Forms rendered for signed-out visitors carry a token bound to no session (login CSRF). */
-  const checkSignedOutForm = (ctx: Context) => {
-    if (isFormPost(ctx)) deps.csrf.check(ctx, null);
-  };
-
   const showLogin = (ctx: Context, problem: HttpProblem) =>
     renderPage(
       ctx,
@@ -149,8 +151,8 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
       },
       refusals: [CSRF_ERRORS, ...JSON_BODY, SECOND_STEP_ERRORS],
     },
-    (ctx) => {
-      checkSignedOutForm(ctx);
+    async (ctx) => {
+      await checkFormOfAnyViewer(ctx, deps);
       return formOrJson(
         ctx,
         async (problem) => {
@@ -203,8 +205,8 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
       },
       refusals: [CSRF_ERRORS, ...JSON_BODY, PASSKEY_SIGN_IN_ERRORS],
     },
-    (ctx) => {
-      checkSignedOutForm(ctx);
+    async (ctx) => {
+      await checkFormOfAnyViewer(ctx, deps);
       return formOrJson(
         ctx,
         (problem) => showLogin(ctx, problem),
@@ -256,8 +258,8 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
       },
       refusals: [CSRF_ERRORS, ...JSON_BODY, RESET_ERRORS],
     },
-    (ctx) => {
-      checkSignedOutForm(ctx);
+    async (ctx) => {
+      await checkFormOfAnyViewer(ctx, deps);
       return formOrJson(
         ctx,
         (problem) =>
