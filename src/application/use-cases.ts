@@ -305,7 +305,15 @@ const USE_CASES = {
       `L2 (${new URL(p.urls.base).host})`,
     ),
   enableTotp: (p) =>
-    new EnableTotp(p.identityConfirmation, p.store.accountSecurity, p.oneTimePasswords, p.secrets, p.clock),
+    new EnableTotp(
+      p.identityConfirmation,
+      p.store.accountSecurity,
+      p.oneTimePasswords,
+      p.secrets,
+      p.clock,
+      p.store.issuedTokens,
+      p.revocationWriter,
+    ),
   disableTotp: (p) => new DisableTotp(p.identityConfirmation, p.store.accountSecurity, p.clock),
   regenerateRecoveryCodes: (p) =>
     new RegenerateRecoveryCodes(p.identityConfirmation, p.store.accountSecurity, p.secrets, p.clock),

@@ -94,13 +94,23 @@ export const ACCOUNT_COMMANDS: readonly Command[] = [
       const clearFactors = options['clear-factors'] === true;
       const made = await l2.useCases.createResetLink.execute({ username: name!, clearFactors });
       if (!made.ok) throw stateChangeRefused(made.error, name!);
-      const { username, token, expiresAt, disabled } = made.value;
+      const { username, token, expiresAt, disabled, passkeys } = made.value;
       const link = `${l2.config.publicUrl}/auth/reset?token=${token}`;
       return [
         link,
         `for ${username}; valid until ${expiresAt.toISOString()}, once` +
           (clearFactors ? '; using it also removes two-step sign-in and the passkeys' : ''),
         ...(disabled ? [`note: ${username} is disabled: the new password signs in once you enable it`] : []),
+        ...(clearFactors || passkeys.length === 0
+          ? []
+          : [
+              `note: ${passkeys.length} passkey(s) still sign in without the password; if ${username} does not know ` +
+                'one of them, reset with --clear-factors:',
+              ...passkeys.map(
+                (p) =>
+                  `  ${p.name}: added ${p.createdAt.toISOString()}, last used ${p.lastUsedAt?.toISOString() ?? 'never'}`,
+              ),
+            ]),
       ].join('\n');
     },
   },

@@ -100,6 +100,11 @@ describe('l2 users reset: the one-time link, on a running server', function () {
     expect(said).to.contain(
       `for alice; valid until ${new Date(clock.now().getTime() + 3600_000).toISOString().slice(0, 16)}`,
     );
+    // Her passkey signs in whatever the password: the operator is shown it, to clear it if she does not know it.
+    expect(said).to.contain(
+      'note: 1 passkey(s) still sign in without the password; if alice does not know one of them, reset with --clear-factors:\n' +
+        `  Phone: added ${clock.now().toISOString()}, last used never`,
+    );
 
     const browser = new FormBrowser(server.url);
     const page = await browser.get(path);
@@ -157,6 +162,7 @@ describe('l2 users reset: the one-time link, on a running server', function () {
     const { phone } = await aliceWithEverything();
     const { token, said } = await resetLink('--clear-factors');
     expect(said).to.contain('using it also removes two-step sign-in and the passkeys');
+    expect(said, 'nothing to warn of: they go').not.to.contain('note:');
 
     const set = await api.post('/auth/reset', { token, new_password: NEW_PASSWORD });
     expect(set.status, set.text).to.equal(200);

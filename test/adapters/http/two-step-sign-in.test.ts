@@ -113,6 +113,28 @@ for (const store of STORES) {
         ]);
       });
 
+      it("ends the account's other sessions (one signed in with the password alone could turn it off), not its L1 tokens", async () => {
+        const l1 = await new FakeL1Server().start();
+        try {
+          const other = (await login()).json.access_token as string;
+          const scoped = (await api.post('/renderers/attach', { l1_server: l1.url }, { token: other })).json
+            .access_token as string;
+          const setup = await api.post('/auth/totp/setup', undefined, { token: alice });
+          const enabled = await api.post(
+            '/auth/totp',
+            { code: codeAt(setup.json.secret, clock.now()), current_password: PASSWORD },
+            { token: alice },
+          );
+          expect(enabled.status, enabled.text).to.equal(200);
+          expect(enabled.json.ended_sessions).to.equal(1);
+          expectProblem(await api.post('/auth/verify', { token: other }), 401, 'token_revoked');
+          expect((await api.post('/auth/verify', { token: alice })).status).to.equal(200);
+          expect((await api.post('/auth/verify', { token: scoped, l1_server: l1.url })).status).to.equal(200);
+        } finally {
+          await l1.stop();
+        }
+      });
+
       it('refuses to set it up again while it is on', async () => {
         await enable();
         expectProblem(

@@ -161,7 +161,17 @@ export const RecoveryCodes = z
   })
   .openapi('RecoveryCodes');
 
-export const TotpEnabled = RecoveryCodes.extend({ enabled: z.literal(true) }).openapi('TotpEnabled');
+export const TotpEnabled = RecoveryCodes.extend({
+  enabled: z.literal(true),
+  ended_sessions: z
+    .number()
+    .int()
+    .openapi({
+      description:
+        "The account's other sessions, ended: one signed in with the password alone could turn it off again. " +
+        'Tokens scoped to L1 servers stay.',
+    }),
+}).openapi('TotpEnabled');
 
 export const TotpDisabled = z
   .object({ enabled: z.literal(false), changed: z.boolean().openapi({ description: 'false: it was off' }) })

@@ -5,6 +5,7 @@ import { RESET_LINK_LIFETIME_SECONDS } from '../../../domain/account-security.js
 import { err, ok, type Result } from '../../../domain/result.js';
 import { normaliseUsername, type Username } from '../../../domain/user.js';
 import type { AccountSecurityStore } from '../../ports/account-security-store.js';
+import { passkeyView, type PasskeyView } from '../security/get-account-security.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SecretGenerator } from '../../ports/secret-generator.js';
 import type { UserRepository } from '../../ports/user-repository.js';
@@ -17,6 +18,11 @@ export interface ResetLink {
   readonly expiresAt: Date;
   /** The account is disabled: the new password will not sign in until it is enabled. */
   readonly disabled: boolean;
+  /**
+   * The account's passkeys, which sign in on their own whatever the password: shown to the operator, so that one
+   * the person does not know (someone else's) is cleared with the other factors.
+   */
+  readonly passkeys: readonly PasskeyView[];
 }
 
 export class CreateResetLink {
@@ -47,6 +53,13 @@ export class CreateResetLink {
       },
       { exclusive: true },
     );
-    return ok({ username: profile.username, token, expiresAt, disabled: profile.disabledAt !== null });
+    const { passkeys } = await this.security.factors(profile.username);
+    return ok({
+      username: profile.username,
+      token,
+      expiresAt,
+      disabled: profile.disabledAt !== null,
+      passkeys: passkeys.map(passkeyView),
+    });
   }
 }

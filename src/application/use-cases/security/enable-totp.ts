@@ -1,12 +1,17 @@
 // Rule: the second factor is turned on by the person (their password or a passkey confirming it is them) with a
 // code from the app they set up, which proves the app holds the secret. In the same write they get ten recovery
-// codes (shown once, stored hashed), and the history records it.
+// codes (shown once, stored hashed), and the history records it. Then every other session of the account ends: a
+// session signed in before with the password alone — perhaps an intruder's, the reason to turn it on — could
+// otherwise turn the second factor off again with the password. Tokens scoped to L1 servers stay (they can change
+// nothing at L2).
 import { err, ok, type Result } from '../../../domain/result.js';
 import type { AccountSecurityStore } from '../../ports/account-security-store.js';
 import type { Clock } from '../../ports/clock.js';
+import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
 import type { OneTimePasswords } from '../../ports/one-time-passwords.js';
 import type { SecretGenerator } from '../../ports/secret-generator.js';
 import type { IdentityConfirmation } from '../../services/identity-confirmation.js';
+import type { RevocationWriter } from '../../services/revocation-writer.js';
 import { eventBy, type Asker } from './asker.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import { accountGone, type SecurityError } from './security-errors.js';
@@ -18,11 +23,13 @@ export class EnableTotp {
     private readonly codes: OneTimePasswords,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
+    private readonly issuedTokens: IssuedTokenRegistry,
+    private readonly writer: RevocationWriter,
   ) {}
 
   async execute(
     asker: Asker & { readonly code: string },
-  ): Promise<Result<{ recoveryCodes: string[] }, SecurityError>> {
+  ): Promise<Result<{ recoveryCodes: string[]; endedSessions: number }, SecurityError>> {
     const confirmed = await this.identity.confirm(asker.session, asker.confirmation, asker.clientAddress);
     if (!confirmed.ok) return confirmed;
     const username = asker.session.claims.username;
@@ -52,6 +59,9 @@ export class EnableTotp {
       now,
     );
     if (written.type !== 'applied') return err(accountGone);
-    return ok({ recoveryCodes: codes });
+    const otherSessions = (await this.issuedTokens.listActiveByUser(username, this.clock.now())).filter(
+      (token) => token.l1Server === null && token.tokenHash !== asker.session.tokenHash,
+    );
+    return ok({ recoveryCodes: codes, endedSessions: await this.writer.revoke(otherSessions) });
   }
 }

@@ -152,7 +152,8 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     '/auth/totp',
     {
       summary:
-        'Turn two-step sign-in on with a code of the app just set up; answers ten recovery codes (shown once)',
+        'Turn two-step sign-in on with a code of the app just set up; answers ten recovery codes (shown once) ' +
+        "and ends the account's other sessions",
       body: security.EnableTotpRequest,
       ok: [200, security.TotpEnabled, 'On; the recovery codes, shown this once'],
       redirect: 'never: a form gets the page of its recovery codes',
@@ -162,7 +163,11 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       const result = await useCases.enableTotp.execute({ ...asker, code: input.code });
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return showRecoveryCodes(ctx, result.value.recoveryCodes, true);
-      ctx.body = { enabled: true, recovery_codes: result.value.recoveryCodes };
+      ctx.body = {
+        enabled: true,
+        recovery_codes: result.value.recoveryCodes,
+        ended_sessions: result.value.endedSessions,
+      };
     },
     showSetupAgain,
   );
