@@ -174,6 +174,27 @@ for (const store of STORES) {
       expect((await api.get('/auth/security', { token: alice })).json.passkeys).to.deep.equal([]);
     });
 
+    it('keeps one registration pending per account: asking again replaces the ceremony (no row per request)', async () => {
+      const first = (await api.post('/auth/passkeys/options', undefined, { token: alice })).json;
+      const second = (await api.post('/auth/passkeys/options', undefined, { token: alice })).json;
+      const laptop = new SoftAuthenticator(TEST_PUBLIC_URL);
+      expectProblem(
+        await api.post(
+          '/auth/passkeys',
+          { name: 'Old', response: laptop.register(first), current_password: PASSWORD },
+          { token: alice },
+        ),
+        401,
+        'challenge_expired',
+      );
+      const added = await api.post(
+        '/auth/passkeys',
+        { name: 'New', response: phone.register(second), current_password: PASSWORD },
+        { token: alice },
+      );
+      expect(added.status, added.text).to.equal(201);
+    });
+
     it('asks for the password (or a passkey) to add one, counting a wrong password as a failed login', async () => {
       const options = (await api.post('/auth/passkeys/options', undefined, { token: alice })).json;
       const response = phone.register(options);

@@ -28,13 +28,17 @@ export class StartPasskeyRegistration {
     if (passkeys.length >= MAX_PASSKEYS) return err({ type: 'too_many_passkeys' });
     const userHandle = passkeys[0]?.userHandle ?? this.secrets.newToken();
     const challenge = this.secrets.newToken();
-    await this.security.putChallenge({
-      idHash: this.secrets.digest(challenge),
-      kind: 'passkey_registration',
-      username,
-      data: { userHandle },
-      expiresAt: new Date(this.clock.now().getTime() + CHALLENGE_LIFETIME_SECONDS * 1000),
-    });
+    await this.security.putChallenge(
+      {
+        idHash: this.secrets.digest(challenge),
+        kind: 'passkey_registration',
+        username,
+        data: { userHandle },
+        expiresAt: new Date(this.clock.now().getTime() + CHALLENGE_LIFETIME_SECONDS * 1000),
+      },
+      // One ceremony pending per account, the newest: a session asking again and again stores one row, not many.
+      { exclusive: true },
+    );
     return ok(
       await this.ceremonies.registrationOptions({ challenge, username, userHandle, exclude: passkeys }),
     );
