@@ -1,11 +1,5 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type * as WebAuthnLibrary from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type {
   CeremonyOptions,
   PasskeyCeremonies,
@@ -44,6 +38,13 @@ export interface RelyingParty {
  * L2 writes none of the parsing or signature checks itself. Attestation is not asked for (`none`): L2 trusts the
  * person's choice of authenticator, as the big sites do for passkeys.
  */
+/**
+ * Loaded on first use: the library and what it pulls in (ASN.1, CBOR, COSE) add ~30 MiB to the resident set of a
+ * process that imports it, which an instance whose users never add a passkey should not carry when idle.
+ */
+let library: Promise<typeof WebAuthnLibrary> | undefined;
+const webAuthn = () => (library ??= import('@simplewebauthn/server'));
+
 export class SimpleWebAuthnPasskeys implements PasskeyCeremonies {
   constructor(private readonly rp: RelyingParty) {}
 
@@ -53,7 +54,9 @@ export class SimpleWebAuthnPasskeys implements PasskeyCeremonies {
     readonly userHandle: string;
     readonly exclude: readonly Passkey[];
   }): Promise<CeremonyOptions> {
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webAuthn()
+    ).generateRegistrationOptions({
       rpName: this.rp.name,
       rpID: this.rp.id,
       userName: input.username,
@@ -76,7 +79,9 @@ export class SimpleWebAuthnPasskeys implements PasskeyCeremonies {
   }
 
   async signInOptions(input: { readonly challenge: string }): Promise<CeremonyOptions> {
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webAuthn()
+    ).generateAuthenticationOptions({
       rpID: this.rp.id,
       challenge: new Uint8Array(Buffer.from(input.challenge, 'base64url')),
       timeout: TIMEOUT_MS,
@@ -114,7 +119,9 @@ export class SimpleWebAuthnPasskeys implements PasskeyCeremonies {
 
   async verifyRegistration(response: unknown, challenge: string): Promise<RegisteredCredential | null> {
     try {
-      const verified = await verifyRegistrationResponse({
+      const verified = await (
+        await webAuthn()
+      ).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: this.rp.origin,
@@ -143,7 +150,9 @@ export class SimpleWebAuthnPasskeys implements PasskeyCeremonies {
     passkey: Passkey,
   ): Promise<VerifiedAssertion | null> {
     try {
-      const verified = await verifyAuthenticationResponse({
+      const verified = await (
+        await webAuthn()
+      ).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: this.rp.origin,
