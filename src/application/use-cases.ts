@@ -331,6 +331,7 @@ const USE_CASES = {
       p.revocationWriter,
       p.workSignal,
       p.clock,
+      p.loginThrottle,
     ),
   verifyToken: (p) => new VerifyToken(p.authenticateToken),
   revokeToken: (p) => new RevokeToken(p.authenticateToken, p.store.issuedTokens, p.revocationWriter, p.clock),

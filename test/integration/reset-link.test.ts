@@ -158,6 +158,15 @@ describe('l2 users reset: the one-time link, on a running server', function () {
     expect(forged.status).to.equal(403);
   });
 
+  it("forgets the login limits' count of the username: a person locked out signs in with the new password at once", async () => {
+    await registerUser(server.url, 'alice', PASSWORD);
+    for (let i = 0; i < 10; i++) await login('not her password');
+    expectProblem(await login(PASSWORD), 429, 'rate_limited');
+    const { token } = await resetLink();
+    expect((await api.post('/auth/reset', { token, new_password: NEW_PASSWORD })).status).to.equal(200);
+    expect((await login(NEW_PASSWORD)).status).to.equal(200);
+  });
+
   it('with --clear-factors removes two-step sign-in and the passkeys; the history tells it all', async () => {
     const { phone } = await aliceWithEverything();
     const { token, said } = await resetLink('--clear-factors');

@@ -1,7 +1,9 @@
 // Rule: an operator's reset link (used once, within its hour) lets the person set a new password. In one store
 // write the link is used up, the password replaced, every token of the account revoked (the L1 servers told, as at
 // a password change), with `clearFactors` the second factor, recovery codes and passkeys removed, and the history
-// written. A link used, expired or replaced is `challenge_expired`.
+// written. A link used, expired or replaced is `challenge_expired`. The login limits' count of the username is
+// forgotten, as after a successful login: the person — perhaps locked out by their own tries, or by someone's
+// guesses — signs in with the new password at once.
 import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import type { AccountEvent } from '../../../domain/account-security.js';
@@ -9,6 +11,7 @@ import type { Username } from '../../../domain/user.js';
 import type { AccountSecurityStore } from '../../ports/account-security-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
+import type { LoginThrottle } from '../../ports/login-throttle.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { SecretGenerator } from '../../ports/secret-generator.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
@@ -36,6 +39,7 @@ export class ResetPassword {
     private readonly writer: RevocationWriter,
     private readonly signal: WorkSignal,
     private readonly clock: Clock,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /** What the link is for, while it can be used (the page that asks for the new password). */
@@ -56,7 +60,10 @@ export class ResetPassword {
   async execute(input: {
     readonly token: string;
     readonly newPassword: string;
+    /** The request's address, for the history. */
     readonly address: string;
+    /** The address the login limits count (an IPv4 address or an IPv6 /64). */
+    readonly clientAddress: string;
   }): Promise<Result<{ username: Username; revoked: number }, ResetPasswordError>> {
     const found = await this.check(input.token);
     if (!found.ok) return found;
@@ -98,6 +105,7 @@ export class ResetPassword {
     if (written.revoked > 0) this.signal.jobsQueued();
     // A login with the old password that recorded its token after the list above is caught here.
     const late = await this.writer.revoke(await this.issuedTokens.listActiveByUser(username, now));
+    await this.throttle.succeeded(username, input.clientAddress);
     return ok({ username, revoked: written.revoked + late });
   }
 }

@@ -277,6 +277,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
             token: input.token,
             newPassword: input.new_password,
             address: requestAddress(ctx),
+            clientAddress: clientAddress(ctx),
           });
           if (!result.ok) throw RESET_ERRORS.problem(result.error);
           if (isFormPost(ctx)) return seeOther(ctx, '/login?reset=1');
