@@ -52,6 +52,7 @@ describe('configuration and the JWT secret', () => {
       assetWritesPerUser: 60,
       assetWriteWindowSeconds: 60,
       passkeyChallengesPerAddress: 60,
+      appCodeFailuresPerUser: 20,
     });
     expect(config.delivery).to.deep.equal({ concurrency: 512, perHost: 2, leaseMs: 60_000 });
     expect(config.introspection).to.deep.equal({ maxFailuresPerAddress: 1000, windowSeconds: 900 });
