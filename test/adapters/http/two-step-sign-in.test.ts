@@ -113,12 +113,16 @@ for (const store of STORES) {
         ]);
       });
 
-      it("ends the account's other sessions (one signed in with the password alone could turn it off), not its L1 tokens", async () => {
+      it("ends the account's other sessions and what they scoped to L1 servers, not the asking session's", async () => {
         const l1 = await new FakeL1Server().start();
         try {
           const other = (await login()).json.access_token as string;
-          const scoped = (await api.post('/renderers/attach', { l1_server: l1.url }, { token: other })).json
-            .access_token as string;
+          const attach = (token: string) =>
+            api
+              .post('/renderers/attach', { l1_server: l1.url }, { token })
+              .then((r) => r.json.access_token as string);
+          const othersScoped = await attach(other);
+          const ownScoped = await attach(alice);
           const setup = await api.post('/auth/totp/setup', undefined, { token: alice });
           const enabled = await api.post(
             '/auth/totp',
@@ -127,9 +131,14 @@ for (const store of STORES) {
           );
           expect(enabled.status, enabled.text).to.equal(200);
           expect(enabled.json.ended_sessions).to.equal(1);
-          expectProblem(await api.post('/auth/verify', { token: other }), 401, 'token_revoked');
-          expect((await api.post('/auth/verify', { token: alice })).status).to.equal(200);
-          expect((await api.post('/auth/verify', { token: scoped, l1_server: l1.url })).status).to.equal(200);
+          const verify = (token: string, l1Server?: string) =>
+            api.post('/auth/verify', l1Server ? { token, l1_server: l1Server } : { token });
+          expectProblem(await verify(other), 401, 'token_revoked');
+          expectProblem(await verify(othersScoped, l1.url), 401, 'token_revoked');
+          expect((await verify(alice)).status).to.equal(200);
+          expect((await verify(ownScoped, l1.url)).status).to.equal(200);
+          await l1.waitForNotices(1);
+          expect(l1.notices).to.have.length(1);
         } finally {
           await l1.stop();
         }

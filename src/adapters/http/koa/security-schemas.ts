@@ -168,8 +168,8 @@ export const TotpEnabled = RecoveryCodes.extend({
     .int()
     .openapi({
       description:
-        "The account's other sessions, ended: one signed in with the password alone could turn it off again. " +
-        'Tokens scoped to L1 servers stay.',
+        "The account's other sessions, ended (with the tokens they scoped to L1 servers): one signed in with " +
+        'the password alone could turn it off again.',
     }),
 }).openapi('TotpEnabled');
 

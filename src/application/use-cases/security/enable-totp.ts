@@ -2,8 +2,8 @@
 // code from the app they set up, which proves the app holds the secret. In the same write they get ten recovery
 // codes (shown once, stored hashed), and the history records it. Then every other session of the account ends: a
 // session signed in before with the password alone — perhaps an intruder's, the reason to turn it on — could
-// otherwise turn the second factor off again with the password. Tokens scoped to L1 servers stay (they can change
-// nothing at L2).
+// otherwise turn the second factor off again with the password. With each ended session go the tokens it scoped to
+// L1 servers (a scoped token never outlives its session; the L1 servers are told); the asking session keeps its own.
 import { err, ok, type Result } from '../../../domain/result.js';
 import type { AccountSecurityStore } from '../../ports/account-security-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -59,9 +59,11 @@ export class EnableTotp {
       now,
     );
     if (written.type !== 'applied') return err(accountGone);
-    const otherSessions = (await this.issuedTokens.listActiveByUser(username, this.clock.now())).filter(
-      (token) => token.l1Server === null && token.tokenHash !== asker.session.tokenHash,
+    const current = asker.session.claims.jti;
+    const others = (await this.issuedTokens.listActiveByUser(username, this.clock.now())).filter(
+      (token) => token.jti !== current && token.sessionJti !== current,
     );
-    return ok({ recoveryCodes: codes, endedSessions: await this.writer.revoke(otherSessions) });
+    await this.writer.revoke(others);
+    return ok({ recoveryCodes: codes, endedSessions: others.filter((t) => t.l1Server === null).length });
   }
 }
