@@ -373,7 +373,7 @@ const USE_CASES = {
     new DetachRenderer(p.store.issuedTokens, p.store.attachments, p.revocationWriter, p.workSignal, p.clock),
   listRenderers: (p) => new ListRenderers(p.store.attachments),
 
-  reviewAuthorizationRequest: (p) => new ReviewAuthorizationRequest(p.destinations),
+  reviewAuthorizationRequest: (p) => new ReviewAuthorizationRequest(p.destinations, p.urls.base),
   grantAuthorizationCode: (p) =>
     new GrantAuthorizationCode(p.scopedTokenGrant, p.oneTimeCodes, p.store.authorizationCodes, p.clock),
   exchangeAuthorizationCode: (p) =>

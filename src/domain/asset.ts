@@ -1,4 +1,4 @@
-import { wellFormed } from './text.js';
+import { wellFormed, withoutInvisibleFormatting } from './text.js';
 import { err, ok, type Result } from './result.js';
 import type { Username } from './user.js';
 
@@ -105,10 +105,14 @@ export function parseAssetName(input: string): Result<AssetName, AssetFieldError
     : err({ path: 'name', message: ASSET_NAME_RULE.message });
 }
 
-/** Trims tags, drops a leading '#', removes duplicates (keeping the first) and checks each. */
+/** Trims tags, drops invisible formatting and a leading '#', removes duplicates (keeping the first), checks each. */
 export function normaliseTags(tags: readonly string[]): Result<string[], AssetFieldError> {
   const cleaned = [
-    ...new Set(tags.map((t) => wellFormed(t.trim().replace(/^#/, ''))).filter((t) => t !== '')),
+    ...new Set(
+      tags
+        .map((t) => wellFormed(withoutInvisibleFormatting(t).trim().replace(/^#/, '')))
+        .filter((t) => t !== ''),
+    ),
   ];
   if (cleaned.length > TAGS_MAX) return err({ path: 'tags', message: `At most ${TAGS_MAX} tags.` });
   for (const tag of cleaned) {
@@ -153,8 +157,10 @@ export function checkAssetFields(fields: AssetFields): Result<AssetFields, Asset
   if ([...description].length > DESCRIPTION_MAX_CHARACTERS) {
     return invalid('description', `At most ${DESCRIPTION_MAX_CHARACTERS} characters.`);
   }
-  // Alt text is cleaned as a description is (it is signed in the same way); blank is none.
-  const alt = fields.altText === null ? '' : normaliseDescription(fields.altText).trim();
+  // Alt text is cleaned as a description is (it is signed in the same way), and loses invisible formatting as a
+  // name does (it is read out as one); blank is none.
+  const alt =
+    fields.altText === null ? '' : withoutInvisibleFormatting(normaliseDescription(fields.altText)).trim();
   if ([...alt].length > ALT_TEXT_MAX_CHARACTERS)
     return invalid('alt_text', `At most ${ALT_TEXT_MAX_CHARACTERS} characters.`);
   const tags = normaliseTags(fields.tags);

@@ -42,11 +42,13 @@ const refuse = (type: AuthorizationRefusal, detail: string) =>
 /**
  * Whether `redirectUri` belongs to the L1 server `clientId`: an absolute URL without fragment on the same origin,
  * whose path is the server's path or lies under it (`https://l1.example/studio` owns `/studio/cb`, not
- * `/studio2/cb`).
+ * `/studio2/cb`). A path with an encoded slash or backslash is refused: `/studio/..%2fevil` lies under `/studio`
+ * here, but a server that decodes it before resolving dot segments serves `/evil`.
  */
 export function redirectUriBelongsTo(redirectUri: string, clientId: L1ServerUrl): boolean {
   if (!URL.canParse(redirectUri) || redirectUri.includes('#')) return false;
   const redirect = new URL(redirectUri);
+  if (/%2f|%5c/i.test(redirect.pathname)) return false;
   const client = new URL(clientId);
   if (redirect.origin !== client.origin || redirect.username !== '' || redirect.password !== '') return false;
   const prefix = client.pathname.replace(/\/+$/, '');

@@ -1,7 +1,7 @@
 // A user's public profile (API.md §4.2): what people see of them here and on every fediverse server.
 import { isProfilePicture, parseAssetName, type Asset, type AssetName } from './asset.js';
 import { err, ok, type Result } from './result.js';
-import { wellFormed } from './text.js';
+import { wellFormed, withoutInvisibleFormatting } from './text.js';
 import type { Username } from './user.js';
 
 export interface ProfileField {
@@ -57,7 +57,8 @@ export type ProfileFieldError = { readonly path: string; readonly message: strin
 
 const length = (text: string) => [...text].length;
 /**
- * Control characters are dropped (canonical JSON-LD escapes them differently between libraries), as in descriptions.
+ * Control characters are dropped (canonical JSON-LD escapes them differently between libraries), as in descriptions;
+ * single-line texts lose invisible formatting too (withoutInvisibleFormatting).
  * A kept line break is one `\n`: a browser sends a textarea's as CRLF, and counts each as one character.
  */
 const cleaned = (text: string, keepLineBreaks: boolean) =>
@@ -67,7 +68,7 @@ const cleaned = (text: string, keepLineBreaks: boolean) =>
           .replace(/\r\n?/g, '\n')
           .replace(/\t/g, ' ')
           .replace(/(?!\n)\p{Cc}/gu, '')
-      : text.replace(/\t/g, ' ').replace(/\p{Cc}/gu, ''),
+      : withoutInvisibleFormatting(text.replace(/\t/g, ' ').replace(/\p{Cc}/gu, '')),
   );
 
 /** A text of at most `max` characters (blank is none), or why not. */

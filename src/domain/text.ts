@@ -14,3 +14,19 @@ export function hasLoneSurrogate(text: string): boolean {
 export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATES, '\uFFFD');
 }
+
+/**
+ * Invisible format characters (`\p{Cf}`: bidi overrides, embeddings and isolates, marks, zero-width spaces, the
+ * byte-order mark, soft hyphens, tag characters) but the zero-width non-joiner and joiner, which Persian and Indic
+ * scripts and emoji sequences (👩‍💻) need.
+ */
+const INVISIBLE_FORMATTING = /(?![\u200C\u200D])\p{Cf}/gu;
+
+/**
+ * The text of a short, single-line field (a display name, a profile field, alt text, a tag) without invisible
+ * formatting: a right-to-left override or a zero-width space there makes one name look like another, or a
+ * `…gnp.exe` read as `…exe.png`. Prose (a description, a bio) keeps them: right-to-left writing needs its marks.
+ */
+export function withoutInvisibleFormatting(text: string): string {
+  return text.replace(INVISIBLE_FORMATTING, '');
+}

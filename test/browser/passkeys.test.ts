@@ -30,7 +30,8 @@ const payload = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 describe('passkeys and two-step sign-in in a real browser (Chromium’s virtual authenticator)', function () {
-  this.timeout(120_000);
+  // A guard against a hang, not a speed check: each step waits for its event, however busy the machine.
+  this.timeout(600_000);
   let browser: Browser;
   let l2: TestServer;
   const devices: Device[] = [];

@@ -37,7 +37,8 @@ const LOAD_PICTURES = `Promise.all([...document.images]
   .map((img) => { img.loading = 'eager'; return img.decode().catch(() => null); }))`;
 
 describe('pictures and profiles in a real browser (Chromium)', function () {
-  this.timeout(90_000);
+  // A guard against a hang, not a speed check: each step waits for its event, however busy the machine.
+  this.timeout(600_000);
   let browser: Browser;
   let l2: TestServer;
   let context: BrowserContext;

@@ -16,7 +16,8 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 const PASSWORD = 'correct horse battery';
 
 describe('web UI in a real browser (Chromium)', function () {
-  this.timeout(60_000);
+  // A guard against a hang, not a speed check: each step waits for its event, however busy the machine.
+  this.timeout(600_000);
   let browser: Browser;
   let l2: TestServer;
   let l1: FakeL1Server;

@@ -131,7 +131,6 @@ describe('the l2 command', () => {
 
     it('`users disable` and `users enable` change an account, and refuse an unknown or deleted one in one line', async function () {
       // Eight CLI processes, each compiling the CLI with tsx: seconds apiece on a busy two-core machine.
-      this.timeout(120_000);
       // user_3 arrives disabled from the export; user_2 is deleted here.
       const store = openSqlitePersistence(join(dir, 'l2.sqlite'));
       store.db.prepare("UPDATE users SET deleted_at = 1 WHERE username = 'user_2'").run();
@@ -254,7 +253,6 @@ describe('the l2 command', () => {
 
   it('explains every command with --help, on standard output, and exits 0', async function () {
     // One process per command, each compiling the CLI with tsx: seconds apiece on a busy two-core machine.
-    this.timeout(120_000);
     const usage = (await run(process.execPath, ['--import', 'tsx', CLI, '--help'], { env })).stdout;
     const commands = usage
       .split('\n')

@@ -17,7 +17,6 @@ import { testTransparencyLog } from '../support/tlog-test-key.js';
 
 describe('the start-up check in a child process (SQLite)', function () {
   // Each check starts a Node process (through tsx here).
-  this.timeout(30_000);
   const SIZE = 600;
   let dir: string;
   let path: string;

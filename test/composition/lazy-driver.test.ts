@@ -12,7 +12,6 @@ import { writeTestTlogKey } from '../support/tlog-test-key.js';
 const SCRIPT = fileURLToPath(new URL('../support/print-loaded-drivers.ts', import.meta.url));
 
 describe('libraries loaded on first use: the MongoDB driver, WebAuthn, QR codes', function () {
-  this.timeout(30_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'l2-driver-'));

@@ -43,7 +43,6 @@ async function verify(...args: string[]): Promise<{ code: number; stdout: string
 }
 
 describe('l2 tlog verify', function () {
-  this.timeout(120_000);
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'l2-tlog-verify-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -26,7 +26,6 @@ async function freePort(): Promise<number> {
 }
 
 describe('a delivery in flight when the process is killed', function () {
-  this.timeout(90_000);
   let dir: string;
   let l2: L2Process | undefined;
   let peer: FedifyPeer;

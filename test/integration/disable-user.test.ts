@@ -14,7 +14,6 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const AP = { accept: 'application/activity+json' };
 
 describe('l2 users disable and enable, on a running server', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let l1: FakeL1Server;
   let api: ReturnType<typeof client>;

@@ -29,7 +29,6 @@ const next = async <T>(
 ) => ((await once(watch, event)) as [T])[0];
 
 describe('l1-kit watchLog', function () {
-  this.timeout(60_000);
   let dir: string;
   let watch: LogWatch | undefined;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'l1-kit-watch-'))));

@@ -167,7 +167,6 @@ describe('a notice queued while the L1 server is down, across an L2 restart (sep
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is delivered by the restarted process', async function () {
-    this.timeout(30_000);
     const env = {
       STORE: `sqlite:${join(dir, 'l2.sqlite')}`,
       SECRETS_DIR: dir,

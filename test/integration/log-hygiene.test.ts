@@ -18,8 +18,6 @@ const PASSWORD = 'a password never to be logged';
 const NEW_PASSWORD = 'another password never to be logged';
 
 describe('log hygiene: what the service writes to its logs', function () {
-  this.timeout(60_000);
-
   it('holds no token, password, cookie or secret — at the most verbose level, with failing requests too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'l2-logs-'));
     const l1 = await new FakeL1Server().start();

@@ -15,7 +15,6 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 /** Two L2 processes on one SQLite file (WAL), as two instances behind a load balancer would share a store. */
 describe('two L2 instances on one SQLite file', function () {
-  this.timeout(60_000);
   let dir: string;
   let a: L2Process;
   let b: L2Process;

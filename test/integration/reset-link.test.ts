@@ -19,7 +19,6 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const NEW_PASSWORD = 'a brand new passphrase';
 
 describe('l2 users reset: the one-time link, on a running server', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let l1: FakeL1Server;
   let api: ReturnType<typeof client>;

@@ -19,7 +19,6 @@ const TSX = import.meta.resolve('tsx');
 
 /** What an operator sees when the service cannot start: one line naming the problem, and a non-zero exit. */
 describe('start-up failures', function () {
-  this.timeout(30_000);
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'l2-start-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,8 +81,6 @@ describe('start-up failures', function () {
 });
 
 describe('graceful shutdown', function () {
-  this.timeout(30_000);
-
   it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'l2-stop-'));
     try {

@@ -13,7 +13,6 @@ import { writeTestTlogKey } from '../support/tlog-test-key.js';
 import { assetBody } from '../adapters/http/registry/support.js';
 
 describe('a changed stored activity, found at start-up', function () {
-  this.timeout(60_000);
   let dir: string;
   let env: Record<string, string>;
   const running: L2Process[] = [];

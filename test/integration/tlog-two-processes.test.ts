@@ -25,7 +25,6 @@ const WRITES = 80;
 const WRITERS = 8;
 
 describe('two L2 processes on one SQLite file: the transparency log', function () {
-  this.timeout(120_000);
   let dir: string;
   let a: L2Process;
   let b: L2Process;

@@ -209,7 +209,7 @@ export class FedifyPeer {
   }
 
   /** Resolves once the inboxes have been posted to `count` times in all, or rejects after `ms`. */
-  waitForAttempts(count: number, ms = 15_000): Promise<void> {
+  waitForAttempts(count: number, ms = 90_000): Promise<void> {
     if (this.attempts >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -227,7 +227,7 @@ export class FedifyPeer {
   }
 
   /** Resolves with the first delivery (present or future) that `matches`, or rejects after `ms`. */
-  waitFor(matches: (received: Received) => boolean, ms = 15_000): Promise<Received> {
+  waitFor(matches: (received: Received) => boolean, ms = 90_000): Promise<Received> {
     const found = this.received.find(matches);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {

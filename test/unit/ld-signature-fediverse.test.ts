@@ -207,7 +207,6 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
       });
 
       it('no longer verifies once any one field is changed or removed (every leaf, one at a time)', async function () {
-        this.timeout(120_000);
         const document = signed[name]!;
         const paths = leaves(withoutSignature(document)).filter(({ path }) => !path.startsWith('@context'));
         expect(paths.length).to.be.greaterThan(name === 'Update{Person}' ? 35 : 25);

@@ -15,8 +15,6 @@ const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'))
 };
 
 describe('l1-kit as a published package', function () {
-  this.timeout(120_000);
-
   before(() => {
     // The real build (tsc -p tsconfig.build.json → dist/), as `npm pack` / `npm publish` run it.
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

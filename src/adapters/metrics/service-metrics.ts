@@ -61,7 +61,8 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
     this.inboxRefusals = this.counter(
       'l2_inbox_refusals_total',
       'Inbox requests refused, by reason: a signature refusal (401: unsigned, malformed, date, digest, host, ' +
-        'key_origin, key_unusable, signature, signer, replay), unavailable (503: a key or actor not fetched now), ' +
+        'key_origin, key_unusable, key_unreachable, signature, signer, replay), unavailable (503: fetch slots taken, ' +
+        'or an actor not fetched now), ' +
         'or a limit (429: key_budget, actor_budget, origin_budget, lane_full).',
       ['reason'],
     );

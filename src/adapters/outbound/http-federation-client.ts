@@ -138,7 +138,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     const destination = await this.destinationOf(url);
     if (typeof destination !== 'string') return destination;
     const slot = await this.slots.acquire(destination, known);
-    if (!slot.ok) return { ok: false, retryable: true, reason: slot.reason };
+    if (!slot.ok) return { ok: false, retryable: true, busy: true, reason: slot.reason };
     try {
       return await this.fetchUncached(url);
     } finally {

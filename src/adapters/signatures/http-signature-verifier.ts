@@ -164,8 +164,11 @@ export class HttpSignatureVerifier implements SignatureVerifier {
       charge?.release();
     }
     if (!fetched.ok) {
+      if (fetched.busy) return unavailable(`the signing key could not be fetched now: ${fetched.reason}`);
+      // Whatever the key's server did — refused the connection, timed out, answered 404 or 500 — the client is told
+      // the same 401: a closed port answered otherwise than an open one would make the inbox a port scanner.
       if (fetched.retryable)
-        return unavailable(`the signing key could not be fetched now: ${fetched.reason}`);
+        return refuse('key_unreachable', `the signing key could not be fetched now: ${fetched.reason}`);
       this.unfetchable.set(claim.keyId, true);
       return refuse('key_unusable', `the signing key could not be fetched: ${fetched.reason}`);
     }

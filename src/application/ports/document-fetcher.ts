@@ -24,6 +24,11 @@ export interface FetchFailure {
   readonly ok: false;
   readonly reason: string;
   readonly retryable: boolean;
+  /**
+   * This service's own fetch slots were all taken, so nothing was asked: the failure says nothing of the server, and
+   * only it may be told to the client as "try again later" (anything learnt from the server must not be).
+   */
+  readonly busy?: boolean;
 }
 
 export type FetchResult = { readonly ok: true; readonly document: FetchedDocument } | FetchFailure;

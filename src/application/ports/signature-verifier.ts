@@ -23,6 +23,7 @@ export const SIGNATURE_REFUSALS = [
   'host',
   'key_origin',
   'key_unusable',
+  'key_unreachable',
   'signature',
   'signer',
   'replay',

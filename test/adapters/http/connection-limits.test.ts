@@ -25,7 +25,6 @@ const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   ]);
 
 describe('connection limits of the listener', function () {
-  this.timeout(20_000);
   let server: TestServer;
   afterEach(() => server.close());
 

@@ -117,6 +117,14 @@ for (const store of STORES) {
           'a redirect_uri outside the L1 server path',
           (url) => ({ client_id: `${url}/studio`, redirect_uri: `${url}/studio2/cb` }),
         ],
+        [
+          'a redirect_uri with an encoded slash in its path',
+          (url) => ({ client_id: `${url}/studio`, redirect_uri: `${url}/studio/..%2fevil` }),
+        ],
+        [
+          'a redirect_uri with an encoded backslash in its path',
+          (url) => ({ client_id: `${url}/studio`, redirect_uri: `${url}/studio/..%5Cevil` }),
+        ],
         ['a client_id that is no L1 server URL', () => ({ client_id: 'not-a-url' })],
         ['no PKCE', () => ({ code_challenge: undefined, code_challenge_method: undefined })],
         ['plain PKCE', () => ({ code_challenge_method: 'plain' })],
@@ -154,6 +162,25 @@ for (const store of STORES) {
           expect(page.text).not.to.include('name="decision"');
         } finally {
           await strict.close();
+        }
+      });
+
+      it('refuses L2 itself as the client (the consent page would name L2 as the render server)', async () => {
+        const own = await startServer(store, { publicUrlIsServer: true });
+        try {
+          const browser = await signedInBrowser(own.url, 'alice', PASSWORD);
+          for (const clientId of [own.url, `${own.url}/studio`]) {
+            const query = authorizeQuery(l1.url, pkce().challenge, {
+              client_id: clientId,
+              redirect_uri: `${clientId}/auth/callback`,
+            });
+            const page = await browser.get(`/oauth/authorize?${query}`);
+            expect(page.status, clientId).to.equal(400);
+            expect(page.headers.get('location')).to.equal(null);
+            expect(page.text).not.to.include('name="decision"');
+          }
+        } finally {
+          await own.close();
         }
       });
 
@@ -272,6 +299,29 @@ for (const store of STORES) {
         await l1.waitForNotices(1);
         expect(l1.notices).to.have.length(1);
         expect(await issuedToL1()).to.have.length(1);
+      });
+
+      it('refuses a used code presented by anyone but its client, as it was issued, without revoking anything', async () => {
+        const { tokenRequest } = await aliceAllows();
+        const first = await exchange(server.url, tokenRequest);
+        expect(first.status).to.equal(200);
+        const other = await new FakeL1Server().start();
+        try {
+          for (const wrong of [
+            { client_id: other.url, redirect_uri: `${other.url}/auth/callback` },
+            { redirect_uri: `${l1.url}/elsewhere` },
+            { code_verifier: pkce().verifier },
+          ]) {
+            expectOAuthError(await exchange(server.url, { ...tokenRequest, ...wrong }), 'invalid_grant');
+            expect(await verify(first.json.access_token), JSON.stringify(wrong)).to.equal('valid');
+          }
+        } finally {
+          await other.stop();
+        }
+        expect(l1.notices).to.deep.equal([]);
+        // The client itself presenting it again still ends the first token.
+        expectOAuthError(await exchange(server.url, tokenRequest), 'invalid_grant');
+        expect(await verify(first.json.access_token)).to.equal('token_revoked');
       });
 
       it('refuses a code exchanged at another redirect_uri', async () => {

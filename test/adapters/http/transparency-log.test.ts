@@ -74,7 +74,6 @@ async function checkpointOf(api: Api): Promise<{ size: number; root: Uint8Array;
 
 for (const store of STORES) {
   describe(`transparency log over HTTP (${store})`, function () {
-    this.timeout(120_000);
     let server: TestServer;
     let api: Api;
     let token: string;
@@ -308,7 +307,6 @@ const HUGE_FIELDS = {
 
 for (const store of STORES) {
   describe(`an activity the log cannot hold (${store})`, function () {
-    this.timeout(60_000);
     let server: TestServer;
     let api: Api;
     let token: string;

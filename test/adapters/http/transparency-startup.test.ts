@@ -16,7 +16,6 @@ import { TEST_TLOG_KEY_PEM, TEST_TLOG_ORIGIN } from '../../support/tlog-test-key
 import { assetBody, expectProblem } from './registry/support.js';
 
 describe('the transparency log while it is checked at start-up (sqlite)', function () {
-  this.timeout(60_000);
   let dir: string;
   let server: TestServer | undefined;
   before(() => (dir = mkdtempSync(join(tmpdir(), 'l2-tlog-start-'))));

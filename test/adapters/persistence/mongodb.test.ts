@@ -144,7 +144,6 @@ describe('MongoDB persistence', () => {
     });
 
     it('rejects ready() with a one-line StoreUnavailableError naming the server it cannot reach', async function () {
-      this.timeout(10_000);
       const store = open(UNREACHABLE_URL);
 
       const error = await rejection(store.ready());
@@ -157,7 +156,6 @@ describe('MongoDB persistence', () => {
     });
 
     it('fails later calls with StoreUnavailableError while the server cannot be reached', async function () {
-      this.timeout(10_000);
       const store = open(UNREACHABLE_URL);
 
       // The first call connects, and fails as the driver does once serverSelectionTimeoutMS has passed with no
@@ -350,7 +348,6 @@ describe('MongoDB persistence', () => {
 
 function serverSuites(url: string): void {
   describe('against the server at MONGODB_URL', function () {
-    this.timeout(60_000);
     let admin: MongoClient;
     const databases: string[] = [];
     const opened: MongoPersistence[] = [];

@@ -29,7 +29,6 @@ import { testTransparencyLog } from '../../support/tlog-test-key.js';
 import { appendActivities } from '../../contract/transparency-log.contract.js';
 
 describe(`SQLite migration ${TRANSPARENCY_LOG_MIGRATION_VERSION} (the transparency log)`, function () {
-  this.timeout(60_000);
   let dir: string;
   const opened: SqlitePersistence[] = [];
   beforeEach(() => {

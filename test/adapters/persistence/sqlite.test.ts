@@ -431,7 +431,6 @@ describe('SQLite persistence', () => {
 
   describe('a lane backed off (issue 23)', () => {
     it('is one row: backing off a lane of 100,000 waiting jobs rewrites none of them, and claims respect it', async function () {
-      this.timeout(60_000);
       const store = openSqlitePersistence(':memory:');
       try {
         const lane = 'https://down.example';
@@ -506,7 +505,6 @@ describe('SQLite persistence', () => {
 
   describe('two processes on one file', () => {
     it('gives 200 appends, 100 from each of two processes, the idx 0 to 199 exactly once', async function () {
-      this.timeout(60_000);
       const path = freshDbPath();
 
       const results = await runWorkerProcesses<{ indexes: number[]; retries: number }>(APPEND_WORKER, [

@@ -217,16 +217,29 @@ describe('HttpSignatureVerifier: keys it will not use, and fetches it will not m
     };
   }
 
-  it('answers "try again later" when the key’s server gives no answer, and fetches again on the next request', async () => {
+  it('refuses (as any refusal) when the key’s server gives no answer, and fetches again on the next request', async () => {
     let down = true;
     answer = async (url) =>
       down ? { ok: false, retryable: true, reason: 'timed out' } : actorDocument(url, pem(first.publicKey));
 
     const verdict = await verifier.verify(await followFrom(ACTOR), ACTOR);
-    expect(verdict).to.deep.include({ ok: false, kind: 'unavailable', retryAfterSeconds: 30 });
+    expect(verdict).to.deep.include({ ok: false, kind: 'refused', refusal: 'key_unreachable' });
     down = false;
     expect(await verifier.verify(await followFrom(ACTOR), ACTOR)).to.deep.include({ ok: true, owner: ACTOR });
     expect(fetched, 'asked again at once: nothing was held against the key').to.have.length(2);
+  });
+
+  it('answers "try again later" when this service’s own fetch slots are taken, and fetches on the next request', async () => {
+    let busy = true;
+    answer = async (url) =>
+      busy
+        ? { ok: false, retryable: true, busy: true, reason: 'too many fetches' }
+        : actorDocument(url, pem(first.publicKey));
+
+    const verdict = await verifier.verify(await followFrom(ACTOR), ACTOR);
+    expect(verdict).to.deep.include({ ok: false, kind: 'unavailable', retryAfterSeconds: 30 });
+    busy = false;
+    expect(await verifier.verify(await followFrom(ACTOR), ACTOR)).to.deep.include({ ok: true, owner: ACTOR });
   });
 
   it('refuses for a minute a key whose server said it has none, without asking it again', async () => {

@@ -6,6 +6,7 @@ import { base58btc, sha256DigestMultibase } from '../../../src/domain/multibase.
 import {
   normaliseAssetUrl,
   normaliseDescription,
+  checkAssetFields,
   normaliseTags,
   parseAssetName,
   type Asset,
@@ -52,6 +53,25 @@ describe('asset rules', () => {
     expect(normaliseTags(['x'.repeat(50)]).ok).to.equal(true);
     for (const bad of ['two words', 'a,b', 'bell\u0007'])
       expect(normaliseTags([bad]).ok, bad).to.equal(false);
+  });
+
+  it('drops bidi overrides and zero-width characters from alt text and tags, keeping the joiners emoji need', () => {
+    const fields = checkAssetFields({
+      contentHash: `sha256:${'a'.repeat(64)}`,
+      mediaType: 'image/png',
+      url: null,
+      description: 'kept\u202Eas written',
+      altText: 'A\u202Egnp.exe red\u200B sky\uFEFF \u{E0041}over 👩\u200D👩\u200D👧, می\u200Cخواهم',
+      sensitive: false,
+      tags: ['sky\u200B', '\u2066art\u2069'],
+    });
+    expect(fields.ok).to.equal(true);
+    if (!fields.ok) return;
+    expect(fields.value.altText).to.equal('Agnp.exe red sky over 👩\u200D👩\u200D👧, می\u200Cخواهم');
+    expect(fields.value.tags).to.deep.equal(['sky', 'art']);
+    expect(fields.value.description, 'prose in right-to-left scripts needs its marks').to.equal(
+      'kept\u202Eas written',
+    );
   });
 
   it('keeps line breaks in a description but turns tabs into spaces and drops other control characters', () => {

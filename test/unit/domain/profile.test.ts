@@ -80,6 +80,15 @@ describe('profile rules (API.md §4.2)', () => {
     });
   });
 
+  it('drops bidi overrides and zero-width characters from the name and the fields, keeping the joiners', () => {
+    const profile = changed({
+      displayName: '\u202Eecila\u202C Ali\u200Bce 👩\u200D💻',
+      fields: [{ name: 'Web\u2066site\u2069', value: 'https://example.com/\u200F\u061C' }],
+    });
+    expect(profile.displayName).to.equal('ecila Alice 👩\u200D💻');
+    expect(profile.fields).to.deep.equal([{ name: 'Website', value: 'https://example.com/' }]);
+  });
+
   it("stores a browser's CRLF line breaks as one newline each, so a bio at the limit in a textarea fits", () => {
     const typed = Array.from({ length: 1000 }, () => 'x').join('\r\n'); // 1,999 characters in the textarea
     const result = applyProfileChanges(EMPTY_PROFILE, { bio: typed });

@@ -41,7 +41,7 @@ export class ExchangeAuthorizationCode {
     const codeHash = this.codes.hashOf(request.code);
     const found = await this.store.find(codeHash);
     if (!found) return invalidGrant('The code is unknown.');
-    if (found.usedAt !== null) return this.replayed(found);
+    if (found.usedAt !== null) return this.replayed(found, request);
     const bound = checkCodeBinding(found, request, this.clock.now());
     if (!bound.ok) return bound;
     if (!this.codes.matchesChallenge(request.codeVerifier, found.codeChallenge))
@@ -53,7 +53,7 @@ export class ExchangeAuthorizationCode {
     const { view, record } = this.issuer.signScoped(found.session, found.clientId);
     const redemption = await this.store.redeem(codeHash, record, this.clock.now());
     if (!redemption) return invalidGrant('The code is unknown.');
-    if (redemption.kind === 'used') return this.replayed(redemption.code);
+    if (redemption.kind === 'used') return this.replayed(redemption.code, request);
     await this.issuer.record(record);
     const session = { claims: found.session, tokenHash: found.sessionTokenHash };
     const confirmed = await this.grant.confirm(session, found.clientId, view);
@@ -69,8 +69,20 @@ export class ExchangeAuthorizationCode {
     return ok({ token: view.token, expiresIn: view.claims.exp - toSeconds(this.clock.now()) });
   }
 
-  /** A code used before: its first token is revoked (a notice goes to the L1 server), and this use refused. */
-  private async replayed(code: AuthorizationCode): Promise<Result<never, TokenRequestError>> {
+  /**
+   * A code used before, presented again by its own client as it was issued (client, redirect URI, verifier): its
+   * first token is revoked (a notice goes to the L1 server), and this use refused. Anyone else holding the code —
+   * read from a URL, without the verifier — is refused and ends nothing: otherwise they could sign the user out.
+   */
+  private async replayed(
+    code: AuthorizationCode,
+    request: TokenRequest,
+  ): Promise<Result<never, TokenRequestError>> {
+    const bound =
+      code.clientId === request.clientId &&
+      code.redirectUri === request.redirectUri &&
+      this.codes.matchesChallenge(request.codeVerifier, code.codeChallenge);
+    if (!bound) return invalidGrant('The code is not this client’s, or was issued for another request.');
     if (code.issued) await this.writer.revoke([code.issued]);
     return invalidGrant('The code was used already; the token it gave has been revoked.');
   }

@@ -23,7 +23,6 @@ type Json = any;
 
 for (const store of STORES) {
   describe(`federation with a Fedify peer (${store})`, function () {
-    this.timeout(30_000);
     let server: TestServer;
     let api: Api;
     let alice: string;

@@ -52,7 +52,6 @@ const isProfileUpdate = (r: Received) => r.body.type === 'Update' && r.body.obje
 
 for (const store of STORES) {
   describe(`posts and profiles as a Fedify peer sees them (${store})`, function () {
-    this.timeout(30_000);
     let server: TestServer;
     let api: Api;
     let alice: string;

@@ -10,7 +10,6 @@ import { AP_ACCEPT, startServer } from '../registry/support.js';
 type Json = any;
 
 describe('inbox limits', function () {
-  this.timeout(30_000);
   let server: TestServer;
   let peer: FedifyPeer;
 

@@ -2,6 +2,8 @@
 // and delivery through restarts and outages — all against real peers on 127.0.0.1.
 import { createHash, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -15,7 +17,6 @@ import { AP_ACCEPT, createAsset, expectProblem, startServer, type Api } from '..
 type Json = any;
 
 describe('inbox', function () {
-  this.timeout(30_000);
   let server: TestServer;
   let api: Api;
   let alice: string;
@@ -341,6 +342,39 @@ describe('inbox', function () {
       expect(delivered.ldVerified).to.equal(true);
     });
   });
+
+  it('answers a key on a closed port exactly as a key its open server does not have (no port scanning)', async () => {
+    const missing = createServer((_request, response) => response.writeHead(404).end());
+    await new Promise<void>((resolve) => missing.listen(0, '127.0.0.1', resolve));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    try {
+      const open = await unsignable(`http://127.0.0.1:${(missing.address() as AddressInfo).port}/users/x`);
+      const shut = await unsignable(`http://127.0.0.1:${closedPort}/users/x`);
+
+      expect([shut.status, shut.text]).to.deep.equal([open.status, open.text]);
+      expectProblem(shut, 401, 'unauthenticated');
+      expect(shut.headers.get('retry-after')).to.equal(null);
+    } finally {
+      await new Promise((resolve) => missing.close(resolve));
+    }
+  });
+
+  /** A Follow of alice from `actor`, naming its key with a signature nobody made: its key must be fetched. */
+  function unsignable(actor: string) {
+    const body = JSON.stringify({ id: `${actor}#follows/1`, type: 'Follow', actor, object: aliceActor });
+    return api.post('/inbox', undefined, {
+      headers: {
+        'content-type': 'application/activity+json',
+        date: new Date().toUTCString(),
+        digest: `SHA-256=${createHash('sha256').update(body).digest('base64')}`,
+        signature: `keyId="${actor}#main-key",algorithm="rsa-sha256",headers="(request-target) host date digest",signature="AAAA"`,
+      },
+      raw: body,
+    });
+  }
 
   it('answers 401 problems with a challenge naming what must be signed', async () => {
     const response = await api.post('/inbox', undefined, {

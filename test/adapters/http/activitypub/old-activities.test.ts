@@ -28,7 +28,6 @@ const ALICE = 'alice' as Username;
 
 for (const store of STORES) {
   describe(`activities signed before issue 25 (${store})`, function () {
-    this.timeout(30_000);
     let server: TestServer;
     let api: Api;
     let alice: string;

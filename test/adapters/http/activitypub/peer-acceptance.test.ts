@@ -163,7 +163,6 @@ function shownAs(peer: Peer, create: Doc): Shown {
 }
 
 describe('every kind of asset and the profile through the peers’ acceptance rules', function () {
-  this.timeout(60_000);
   let server: TestServer;
   let api: Api;
   let alice: string;

@@ -54,7 +54,6 @@ const verify = (fetch: FetchLogResource, saved: LogVerifierState | null = null, 
   verifyLog({ crypto, verifyEd25519, fetch, key, saved, full });
 
 describe('transparency: the log verifier (l2 tlog verify, the kit’s watch)', function () {
-  this.timeout(60_000);
   const log = logOf(70_000);
   let first: LogVerifierState;
 
