@@ -40,7 +40,10 @@ export interface L1KitOptions {
     /** Most verdicts kept (least recently used dropped first). Default 10 000. */
     maxEntries?: number;
   };
-  /** Longest pause a `Retry-After` from L2 can impose. Default 300 s. */
+  /**
+   * Longest pause a `Retry-After` from L2 can impose on every verification (0–30 s). Default 30 s: one answer can
+   * make an L1 refuse all its users meanwhile, so a longer wish from L2 (or whatever sits in front of it) is cut.
+   */
   maxRetryAfterSeconds?: number;
   /** The `realm` of `WWW-Authenticate` challenges. Default: `self`. */
   realm?: string;
@@ -55,6 +58,8 @@ export interface L1KitOptions {
 /** The notice route, fixed by API.md §2 ("POST <l1_server>/auth/revoke"). */
 export const NOTICE_PATH = '/auth/revoke';
 const MAX_POSITIVE_TTL_SECONDS = 60;
+/** The longest pause one `Retry-After` from L2 can impose on all of this server's users. */
+const MAX_RETRY_AFTER_SECONDS = 30;
 /** A negative verdict for a token whose expiry cannot be read (or has passed): it can never become valid. */
 const NEGATIVE_FALLBACK_MS = 10 * 60_000;
 const METADATA_TTL_MS = 60 * 60_000;
@@ -131,7 +136,13 @@ export class L1Kit {
     }
     this.#positiveTtlMs = ttl * 1000;
     this.#cache = new VerdictCache(positive(options.cache?.maxEntries ?? 10_000, 'cache.maxEntries'));
-    this.#maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? 300;
+    const maxRetryAfter = options.maxRetryAfterSeconds ?? MAX_RETRY_AFTER_SECONDS;
+    if (!(maxRetryAfter >= 0 && maxRetryAfter <= MAX_RETRY_AFTER_SECONDS)) {
+      throw new RangeError(
+        `maxRetryAfterSeconds must be between 0 and ${MAX_RETRY_AFTER_SECONDS}, got ${maxRetryAfter}`,
+      );
+    }
+    this.#maxRetryAfterSeconds = maxRetryAfter;
     this.#now = options.now ?? Date.now;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     const selfPath = new URL(this.self).pathname.replace(/\/$/, '');

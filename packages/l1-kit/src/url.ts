@@ -41,15 +41,27 @@ export function httpUrl(value: unknown): URL | undefined {
   }
 }
 
-/** A local path to send a browser back to after sign-in (`/…`, never `//host` or `/\host`), or `/`. */
+/** An origin no browser is ever sent to: only the base a returnTo is resolved against, as the browser will. */
+const LOCAL_BASE = 'http://l1.invalid';
+/** What a browser reads as another host: `//host` and, in http(s) URLs, `/\host`. */
+const OFF_SITE = /^\/[/\\]/;
+
+/**
+ * A local path to send a browser back to after sign-in, or `/`: the `pathname + search` of `value` resolved the way
+ * the browser will resolve the `Location`, so every byte outside printable ASCII comes out percent-encoded (a value
+ * Node refuses in a header could otherwise fail the answer) — never `//host` or `/\host`, not even after dot
+ * segments resolve (`/.//host`), never another origin. The fragment is dropped.
+ */
 export function localPath(value: unknown): string {
-  if (
-    typeof value !== 'string' ||
-    !value.startsWith('/') ||
-    /^\/[/\\]/.test(value) ||
-    /[\r\n\t]/.test(value)
-  ) {
+  if (typeof value !== 'string' || !value.startsWith('/') || OFF_SITE.test(value) || /[\r\n\t]/.test(value)) {
     return '/';
   }
-  return value;
+  let url: URL;
+  try {
+    url = new URL(value, LOCAL_BASE);
+  } catch {
+    return '/';
+  }
+  const path = url.pathname + url.search;
+  return url.origin === LOCAL_BASE && !OFF_SITE.test(path) ? path : '/';
 }

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { startRenderServer, type RenderServer } from '../examples/render-server.js';
 import { StandInL2, TestClock } from './support/stand-in-l2.js';
 
@@ -92,4 +95,64 @@ describe('l1-kit example render server (examples/render-server.ts)', () => {
     clock.advance(3);
     expect((await me(cookie)).status).to.equal(503);
   });
+
+  it('keeps running, in its own process, after a sign-in whose returnTo Node cannot put in a header', async () => {
+    const example = await startExampleProcess(l2.url);
+    try {
+      // A victim follows https://l1/auth/login?returnTo=/%E2%82%AC (or /%00, /%7F) and signs in.
+      for (const [returnTo, location] of [
+        ['/%E2%82%AC', '/%E2%82%AC'],
+        ['/%00', '/'],
+        ['/%7F', '/%7F'],
+        ['//evil.example', '/'],
+        ['/%5Cevil.example', '/'],
+      ] as const) {
+        const start = await fetch(`${example.url}/auth/login?returnTo=${returnTo}`, { redirect: 'manual' });
+        const state = start.headers.getSetCookie()[0]!.split(';')[0]!;
+        const atL2 = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+        const back = await fetch(atL2.headers.get('location')!, {
+          redirect: 'manual',
+          headers: { cookie: state },
+        }).catch(() => example.exited); // the connection closed: say why
+        expect(back.status, returnTo).to.equal(303);
+        expect(back.headers.get('location'), returnTo).to.equal(location);
+        const session = back.headers.getSetCookie().find((c) => c.startsWith('render_session='))!;
+        const page = await fetch(`${example.url}/`, { headers: { cookie: session.split(';')[0]! } });
+        expect(await page.text()).to.contain('Signed in as alice');
+      }
+    } finally {
+      example.process.kill();
+    }
+  });
 });
+
+/**
+ * `npm run example` as an operator runs it — its own process, so that whatever would end it (an unhandled rejection)
+ * does: `exited` rejects with its exit code and what it wrote to stderr.
+ */
+async function startExampleProcess(
+  l2Url: string,
+): Promise<{ url: string; process: ChildProcess; exited: Promise<never> }> {
+  const script = fileURLToPath(new URL('../examples/render-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, L2_URL: l2Url, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => {
+    const error = /^\w*Error\b.*$/m.exec(stderr)?.[0] ?? stderr.trim();
+    throw new Error(`the example exited (code ${String(code)}): ${error}`);
+  });
+  exited.catch(() => {}); // observed where a request fails, and while starting
+  let stdout = '';
+  const started = new Promise<string>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /render server at (\S+),/.exec(stdout)?.[1];
+      if (url) resolve(url);
+    }),
+  );
+  const url = await Promise.race([started, exited]);
+  return { url, process: child, exited };
+}

@@ -270,5 +270,80 @@ for (const [name, build] of Object.entries(frameworks)) {
       expect(cookies.some((c) => /^session=\w+$/.test(c!))).to.be.true;
       expect(signIns.map((s) => s.user.username)).to.deep.equal(['alice']);
     });
+
+    /**
+     * A browser follows `/auth/login?returnTo=…` (e.g. from a link it was sent), signs in, and comes back. An
+     * unhandled rejection in the L1 meanwhile — which ends a real L1 process (Node's default) — fails it at once.
+     */
+    async function signInReturningTo(returnTo: string): Promise<Response> {
+      const start = await fetch(`${l1.url}/auth/login?returnTo=${encodeURIComponent(returnTo)}`, {
+        redirect: 'manual',
+      });
+      expect(start.status, returnTo).to.equal(303);
+      const cookie = start.headers.getSetCookie()[0]!.split(';')[0]!;
+      const atL2 = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+      let ended!: (reason: unknown) => void;
+      const processEnded = new Promise<never>((_resolve, reject) => (ended = reject));
+      process.on('unhandledRejection', ended);
+      try {
+        return await Promise.race([
+          fetch(atL2.headers.get('location')!, { redirect: 'manual', headers: { cookie } }),
+          processEnded,
+        ]);
+      } finally {
+        process.off('unhandledRejection', ended);
+      }
+    }
+
+    it('sends the browser back only to a local path Node can put in a header, whatever returnTo holds, and keeps serving', async () => {
+      const expected: Record<string, string> = {
+        '/€': '/%E2%82%AC', // the same page, as the browser asks for it anyway
+        '/\u0000': '/', // a trailing control character goes, as the browser drops it
+        '/a\u0000b': '/a%00b',
+        '/\u007f': '/%7F',
+        '/café?q=thé#top': '/caf%C3%A9?q=th%C3%A9', // the fragment is the browser's own business
+        '//evil.example': '/',
+        '/\\evil.example': '/',
+        '/.//evil.example': '/', // resolves to "//evil.example"
+        '/%2e%2e//evil.example': '/',
+        '/\r\nSet-Cookie: session=attacker': '/',
+      };
+      for (const [returnTo, location] of Object.entries(expected)) {
+        const done = await signInReturningTo(returnTo);
+        expect(done.status, JSON.stringify(returnTo)).to.equal(303);
+        expect(done.headers.get('location'), JSON.stringify(returnTo)).to.equal(location);
+        expect((await fetch(`${l1.url}/public`)).status).to.equal(200);
+      }
+      expect(signIns).to.have.length(Object.keys(expected).length);
+    });
+
+    if (name !== 'Fastify') {
+      // Fastify is not one of the kit's adapters: it writes the kit's answer itself (and answers 500 on its own).
+      it("answers a bare 500 when the kit's answer cannot be written (a header value Node refuses), and keeps serving", async () => {
+        hooks.onSignIn = (result) => {
+          result.response.headers['X-Greeting'] = 'Welcome ☺'; // not Latin-1: Node refuses it in a header
+        };
+        const logged: unknown[][] = [];
+        const consoleError = console.error;
+        console.error = (...args: unknown[]) => void logged.push(args);
+        let done: Response;
+        try {
+          done = await signInReturningTo('/home');
+        } finally {
+          console.error = consoleError;
+        }
+        expect(done.status).to.equal(500);
+        expect(done.headers.get('location')).to.equal(null);
+        expect(done.headers.getSetCookie()).to.deep.equal([]);
+        expect(await done.text()).to.equal('');
+        expect(logged.map((args) => String(args[0]))).to.deep.equal([
+          'l1-kit: could not write an answer (ERR_INVALID_CHAR); answered a bare 500',
+        ]);
+
+        hooks.onSignIn = (result) => void signIns.push(result);
+        expect((await fetch(`${l1.url}/public`)).status).to.equal(200);
+        expect((await signInReturningTo('/home')).headers.get('location')).to.equal('/home');
+      });
+    }
   });
 }

@@ -178,21 +178,49 @@ describe('l1-kit verify(): the verdict of POST /auth/verify, without a cache', (
     expect(l2.counts.verify).to.equal(2);
   });
 
-  it('reads Retry-After as an HTTP date too, and caps it (maxRetryAfterSeconds)', async () => {
+  for (const [status, mode] of [
+    [503, 'unavailable'],
+    [429, 'rate_limited'],
+  ] as const) {
+    it(`pauses every verification for at most 30 s when L2 answers ${status} with Retry-After: 300`, async () => {
+      const alice = await l2.issue('alice', { l1: SELF });
+      const bob = await l2.issue('bob', { l1: SELF });
+      l2.verifyMode = mode;
+      l2.retryAfter = '300';
+      const first = (await rejection(kit.verify(alice))) as L2UnavailableError;
+      expect(first.headers).to.deep.equal({ 'Retry-After': '30' });
+      l2.verifyMode = 'ok';
+
+      clock.advance(29);
+      const paused = (await rejection(kit.verify(bob))) as L2UnavailableError;
+      expect(paused.reason).to.equal('backoff');
+      expect(paused.headers).to.deep.equal({ 'Retry-After': '1' });
+      expect(l2.counts.verify).to.equal(1);
+
+      clock.advance(1);
+      expect((await kit.verify(bob)).username).to.equal('bob');
+      expect((await kit.verify(alice)).username).to.equal('alice');
+      expect(l2.counts.verify).to.equal(3);
+    });
+  }
+
+  it('reads Retry-After as an HTTP date too, capped at 30 s, or lower with maxRetryAfterSeconds', async () => {
     const token = await l2.issue('alice', { l1: SELF });
-    const capped = createL1Kit({ l2: l2.url, self: SELF, now: clock.now, maxRetryAfterSeconds: 30 });
     l2.verifyMode = 'rate_limited';
     l2.retryAfter = new Date(clock.ms + 3600_000).toUTCString();
-    expect(((await rejection(capped.verify(token))) as L2UnavailableError).retryAfter).to.equal(30);
+    expect(((await rejection(kit.verify(token))) as L2UnavailableError).retryAfter).to.equal(30);
+    const lower = createL1Kit({ l2: l2.url, self: SELF, now: clock.now, maxRetryAfterSeconds: 10 });
+    expect(((await rejection(lower.verify(token))) as L2UnavailableError).retryAfter).to.equal(10);
     l2.verifyMode = 'ok';
-    clock.advance(30);
-    expect((await capped.verify(token)).username).to.equal('alice');
+    clock.advance(10);
+    expect((await lower.verify(token)).username).to.equal('alice');
   });
 
   it('refuses a configuration it cannot keep its promises with', () => {
     expect(() => createL1Kit({ l2: l2.url, self: SELF, cache: { positiveTtlSeconds: 61 } })).to.throw(
       RangeError,
     );
+    expect(() => createL1Kit({ l2: l2.url, self: SELF, maxRetryAfterSeconds: 31 })).to.throw(RangeError);
     expect(() => createL1Kit({ l2: l2.url, self: 'ftp://render.test' })).to.throw(TypeError);
     expect(() => createL1Kit({ l2: l2.url, self: 'https://render.test/?x=1' })).to.throw(TypeError);
     expect(() => createL1Kit({ l2: 'not a url', self: SELF })).to.throw(TypeError);

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken, type L1Kit } from '../kit.js';
 import { errorResponse } from '../routes.js';
 import type { AuthResult, RouteHooks } from '../types.js';
-import { readBody, send } from './io.js';
+import { answerFailed, readBody, send } from './io.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -42,7 +42,7 @@ export function protect<Req extends ExpressRequest = ExpressRequest>(
   options: ProtectOptions<Req> = {},
 ): (req: Req, res: ServerResponse, next: ExpressNext) => void {
   return (req, res, next) => {
-    void (async () => {
+    (async () => {
       let auth: AuthResult;
       try {
         const token = options.getToken ? await options.getToken(req) : bearerToken(req.headers.authorization);
@@ -53,7 +53,7 @@ export function protect<Req extends ExpressRequest = ExpressRequest>(
       }
       req.l2 = auth;
       next();
-    })();
+    })().catch((error: unknown) => answerFailed(res, error)); // never an unhandled rejection
   };
 }
 
@@ -71,7 +71,7 @@ export function routes<
 ): (req: Req, res: Res, next: ExpressNext) => void {
   const handle = kit.routes(hooks);
   return (req, res, next) => {
-    void (async () => {
+    (async () => {
       const answer = await handle(
         {
           method: req.method ?? 'GET',
@@ -83,6 +83,6 @@ export function routes<
       ).catch(errorResponse);
       if (answer) send(res, answer);
       else next();
-    })();
+    })().catch((error: unknown) => answerFailed(res, error)); // never an unhandled rejection
   };
 }

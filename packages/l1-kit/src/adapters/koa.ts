@@ -1,11 +1,11 @@
 /**
  * Koa middleware: thin adapters over the core, typed structurally — Koa is not a dependency.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken, type L1Kit } from '../kit.js';
 import { errorResponse } from '../routes.js';
 import type { AuthResult, KitResponse, RouteHooks } from '../types.js';
-import { readBody } from './io.js';
+import { answerFailed, logAnswerFailure, readBody } from './io.js';
 
 /** What the adapters need of Koa's context. */
 export interface KoaContext {
@@ -13,6 +13,7 @@ export interface KoaContext {
   originalUrl: string;
   headers: IncomingHttpHeaders;
   req: IncomingMessage;
+  res: ServerResponse;
   /** `request.body` is used when a body parser set it. */
   request: object;
   state: object;
@@ -28,14 +29,26 @@ export interface ProtectOptions<Ctx extends KoaContext = KoaContext> {
   getToken?: (ctx: Ctx) => string | undefined | Promise<string | undefined>;
 }
 
-/** Writes a {@link KitResponse} on a Koa context. */
+/**
+ * Writes a {@link KitResponse} on a Koa context. An answer Node refuses (e.g. a header value it rejects) becomes a
+ * bare `500` with none of the headers set so far, as with the other adapters (Koa itself would answer 500 too, but
+ * an application's error middleware might not).
+ */
 export function answer(ctx: KoaContext, response: KitResponse): void {
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (name.toLowerCase() === 'set-cookie') ctx.append(name, value);
-    else ctx.set(name, value);
+  try {
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (name.toLowerCase() === 'set-cookie') ctx.append(name, value);
+      else ctx.set(name, value);
+    }
+    ctx.status = response.status;
+    if (response.body !== undefined) ctx.body = response.body;
+  } catch (error) {
+    if (ctx.res.headersSent) return answerFailed(ctx.res, error);
+    for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
+    ctx.body = ''; // no text of Koa's own; before the status, as setting a body sets 200
+    ctx.status = 500;
+    logAnswerFailure(error, 'answered a bare 500');
   }
-  ctx.status = response.status;
-  if (response.body !== undefined) ctx.body = response.body;
 }
 
 /**
