@@ -386,7 +386,8 @@ const USE_CASES = {
       p.revocationWriter,
       p.clock,
     ),
-  introspectToken: (p) => new IntrospectToken(new VerifyToken(p.authenticateToken), p.introspectionFailures),
+  introspectToken: (p) =>
+    new IntrospectToken(new VerifyToken(p.authenticateToken), p.authenticateToken, p.introspectionFailures),
 
   registerAsset: (p) => new RegisterAsset(p.assetWriting),
   updateAsset: (p) => new UpdateAsset(p.assetWriting),
