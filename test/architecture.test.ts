@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -92,6 +92,21 @@ describe('architecture: the dependency rule', () => {
       );
     expect(adapterClasses.length).to.be.greaterThan(20);
     expect(built).to.deep.equal([]);
+  });
+
+  it('keeps every file of packages/*/src within 320 lines', () => {
+    const packages = fileURLToPath(new URL('../packages/', import.meta.url));
+    const files = readdirSync(packages).flatMap((name) =>
+      existsSync(join(packages, name, 'src')) ? sourceFiles(join(packages, name, 'src')) : [],
+    );
+    const long = files
+      .map((file) => ({
+        file: relative(packages, file),
+        lines: readFileSync(file, 'utf8').trimEnd().split('\n').length,
+      }))
+      .filter((f) => f.lines > 320);
+    expect(files.length).to.be.greaterThan(10);
+    expect(long.map((f) => `${f.file}: ${f.lines} lines`)).to.deep.equal([]);
   });
 
   it('finds the imports it checks (the check itself works)', () => {
