@@ -8,11 +8,17 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The workspace package the service depends on (the transparency log, ADR 15): its manifest before `npm ci`, which
+# links it into node_modules/@l2/tlog. The L1 kit's workspace is not needed and not copied.
+COPY packages/tlog/package.json ./packages/tlog/
 # Scripts are skipped here because `prepare` needs the sources; native modules are built explicitly instead.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild bcrypt better-sqlite3
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages/tlog/tsconfig.json packages/tlog/tsconfig.build.json ./packages/tlog/
+COPY packages/tlog/src ./packages/tlog/src
 COPY scripts ./scripts
 COPY src ./src
+# Builds packages/tlog, then the service against it.
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
@@ -23,6 +29,9 @@ ENV NODE_ENV=production \
     STORE=sqlite:/app/data/l2.sqlite
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
+# node_modules/@l2/tlog links to packages/tlog: its manifest and built files.
+COPY --from=build /app/packages/tlog/package.json ./packages/tlog/package.json
+COPY --from=build /app/packages/tlog/dist ./packages/tlog/dist
 COPY --from=build /app/dist ./dist
 COPY package.json README.md ./
 COPY bin ./bin

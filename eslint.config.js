@@ -4,15 +4,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    // packages/l1-kit/src/log-core links to L2's own log verifier files, linted where they are.
-    ignores: [
-      'dist/**',
-      'node_modules/**',
-      'data/**',
-      'test-output/**',
-      'packages/*/dist/**',
-      'packages/l1-kit/src/log-core/**',
-    ],
+    ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-output/**', 'packages/*/dist/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

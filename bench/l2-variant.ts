@@ -4,11 +4,7 @@
 // SECRETS_DIR, …). Prints {"port":…} once it listens; exits on SIGTERM.
 import { once } from 'node:events';
 import { applyServerLimits, createHttpServer } from '../src/adapters/http/http-server.js';
-import {
-  ed25519KeyPairFromPkcs8Pem,
-  nodeSha256,
-  verifyEd25519,
-} from '../src/adapters/crypto/node-transparency-crypto.js';
+import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { openSqlitePersistence } from '../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { IGNORE_TRANSPARENCY } from '../src/application/ports/transparency-observer.js';
 import { buildApplication } from '../src/composition/application.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,53 +17,81 @@ const importsOf = (file: string): string[] =>
     (m) => m[1]!,
   );
 
-/** Every import in a layer, as "file → specifier", with relative specifiers resolved against src/. */
-function imports(layer: string) {
-  return sourceFiles(join(SRC, layer)).flatMap((file) =>
+/** Every import in a layer, as "file → specifier", with relative specifiers resolved against `root` (src/). */
+function imports(layer: string, root = SRC) {
+  return sourceFiles(join(root, layer)).flatMap((file) =>
     importsOf(file).map((specifier) => ({
-      file: relative(SRC, file),
+      file: relative(root, file),
       specifier,
-      target: specifier.startsWith('.') ? relative(SRC, join(file, '..', specifier)) : specifier,
+      target: specifier.startsWith('.') ? relative(root, join(file, '..', specifier)) : specifier,
     })),
   );
 }
 
-describe('architecture: the dependency rule', () => {
-  it('keeps the domain free of anything outside itself (zod at most)', () => {
-    const offending = imports('domain').filter((i) => !i.target.startsWith('domain/') && i.target !== 'zod');
-    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
-  });
+/**
+ * The transparency log's pure domain: the entry point of the workspace package @l2/tlog (packages/tlog/src/domain,
+ * ADR 15). For the dependency rule it is part of the domain — held below to the same rule, in its own package so
+ * that the L1 kit ships it — and the only thing outside src/domain that the domain and the application may import.
+ * Its adapters (`@l2/tlog/client`, `@l2/tlog/node-crypto`) are adapters.
+ */
+const LOG_DOMAIN = '@l2/tlog';
+const TLOG = fileURLToPath(new URL('../packages/tlog/', import.meta.url));
+const TLOG_SRC = join(TLOG, 'src');
 
-  it('keeps src/domain/transparency self-contained (its files import only each other), so the L1 kit can compile them', () => {
-    const offending = imports('domain/transparency').filter(
-      (i) => !i.target.startsWith('domain/transparency/'),
+describe('architecture: the dependency rule', () => {
+  it("keeps the domain free of anything outside itself (zod and the log's pure domain at most)", () => {
+    const offending = imports('domain').filter(
+      (i) => !i.target.startsWith('domain/') && i.target !== 'zod' && i.target !== LOG_DOMAIN,
     );
     expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
-    expect(imports('domain/transparency')).to.not.deep.equal([]);
   });
 
-  it("keeps the log monitor (src/adapters/tlog-client) and the log crypto to the log core and Node's built-ins, so the L1 kit can compile them", () => {
-    const offending = [
-      ...imports('adapters/tlog-client').filter(
-        (i) =>
-          !i.target.startsWith('domain/transparency/') &&
-          !i.target.startsWith('adapters/tlog-client/') &&
-          !i.target.startsWith('node:'),
-      ),
-      ...imports('adapters/crypto').filter(
-        (i) =>
-          i.file === 'adapters/crypto/node-transparency-crypto.ts' &&
-          !i.target.startsWith('domain/transparency/') &&
-          i.target !== 'node:crypto',
-      ),
-    ];
+  it("keeps the log's domain (packages/tlog/src/domain, the package's entry point) pure: its files import only each other", () => {
+    const all = imports('domain', TLOG_SRC);
+    const offending = all.filter((i) => !i.specifier.startsWith('.') || !i.target.startsWith('domain/'));
     expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
-    expect(imports('adapters/tlog-client')).to.not.deep.equal([]);
+    expect(all).to.not.deep.equal([]);
   });
 
-  it('lets the application import only the domain and itself', () => {
+  it("keeps the log's adapters (@l2/tlog/client, @l2/tlog/node-crypto) to the log's domain and Node's built-ins", () => {
+    const all = imports('adapters', TLOG_SRC);
+    const offending = all.filter((i) => {
+      if (i.target.startsWith('node:')) return false;
+      if (!i.specifier.startsWith('.')) return true;
+      const own = i.file.split('/').slice(0, 2).join('/');
+      return !i.target.startsWith('domain/') && !i.target.startsWith(`${own}/`);
+    });
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+    expect(all.some((i) => i.target.startsWith('domain/'))).to.equal(true);
+  });
+
+  it("resolves @l2/tlog, wherever it is resolved (published exports, TypeScript paths), to the log's domain and nothing else", () => {
+    const manifest = JSON.parse(readFileSync(join(TLOG, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import: string } | string>;
+    };
+    const tsconfig = readFileSync(fileURLToPath(new URL('../tsconfig.json', import.meta.url)), 'utf8');
+    const paths = JSON.parse(tsconfig.replace(/^\s*\/\/.*$/gm, '')) as {
+      compilerOptions: { paths: Record<string, [string]> };
+    };
+    const built = Object.fromEntries(
+      Object.entries(manifest.exports)
+        .filter((entry): entry is [string, { import: string }] => typeof entry[1] !== 'string')
+        .map(([entry, target]) => [entry.replace(/^\./, LOG_DOMAIN), target.import]),
+    );
+    const sources = Object.fromEntries(
+      Object.entries(paths.compilerOptions.paths).map(([name, [target]]) => [
+        name,
+        target.replace('./packages/tlog/src/', './dist/').replace(/\.ts$/, '.js'),
+      ]),
+    );
+    expect(sources, "tsconfig.json paths mirror the package's exports").to.deep.equal(built);
+    expect(built[LOG_DOMAIN]).to.equal('./dist/domain/index.js');
+  });
+
+  it("lets the application import only the domain (the log's included) and itself", () => {
     const offending = imports('application').filter(
-      (i) => !i.target.startsWith('domain/') && !i.target.startsWith('application/'),
+      (i) =>
+        !i.target.startsWith('domain/') && !i.target.startsWith('application/') && i.target !== LOG_DOMAIN,
     );
     expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
   });
@@ -94,8 +122,24 @@ describe('architecture: the dependency rule', () => {
     expect(built).to.deep.equal([]);
   });
 
+  it('keeps every file of packages/*/src within 320 lines', () => {
+    const packages = fileURLToPath(new URL('../packages/', import.meta.url));
+    const files = readdirSync(packages).flatMap((name) =>
+      existsSync(join(packages, name, 'src')) ? sourceFiles(join(packages, name, 'src')) : [],
+    );
+    const long = files
+      .map((file) => ({
+        file: relative(packages, file),
+        lines: readFileSync(file, 'utf8').trimEnd().split('\n').length,
+      }))
+      .filter((f) => f.lines > 320);
+    expect(files.length).to.be.greaterThan(10);
+    expect(long.map((f) => `${f.file}: ${f.lines} lines`)).to.deep.equal([]);
+  });
+
   it('finds the imports it checks (the check itself works)', () => {
     expect(imports('application').some((i) => i.target.startsWith('domain/'))).to.equal(true);
     expect(imports('adapters').some((i) => i.specifier === 'koa')).to.equal(true);
+    expect(imports('application').some((i) => i.target === LOG_DOMAIN)).to.equal(true);
   });
 });

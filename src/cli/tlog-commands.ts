@@ -1,15 +1,17 @@
 // `l2 tlog verify`: checks any L2's transparency log from outside, by its public URL and its verifier key, as a
 // user, a peer or an auditor would — no store, no configuration, nothing of the checked L2 trusted but its key.
 import { readFileSync } from 'node:fs';
-import { nodeSha256, verifyEd25519 } from '../adapters/crypto/node-transparency-crypto.js';
-import { httpLogFetch } from '../adapters/tlog-client/http-log-fetch.js';
-import { describeOutcome, evidenceOf, monitorLog } from '../adapters/tlog-client/log-monitor.js';
+import type { LogVerifierState } from '@l2/tlog';
 import {
+  describeOutcome,
+  evidenceOf,
+  httpLogFetch,
   loadVerifierState,
+  monitorLog,
   saveVerifierState,
   VerifierStateFileError,
-} from '../adapters/tlog-client/verifier-state-file.js';
-import type { LogVerifierState } from '../domain/transparency/index.js';
+} from '@l2/tlog/client';
+import { nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { CommandError, LogMisbehavedError, UsageError, type Command } from './command.js';
 
 /** A verifier key given on the command line, or the file holding one. */

@@ -24,11 +24,7 @@ import { SimpleWebAuthnPasskeys } from '../adapters/crypto/simple-webauthn-passk
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
 import { NoticeSigningKeys } from '../adapters/crypto/notice-signing-keys.js';
-import {
-  ed25519KeyPairFromPkcs8Pem,
-  nodeSha256,
-  verifyEd25519,
-} from '../adapters/crypto/node-transparency-crypto.js';
+import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';

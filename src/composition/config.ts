@@ -2,11 +2,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ServerLimits } from '../adapters/http/http-server.js';
 import { ConfigError } from './config-error.js';
-import {
-  ed25519KeyPairFromPkcs8Pem,
-  generateEd25519Pkcs8Pem,
-} from '../adapters/crypto/node-transparency-crypto.js';
-import { logOriginOf } from '../domain/transparency/log-origin.js';
+import { ed25519KeyPairFromPkcs8Pem, generateEd25519Pkcs8Pem } from '@l2/tlog/node-crypto';
+import { logOriginOf } from '@l2/tlog';
 import {
   loadJwtSecret,
   loadNoticeSigningKeys,

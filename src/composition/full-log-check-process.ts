@@ -2,7 +2,7 @@
 // entry, leaf hash and tile hash, as the service's start-up check does), answers the tree it reached, and exits —
 // taking with it the memory the reads leave behind. Started with an IPC channel ('advanced' serialization); sent
 // one FullLogCheckRequest, it answers one FullLogCheckAnswer.
-import { nodeSha256 } from '../adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 } from '@l2/tlog/node-crypto';
 import { openTransparencyLogReader } from '../adapters/persistence/sqlite/sqlite-transparency-log-reader.js';
 import { LogInconsistency, VerifiedTree } from '../application/services/transparency/verified-tree.js';
 import type { FullLogCheckAnswer, FullLogCheckRequest } from './full-log-check.js';

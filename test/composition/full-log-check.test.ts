@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeSha256 } from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 } from '@l2/tlog/node-crypto';
 import {
   openSqlitePersistence,
   type SqlitePersistence,

@@ -8,10 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  ed25519KeyPairFromPkcs8Pem,
-  generateEd25519Pkcs8Pem,
-} from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { ed25519KeyPairFromPkcs8Pem, generateEd25519Pkcs8Pem } from '@l2/tlog/node-crypto';
 import { appendActivities } from '../contract/transparency-log.contract.js';
 import { MisbehavingLogServer } from '../support/misbehaving-log-server.js';
 import { growServedLog, startServedLog } from '../support/served-log.js';

@@ -1,15 +1,8 @@
 import { expect } from 'chai';
-import { nodeSha256 as crypto } from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
 import type { Persistence } from '../../src/application/ports/persistence.js';
 import { LogDataMissingError } from '../../src/application/ports/transparency-log-store.js';
-import {
-  emptyTreeHash,
-  leafHash,
-  nodeHash,
-  rangeHashReader,
-  splitPoint,
-  treeHash,
-} from '../../src/domain/transparency/index.js';
+import { emptyTreeHash, leafHash, nodeHash, rangeHashReader, splitPoint, treeHash } from '@l2/tlog';
 import { activityFor } from '../support/activity-writers.js';
 import { anAsset, aUsername } from '../support/builders.js';
 import { TEST_TLOG_ORIGIN, testTransparencyLog } from '../support/tlog-test-key.js';

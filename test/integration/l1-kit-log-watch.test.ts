@@ -15,7 +15,7 @@ import {
   type LogVerified,
   type LogVerifierState,
 } from '../../packages/l1-kit/src/index.js';
-import { loadVerifierState } from '../../src/adapters/tlog-client/verifier-state-file.js';
+import { loadVerifierState } from '@l2/tlog/client';
 import { MisbehavingLogServer } from '../support/misbehaving-log-server.js';
 import { gate } from '../../packages/l1-kit/test/support/servers.js';
 import { growServedLog, startServedLog } from '../support/served-log.js';

@@ -11,8 +11,8 @@ import {
   ed25519KeyPairFromPkcs8Pem,
   generateEd25519Pkcs8Pem,
   nodeSha256 as crypto,
-} from '../../src/adapters/crypto/node-transparency-crypto.js';
-import { encodeBase64, treeHash } from '../../src/domain/transparency/index.js';
+} from '@l2/tlog/node-crypto';
+import { encodeBase64, treeHash } from '@l2/tlog';
 import { goCheckAvailable, goEnvironment } from '../support/go-toolchain.js';
 import { MemoryTransparencyLog } from '../support/memory-transparency-log.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeSha256 as crypto, verifyEd25519 } from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import {
   openCheckpoint,
@@ -14,7 +14,7 @@ import {
   rangeHashReader,
   treeHash,
   verifyConsistency,
-} from '../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';

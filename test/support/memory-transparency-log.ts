@@ -1,4 +1,4 @@
-import { nodeSha256 } from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 } from '@l2/tlog/node-crypto';
 import {
   appendToRightEdge,
   EMPTY_RIGHT_EDGE,
@@ -15,7 +15,7 @@ import {
   type RightEdge,
   type StoredHashIndex,
   type StoredHashReader,
-} from '../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 
 /**
  * A transparency log as a store would keep it (entries, the kept tile-level hashes, the right

@@ -2,7 +2,7 @@
 // that misbehaves, for the monitors (`l2 tlog verify`, the L1 kit's watch) to catch.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Ed25519KeyPair } from '../../src/domain/transparency/index.js';
+import type { Ed25519KeyPair } from '@l2/tlog';
 import { MemoryTransparencyLog } from './memory-transparency-log.js';
 import { testTlogKeyPair, testVerifierKey } from './tlog-test-key.js';
 

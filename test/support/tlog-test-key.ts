@@ -2,11 +2,7 @@
 // the file `tlog_signing_key` holds it), so that tests can check checkpoints against its verifier key.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ed25519KeyPairFromPkcs8Pem,
-  nodeSha256,
-  verifyEd25519,
-} from '../../src/adapters/crypto/node-transparency-crypto.js';
+import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import type { FullLogCheck } from '../../src/application/ports/full-log-check.js';
 import type { ProblemLog } from '../../src/application/ports/problem-log.js';
 import type { TransparencyLogStore } from '../../src/application/ports/transparency-log-store.js';
@@ -15,7 +11,7 @@ import {
   type TransparencyObserver,
 } from '../../src/application/ports/transparency-observer.js';
 import { TransparencyLog } from '../../src/application/services/transparency/transparency-log.js';
-import { formatVerifierKey, noteSigner, type NoteSigner } from '../../src/domain/transparency/index.js';
+import { formatVerifierKey, noteSigner, type NoteSigner } from '@l2/tlog';
 
 export const TEST_TLOG_KEY_PEM = `-----BEGIN PRIVATE KEY-----
 MC4CAQAwBQYDK2VwBCIEIBf1k+c5c057NqFl5LNUSyTbDJOn8NiWfrt+b6Mz5zSz

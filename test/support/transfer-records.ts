@@ -1,14 +1,8 @@
 // A store's worth of records in the transfer form, made up but consistent (activities gap-free, jobs naming
 // activities that exist), for the round trips of `l2 store export` / `import`.
 import type { TransferProfile, TransferRecord } from '../../src/application/ports/store-transfer.js';
-import { nodeSha256 } from '../../src/adapters/crypto/node-transparency-crypto.js';
-import {
-  appendToRightEdge,
-  EMPTY_RIGHT_EDGE,
-  leafHash,
-  rootOfRightEdge,
-  signCheckpoint,
-} from '../../src/domain/transparency/index.js';
+import { nodeSha256 } from '@l2/tlog/node-crypto';
+import { appendToRightEdge, EMPTY_RIGHT_EDGE, leafHash, rootOfRightEdge, signCheckpoint } from '@l2/tlog';
 import { TEST_TLOG_ORIGIN, testNoteSigner } from './tlog-test-key.js';
 
 /** A new account's profile, as every store exports it. */

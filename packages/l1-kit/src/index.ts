@@ -1,5 +1,8 @@
-export { L1Kit, createL1Kit, bearerToken, hashToken, NOTICE_PATH, type L1KitOptions } from './kit.js';
-export { NoticeReceiver, BACKCHANNEL_LOGOUT_EVENT } from './notices.js';
+export { L1Kit, createL1Kit } from './kit.js';
+export { NOTICE_PATH, type L1KitOptions } from './options.js';
+export { bearerToken, hashToken } from './tokens.js';
+export { NoticeReceiver } from './notices.js';
+export { BACKCHANNEL_LOGOUT_EVENT } from './logout-tokens.js';
 export { errorResponse } from './routes.js';
 export {
   L1KitError,

@@ -1,19 +1,20 @@
 // The kit's watch over L2's transparency log (docs/transparency.md in L2): every interval, the pass that
 // `l2 tlog verify` makes — check the signed checkpoint, check it extends the one checked last, rebuild what is new
-// from the entries — raising an event for what it found. The pass itself is L2's own verifier code, compiled into
-// the kit from the same files (src/log-core links to them), so the kit and L2's CLI cannot disagree.
+// from the entries — raising an event for what it found. The pass itself is L2's own verifier, the package
+// @l2/tlog that L2 runs too, so the kit and L2's CLI cannot disagree.
 import { EventEmitter } from 'node:events';
-import { nodeSha256, verifyEd25519 } from './log-core/adapters/crypto/node-transparency-crypto.js';
-import { httpLogFetch } from './log-core/adapters/tlog-client/http-log-fetch.js';
+import type { LogVerificationFailure, LogVerifierState } from '@l2/tlog';
 import {
   describeOutcome,
   evidenceOf,
+  httpLogFetch,
+  loadVerifierState,
   monitoredLog,
   monitorLog,
+  saveVerifierState,
   type MonitorOutcome,
-} from './log-core/adapters/tlog-client/log-monitor.js';
-import { loadVerifierState, saveVerifierState } from './log-core/adapters/tlog-client/verifier-state-file.js';
-import type { LogVerificationFailure, LogVerifierState } from './log-core/domain/transparency/index.js';
+} from '@l2/tlog/client';
+import { nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import type { FetchLike } from './http.js';
 
 export type { LogVerificationFailure, LogVerifierState };

@@ -1,35 +1,63 @@
-import { errors as joseErrors, type JWTPayload } from 'jose';
-import { L1KitError, L2UnavailableError } from './errors.js';
 import { isObject } from './http.js';
-import { hashToken, type L1Kit } from './kit.js';
+import { NoticeLedger } from './notice-ledger.js';
+import { hashToken, TOKEN_HASH } from './tokens.js';
 import type { KitResponse, LogoutNotice } from './types.js';
 
-export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
-const TOKEN_HASH = /^[0-9a-f]{64}$/;
 const MAX_NOTICE_BYTES = 64 * 1024;
+
+/** What a notice needs of the verifier: to forget any verdict for a token, including one on its way back from L2. */
+export interface VerdictPurge {
+  purge(tokenHash: string): void;
+}
+
+/** What the receiver learns of a logout token: the notice it carries, or why not. */
+export type LogoutTokenVerdict =
+  | { kind: 'valid'; notice: LogoutNotice }
+  /** Unsigned, forged, expired, for another audience…: L2 does not retry a 4xx. */
+  | { kind: 'invalid'; reason: string }
+  /** L2's keys cannot be fetched right now, or the token names a key newer than the copy: L2 should retry. */
+  | { kind: 'keys_unavailable'; retryAfter: number | undefined };
+
+/** Checks the signed `logout_token` of a notice (logout-tokens.ts). */
+export interface LogoutTokenCheck {
+  check(logoutToken: string): Promise<LogoutTokenVerdict>;
+}
+
+export interface NoticeReceiverParts {
+  verdicts: VerdictPurge;
+  logoutTokens: LogoutTokenCheck;
+  /** The clock of the receiver's ledger, in epoch milliseconds. */
+  now: () => number;
+  onLogout?: ((notice: LogoutNotice) => void | Promise<void>) | undefined;
+  /** Called by `close()`: the verifier stops caching valid answers once no receiver is left (idempotent). */
+  unmount?: () => void;
+}
 
 /**
  * Receives L2's revocation notices (`POST <self>/auth/revoke`, API.md §2 and §2.4). For every notice it first purges
  * the named token's cached verdict — harmless even when the notice is forged — and only then checks the signed
- * `logout_token`; the application's `onLogout` runs once per verified notice. Answers: `204` handled (or L2's
- * redelivery of a notice handled before: signed afresh, same `jti`), `400` refused (unsigned, forged, expired, the
- * same logout token replayed…; L2 does not retry a 4xx), `503` L2's keys cannot be fetched right now, the notice
- * names a key newer than the kit's copy of the set, or the same notice is still being handled, and `500` the hook
- * threw (L2 retries all three).
+ * `logout_token`; the application's `onLogout` runs once per verified notice (the receiver's ledger remembers each
+ * notice's id). Answers: `204` handled (or L2's redelivery of a notice handled before: signed afresh, same `jti`),
+ * `400` refused (unsigned, forged, expired, the same logout token replayed…; L2 does not retry a 4xx), `503` L2's
+ * keys cannot be fetched right now, the notice names a key newer than the kit's copy of the set, or the same notice
+ * is still being handled, and `500` the hook threw (L2 retries all three).
  */
 export class NoticeReceiver {
-  constructor(
-    private readonly kit: L1Kit,
-    private readonly onLogout: ((notice: LogoutNotice) => void | Promise<void>) | undefined,
-    private readonly unmount: () => void,
-  ) {}
+  readonly #parts: NoticeReceiverParts;
+  readonly #ledger: NoticeLedger;
+
+  constructor(parts: NoticeReceiverParts) {
+    this.#parts = parts;
+    this.#ledger = new NoticeLedger(parts.now);
+  }
 
   /** Handles one notice body: a parsed JSON value, or the raw body as a string or bytes. */
   async handle(body: unknown): Promise<KitResponse> {
+    const { verdicts, logoutTokens, onLogout } = this.#parts;
     const notice = parse(body);
     if (!isObject(notice)) return refuse(400, 'invalid_request', 'The notice is not a JSON object.');
     if (typeof notice.token_hash === 'string' && TOKEN_HASH.test(notice.token_hash))
-      this.kit.purge(notice.token_hash);
+      verdicts.purge(notice.token_hash);
     if (typeof notice.logout_token !== 'string') {
       return refuse(
         400,
@@ -38,18 +66,16 @@ export class NoticeReceiver {
       );
     }
 
-    let claims: LogoutNotice;
-    try {
-      claims = readClaims(await this.kit.verifyLogoutToken(notice.logout_token));
-    } catch (error) {
-      if (keysUnavailable(error)) {
-        const retryAfter = error instanceof L2UnavailableError ? error.retryAfter : undefined;
-        return refuse(503, 'unavailable', "L2's signing keys cannot be fetched right now.", retryAfter);
-      }
-      return refuse(400, 'invalid_request', `The logout token is not valid: ${reason(error)}.`);
+    const verdict = await logoutTokens.check(notice.logout_token);
+    if (verdict.kind === 'keys_unavailable') {
+      return refuse(503, 'unavailable', "L2's signing keys cannot be fetched right now.", verdict.retryAfter);
     }
-    this.kit.purge(claims.tokenHash);
-    const seen = this.kit.claimNotice(claims.jti, hashToken(notice.logout_token));
+    if (verdict.kind === 'invalid') {
+      return refuse(400, 'invalid_request', `The logout token is not valid: ${verdict.reason}.`);
+    }
+    const claims = verdict.notice;
+    verdicts.purge(claims.tokenHash);
+    const seen = this.#ledger.claim(claims.jti, hashToken(notice.logout_token));
     if (seen === 'replayed')
       return refuse(400, 'invalid_request', 'This logout token was received before (a replay).');
     // L2's redelivery of a notice whose hook ran (its answer was lost): acknowledged, the hook is not run again.
@@ -58,18 +84,18 @@ export class NoticeReceiver {
       return refuse(503, 'unavailable', 'This notice is being handled; its outcome is not known yet.', 2);
     }
     try {
-      await this.onLogout?.(claims);
+      await onLogout?.(claims);
     } catch {
-      this.kit.settleNotice(claims.jti, false);
+      this.#ledger.settle(claims.jti, false);
       return refuse(500, 'internal_error', 'internal_error');
     }
-    this.kit.settleNotice(claims.jti, true);
+    this.#ledger.settle(claims.jti, true);
     return { status: 204, headers: { 'Cache-Control': 'no-store' } };
   }
 
   /** Unmounts the receiver: once none is left, valid answers are no longer cached (and those cached are dropped). */
   close(): void {
-    this.unmount();
+    this.#parts.unmount?.();
   }
 }
 
@@ -83,55 +109,6 @@ function parse(body: unknown): unknown {
     }
   }
   return body;
-}
-
-/** The claims a logout token must carry beyond what `jwtVerify` checked (OIDC Back-Channel Logout 1.0 §2.4, §2.6). */
-function readClaims(payload: JWTPayload): LogoutNotice {
-  const fail = (what: string): never => {
-    throw new LogoutTokenError(what);
-  };
-  if ('nonce' in payload) fail('a logout token must not carry a nonce');
-  const events = payload.events;
-  if (!isObject(events) || !isObject(events[BACKCHANNEL_LOGOUT_EVENT]))
-    fail('events lacks the back-channel logout event');
-  const { sub, jti, sid, token_hash: tokenHash, expires_at: expiresAt, iss, iat } = payload;
-  if (typeof sub !== 'string' || sub === '') fail('sub is not a string');
-  if (typeof jti !== 'string' || jti === '' || jti.length > 256) fail('jti is not a string');
-  if (typeof tokenHash !== 'string' || !TOKEN_HASH.test(tokenHash))
-    fail('token_hash is not a SHA-256 hex digest');
-  if (sid !== undefined && typeof sid !== 'string') fail('sid is not a string');
-  let expiry: Date | undefined;
-  if (expiresAt !== undefined) {
-    // A NumericDate, like every JWT time claim (API.md §0, §2.4); the notice's own JSON field is the ISO string.
-    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) fail('expires_at is not a NumericDate');
-    expiry = new Date((expiresAt as number) * 1000);
-  }
-  return {
-    username: sub as string,
-    tokenHash: tokenHash as string,
-    sid: sid as string | undefined,
-    jti: jti as string,
-    expiresAt: expiry,
-    issuer: iss as string,
-    issuedAt: new Date((iat as number) * 1000),
-  };
-}
-
-class LogoutTokenError extends Error {}
-
-/** Failures to get L2's keys (so L2 should retry), as opposed to a token that does not verify. */
-function keysUnavailable(error: unknown): boolean {
-  if (error instanceof L2UnavailableError) return true;
-  if (error instanceof LogoutTokenError || error instanceof L1KitError) return false;
-  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) return true;
-  if (error instanceof joseErrors.JOSEError) return error.code === 'ERR_JOSE_GENERIC';
-  return true; // a network error from fetching the key set
-}
-
-function reason(error: unknown): string {
-  if (error instanceof LogoutTokenError) return error.message;
-  if (error instanceof joseErrors.JOSEError) return `${error.code}: ${error.message}`;
-  return 'unreadable';
 }
 
 function refuse(status: number, code: string, detail: string, retryAfter?: number): KitResponse {

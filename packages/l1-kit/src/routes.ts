@@ -1,6 +1,15 @@
 import { L1KitError } from './errors.js';
-import type { L1Kit } from './kit.js';
+import type { NoticeReceiver } from './notices.js';
+import type { KitPaths } from './options.js';
+import type { SignIn } from './sign-in.js';
 import type { KitRequest, KitResponse, RouteHooks } from './types.js';
+
+/** What the routes serve: the kit's paths, the notice receiver mounted for them, and sign-in. */
+export interface RouteTargets {
+  paths: KitPaths;
+  receiver: NoticeReceiver;
+  signIn: SignIn;
+}
 
 /** An error as an answer: its status, headers and RFC 9457 body; anything unexpected is a bare `500`. */
 export function errorResponse(error: unknown): KitResponse {
@@ -12,28 +21,27 @@ export function errorResponse(error: unknown): KitResponse {
   };
 }
 
-/** See {@link L1Kit.routes}. */
+/** See `L1Kit.routes`. */
 export function createRoutes<Context>(
-  kit: L1Kit,
+  { paths, receiver, signIn }: RouteTargets,
   hooks: RouteHooks<Context>,
 ): (request: KitRequest, context: Context) => Promise<KitResponse | undefined> {
-  const receiver = kit.noticeReceiver({ onLogout: hooks.onLogout });
   const { onSignIn } = hooks;
   return async (request, context) => {
     const target = new URL(request.url, 'http://l1.invalid');
     const path = target.pathname.replace(/(.)\/$/, '$1');
-    if (request.method === 'POST' && path === kit.paths.notices) {
+    if (request.method === 'POST' && path === paths.notices) {
       return receiver.handle(await request.body());
     }
     if (!onSignIn || request.method !== 'GET') return undefined; // a HEAD (a prefetch) must not spend a code
-    if (path === kit.paths.signIn) {
+    if (path === paths.signIn) {
       try {
-        return await kit.startSignIn({ returnTo: target.searchParams.get('returnTo') ?? undefined });
+        return await signIn.start(target.searchParams.get('returnTo') ?? undefined);
       } catch (error) {
         return errorResponse(error);
       }
     }
-    if (path === kit.paths.callback) {
+    if (path === paths.callback) {
       const query = target.searchParams;
       if (query.has('token') && !query.has('code') && !query.has('error')) {
         // L2's attach form lands here with the token in the URL (API.md §2, "POST /renderers/attach"). It carries no
@@ -41,7 +49,7 @@ export function createRoutes<Context>(
         return {
           status: 303,
           headers: {
-            Location: kit.paths.signIn,
+            Location: paths.signIn,
             'Cache-Control': 'no-store',
             'Referrer-Policy': 'no-referrer',
           },
@@ -49,12 +57,12 @@ export function createRoutes<Context>(
       }
       try {
         const cookie = request.headers.cookie;
-        const result = await kit.finishSignIn({ url: request.url, cookie });
+        const result = await signIn.finish({ url: request.url, cookie });
         await onSignIn(result, context);
         return result.response;
       } catch (error) {
         const answer = errorResponse(error);
-        answer.headers['Set-Cookie'] = kit.signInCookieClearing();
+        answer.headers['Set-Cookie'] = signIn.cookieClearing();
         return answer;
       }
     }

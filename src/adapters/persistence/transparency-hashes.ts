@@ -11,7 +11,7 @@ import {
   type RightEdge,
   type RightEdgeAppend,
   type Sha256,
-} from '../../domain/transparency/index.js';
+} from '@l2/tlog';
 
 export const storeSha256: Sha256 = {
   sha256(...parts) {

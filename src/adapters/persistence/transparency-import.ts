@@ -2,12 +2,7 @@
 // and the checkpoint the file carries is kept only if those entries give its root — an import serves the same root
 // as the store it came from, or is refused.
 import { InvalidTransferError, type TransferRecord } from '../../application/ports/store-transfer.js';
-import {
-  bytesEqual,
-  checkpointInNote,
-  treeHash,
-  type StoredHashReader,
-} from '../../domain/transparency/index.js';
+import { bytesEqual, checkpointInNote, treeHash, type StoredHashReader } from '@l2/tlog';
 import { storeSha256 } from './transparency-hashes.js';
 
 export type TransparencyLogRecord = Extract<TransferRecord, { record: 'transparency_log' }>;

@@ -1,4 +1,4 @@
-import type { RightEdge } from '../../domain/transparency/index.js';
+import type { RightEdge } from '@l2/tlog';
 
 /** The tree a whole-log check reached: its right edge, and the roots at the sizes it was asked to remember. */
 export interface CheckedTree {

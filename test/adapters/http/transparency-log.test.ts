@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { nodeSha256, verifyEd25519 } from '../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import {
   bytesEqual,
   decodeEntryBundle,
@@ -14,7 +14,7 @@ import {
   treeHash,
   verifyTlogProof,
   type NoteVerifierKey,
-} from '../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import type { MemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
 import type { AssetName } from '../../../src/domain/asset.js';
 import type { Username } from '../../../src/domain/user.js';

@@ -4,11 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ed25519KeyPairFromPkcs8Pem,
-  nodeSha256,
-  verifyEd25519,
-} from '../../../src/adapters/crypto/node-transparency-crypto.js';
+import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { appendActivities } from '../../contract/transparency-log.contract.js';
 import { client, registerUser } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { nodeSha256 as crypto } from '../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
 import {
   appliedVersions,
   migrate,
@@ -23,7 +23,7 @@ import {
   rangeHashReader,
   rootOfRightEdge,
   treeHash,
-} from '../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { anActivity } from '../../support/builders.js';
 import { testTransparencyLog } from '../../support/tlog-test-key.js';
 import { appendActivities } from '../../contract/transparency-log.contract.js';

@@ -1,10 +1,7 @@
 // The TransparencyLog service on the memory store: what it signs, when it refuses to, and several instances on
 // one store.
 import { expect } from 'chai';
-import {
-  nodeSha256 as crypto,
-  verifyEd25519,
-} from '../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto, verifyEd25519 } from '@l2/tlog/node-crypto';
 import {
   openMemoryPersistence,
   type MemoryPersistence,
@@ -17,7 +14,7 @@ import {
   verifyConsistency,
   proveConsistency,
   rangeHashReader,
-} from '../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { appendActivities } from '../../contract/transparency-log.contract.js';
 import { RecordedProblems } from '../../support/use-case-kit.js';
 import { testTransparencyLog, testVerifierKey } from '../../support/tlog-test-key.js';

@@ -2,7 +2,8 @@
  * Express (4 or 5) middleware: thin adapters over the core, typed structurally — Express is not a dependency.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken, type L1Kit } from '../kit.js';
+import type { L1Kit } from '../kit.js';
+import { bearerToken } from '../tokens.js';
 import { errorResponse } from '../routes.js';
 import type { AuthResult, RouteHooks } from '../types.js';
 import { answerFailed, readBody, send } from './io.js';

@@ -2,7 +2,8 @@
  * Koa middleware: thin adapters over the core, typed structurally — Koa is not a dependency.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken, type L1Kit } from '../kit.js';
+import type { L1Kit } from '../kit.js';
+import { bearerToken } from '../tokens.js';
 import { errorResponse } from '../routes.js';
 import type { AuthResult, KitResponse, RouteHooks } from '../types.js';
 import { answerFailed, logAnswerFailure, readBody } from './io.js';

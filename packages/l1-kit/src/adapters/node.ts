@@ -3,7 +3,8 @@
  * `reply.raw`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken, type L1Kit } from '../kit.js';
+import type { L1Kit } from '../kit.js';
+import { bearerToken } from '../tokens.js';
 import { errorResponse } from '../routes.js';
 import type { AuthResult, RouteHooks } from '../types.js';
 import { readBody, send } from './io.js';

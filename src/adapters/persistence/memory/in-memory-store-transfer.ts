@@ -12,7 +12,7 @@ import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { Username } from '../../../domain/user.js';
 import { profileFromStored, storedProfile } from '../stored-profile.js';
 import { checkedBatches, iso, millis } from '../transfer-checks.js';
-import { rangeHashReader } from '../../../domain/transparency/index.js';
+import { rangeHashReader } from '@l2/tlog';
 import { checkImportedLog } from '../transparency-import.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { MemoryTransparencyTree } from './memory-transparency-tree.js';

@@ -1,9 +1,5 @@
 import type { SignedCheckpoint } from '../../../application/ports/transparency-log-store.js';
-import {
-  EMPTY_RIGHT_EDGE,
-  type RightEdge,
-  type RightEdgeAppend,
-} from '../../../domain/transparency/index.js';
+import { EMPTY_RIGHT_EDGE, type RightEdge, type RightEdgeAppend } from '@l2/tlog';
 import { appendEntry } from '../transparency-hashes.js';
 
 /**

@@ -15,7 +15,7 @@ import { storeCall } from './mongo-errors.js';
 import type { CounterName, MongoCollections, UserCountDocument } from './mongo-schema.js';
 import { replaceTagCounts, TAG_INDEX_BUILT } from './mongo-tag-index.js';
 import { USER_COUNTS_BUILT } from './mongo-user-counts.js';
-import { rangeHashReader } from '../../../domain/transparency/index.js';
+import { rangeHashReader } from '@l2/tlog';
 import { checkImportedLog, type TransparencyLogRecord } from '../transparency-import.js';
 import { ensureTransparencyLog, MongoTransparencyLog } from './mongo-transparency-log.js';
 

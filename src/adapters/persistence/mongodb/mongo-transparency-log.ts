@@ -6,7 +6,7 @@ import {
   type TransparencyLogStore,
 } from '../../../application/ports/transparency-log-store.js';
 import { activityEntryBytes } from '../../../domain/activity.js';
-import { EMPTY_RIGHT_EDGE, type RightEdge, type TileLevelHash } from '../../../domain/transparency/index.js';
+import { EMPTY_RIGHT_EDGE, type RightEdge, type TileLevelHash } from '@l2/tlog';
 import { appendEntry, edgeBytes, plainBytes, storedEdge } from '../transparency-hashes.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
 import { tlogHashId, type MongoCollections, type TlogHashDocument } from './mongo-schema.js';

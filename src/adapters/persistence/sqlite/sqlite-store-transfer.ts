@@ -8,7 +8,7 @@ import {
 } from '../../../application/ports/store-transfer.js';
 import { profileFromJson, profileJson, profileFromStored, storedProfile } from '../stored-profile.js';
 import { checkedBatches, iso, isoOrNull, millis, millisOrNull } from '../transfer-checks.js';
-import { rangeHashReader } from '../../../domain/transparency/index.js';
+import { rangeHashReader } from '@l2/tlog';
 import { checkImportedLog, type TransparencyLogRecord } from '../transparency-import.js';
 import { buildTagIndex } from './sqlite-asset-tags.js';
 import { storeCall } from './sqlite-errors.js';

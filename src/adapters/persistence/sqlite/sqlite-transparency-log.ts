@@ -5,7 +5,7 @@ import {
   type TransparencyLogState,
   type TransparencyLogStore,
 } from '../../../application/ports/transparency-log-store.js';
-import { EMPTY_RIGHT_EDGE, type RightEdge } from '../../../domain/transparency/index.js';
+import { EMPTY_RIGHT_EDGE, type RightEdge } from '@l2/tlog';
 import { appendEntry, edgeBytes, plainBytes, storedEdge } from '../transparency-hashes.js';
 import { storeCall } from './sqlite-errors.js';
 

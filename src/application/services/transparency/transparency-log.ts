@@ -16,7 +16,7 @@ import {
   type Sha256,
   type StoredHashReader,
   type VerifyEd25519,
-} from '../../../domain/transparency/index.js';
+} from '@l2/tlog';
 import { TransparencyLogUnavailableError } from '../../ports/errors.js';
 import type { FullLogCheck } from '../../ports/full-log-check.js';
 import type { ProblemLog } from '../../ports/problem-log.js';

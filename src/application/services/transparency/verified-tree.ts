@@ -8,7 +8,7 @@ import {
   type RightEdge,
   type Sha256,
   type TileLevelHash,
-} from '../../../domain/transparency/index.js';
+} from '@l2/tlog';
 import type { CheckedTree } from '../../ports/full-log-check.js';
 import { LogDataMissingError, type TransparencyLogStore } from '../../ports/transparency-log-store.js';
 

@@ -8,7 +8,7 @@ import {
   parseTilePath,
   readTile,
   type TileResource,
-} from '../../../domain/transparency/index.js';
+} from '@l2/tlog';
 import type { BoundedCache, CacheFactory } from '../../ports/bounded-cache.js';
 import type { TransparencyLog } from '../../services/transparency/transparency-log.js';
 

@@ -1,6 +1,6 @@
 // Rule (API.md §8): a c2sp.org/tlog-proof@v1 inclusion proof of an activity in the latest checkpoint, the checkpoint
 // included verbatim, so that one file proves the activity to anyone holding the log's verifier key.
-import { formatTlogProof, proveInclusion } from '../../../domain/transparency/index.js';
+import { formatTlogProof, proveInclusion } from '@l2/tlog';
 import type { TransparencyLog } from '../../services/transparency/transparency-log.js';
 
 export class ProveInclusion {

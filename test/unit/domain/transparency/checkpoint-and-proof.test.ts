@@ -4,7 +4,7 @@ import {
   generateEd25519Pkcs8Pem,
   nodeSha256 as crypto,
   verifyEd25519,
-} from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+} from '@l2/tlog/node-crypto';
 import {
   encodeBase64,
   formatCheckpoint,
@@ -16,7 +16,7 @@ import {
   proveInclusion,
   verifyTlogProof,
   type NoteVerifierKey,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { MemoryTransparencyLog } from '../../../support/memory-transparency-log.js';
 import { b64 } from './fixtures.js';
 

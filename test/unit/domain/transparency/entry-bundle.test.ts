@@ -1,10 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import {
-  decodeEntryBundle,
-  encodeEntryBundle,
-  MAX_ENTRY_SIZE,
-} from '../../../../src/domain/transparency/index.js';
+import { decodeEntryBundle, encodeEntryBundle, MAX_ENTRY_SIZE } from '@l2/tlog';
 
 describe('transparency: entry bundles (c2sp.org/tlog-tiles)', () => {
   it('writes each entry as a big-endian uint16 length and its bytes', () => {

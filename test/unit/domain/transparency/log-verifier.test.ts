@@ -4,7 +4,7 @@ import {
   generateEd25519Pkcs8Pem,
   nodeSha256 as crypto,
   verifyEd25519,
-} from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+} from '@l2/tlog/node-crypto';
 import {
   noteSigner,
   parseVerifierKey,
@@ -13,7 +13,7 @@ import {
   verifyLog,
   type FetchLogResource,
   type LogVerifierState,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { MemoryTransparencyLog } from '../../../support/memory-transparency-log.js';
 
 const ORIGIN = 'l2.example/tlog';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nodeSha256 as crypto } from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
 import {
   appendToRightEdge,
   decodeRightEdge,
@@ -14,7 +14,7 @@ import {
   treeHash,
   type RightEdge,
   type TileLevelHash,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { MemoryTransparencyLog } from '../../../support/memory-transparency-log.js';
 import { hex, testTree } from './fixtures.js';
 

@@ -1,11 +1,6 @@
 import { expect } from 'chai';
-import { nodeSha256 as crypto } from '../../../../src/adapters/crypto/node-transparency-crypto.js';
-import {
-  proveConsistency,
-  proveInclusion,
-  verifyConsistency,
-  verifyInclusion,
-} from '../../../../src/domain/transparency/index.js';
+import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
+import { proveConsistency, proveInclusion, verifyConsistency, verifyInclusion } from '@l2/tlog';
 import { MemoryTransparencyLog } from '../../../support/memory-transparency-log.js';
 import { b64, consistencyVectors, hex, inclusionVectors, testTree } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { nodeSha256 as crypto } from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
 import {
   emptyTreeHash,
   leafHash,
@@ -11,7 +11,7 @@ import {
   treeHash,
   verifyConsistency,
   verifyInclusion,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { MemoryTransparencyLog } from '../../../support/memory-transparency-log.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   generateEd25519Pkcs8Pem,
   nodeSha256 as crypto,
   verifyEd25519,
-} from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+} from '@l2/tlog/node-crypto';
 import {
   formatVerifierKey,
   MAX_NOTE_SIGNATURES,
@@ -14,7 +14,7 @@ import {
   signNote,
   verifierKeyOf,
   type NoteVerifierKey,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { b64 } from './fixtures.js';
 
 // c2sp.org/signed-note, "Verifier keys" → "Example".

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { nodeSha256 as crypto } from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
 import {
   entryBundle,
   entryBundlesOfTree,
@@ -19,7 +19,7 @@ import {
   treeHash,
   type HashTile,
   type TileResource,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { MemoryTransparencyLog } from '../../../support/memory-transparency-log.js';
 
 const noKey = { publicKey: new Uint8Array(32), sign: () => new Uint8Array(64) };

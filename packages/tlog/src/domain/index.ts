@@ -1,7 +1,8 @@
 /**
- * The transparency log core: RFC 6962 Merkle trees kept as C2SP tiles, checkpoints, signed notes
- * and proofs. Self-contained (its files import only each other; hashing and Ed25519 are injected)
- * so that the L1 kit can compile the same files.
+ * The transparency log's domain (`@l2/tlog`): RFC 6962 Merkle trees kept as C2SP tiles, checkpoints,
+ * signed notes and proofs. Pure and self-contained — its files import only each other; hashing and
+ * Ed25519 are injected — so that L2's own domain and application may use it under the dependency
+ * rule, and the L1 kit runs the same checks as L2 (ADR 15).
  */
 export * from './bytes.js';
 export * from './checkpoint.js';

@@ -1,6 +1,6 @@
 // Fetching a tiled log's resources over HTTP(S) with the runtime's fetch: what `l2 tlog verify` and the L1 kit's
-// watch read the log through. Imports nothing but the log core, so the kit can compile this file as it is.
-import type { FetchLogResource } from '../../domain/transparency/index.js';
+// watch read the log through. Imports nothing but the log's domain.
+import type { FetchLogResource } from '../../domain/index.js';
 
 /** The log answered something other than the resource or "not found" (a 5xx, a redirect, a network failure). */
 export class LogFetchError extends Error {

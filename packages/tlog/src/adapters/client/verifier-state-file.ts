@@ -1,8 +1,7 @@
 // The monitor's state in a JSON file: what `l2 tlog verify --state` and the L1 kit's watch keep between passes, in
-// one format, so either can pick up the other's file. Imports nothing but the log core and node:fs, so the kit can
-// compile this file as it is.
+// one format, so either can pick up the other's file. Imports nothing but the log's domain and node:fs.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { parseVerifierState, type LogVerifierState } from '../../domain/transparency/index.js';
+import { parseVerifierState, type LogVerifierState } from '../../domain/index.js';
 
 /** The file is not a state a monitor wrote: refused rather than overwritten, since it may be someone's evidence. */
 export class VerifierStateFileError extends Error {

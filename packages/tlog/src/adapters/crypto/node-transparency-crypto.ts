@@ -7,7 +7,7 @@ import {
   verify,
   type KeyObject,
 } from 'node:crypto';
-import type { Ed25519KeyPair, Sha256, VerifyEd25519 } from '../../domain/transparency/injected-crypto.js';
+import type { Ed25519KeyPair, Sha256, VerifyEd25519 } from '../../domain/injected-crypto.js';
 
 /** The transparency log's injected cryptography, by node:crypto. */
 

@@ -1,7 +1,7 @@
 /**
  * The cryptography this module needs, injected so that it stays free of `node:crypto` (the domain
  * imports nothing outside itself) and runs wherever the caller can supply SHA-256 and Ed25519.
- * `src/adapters/crypto/node-transparency-crypto.ts` fills these with Node's implementations.
+ * `adapters/crypto/node-transparency-crypto.ts` (`@l2/tlog/node-crypto`) fills these with Node's implementations.
  */
 
 /** SHA-256 over the concatenation of the parts (so callers never build a temporary buffer). */

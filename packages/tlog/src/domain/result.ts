@@ -1,8 +1,8 @@
 /**
  * The outcome of an operation that can fail in an expected way.
  *
- * Same shape as `src/domain/result.ts`, repeated here because this folder must compile on its own
- * (the L1 kit builds the same files): the two types are interchangeable structurally.
+ * Same shape as L2's `src/domain/result.ts`, repeated here because this package depends on nothing
+ * (the L1 kit ships it): the two types are interchangeable structurally.
  */
 export type Result<T, E> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };

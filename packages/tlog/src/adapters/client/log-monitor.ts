@@ -1,6 +1,6 @@
 // One pass of a monitor over L2's transparency log, by its public URL and verifier key: `l2 tlog verify` runs it
-// once, the L1 kit's watch runs it periodically. Imports nothing but the log core (crypto is given), so the kit can
-// compile this file as it is.
+// once, the L1 kit's watch runs it periodically. Imports nothing but the log's domain (crypto is given), so it runs
+// wherever the kit runs.
 import {
   err,
   logOriginOf,
@@ -16,7 +16,7 @@ import {
   type Result,
   type Sha256,
   type VerifyEd25519,
-} from '../../domain/transparency/index.js';
+} from '../../domain/index.js';
 import { httpLogFetch, LogFetchError } from './http-log-fetch.js';
 
 export interface MonitorInput {

@@ -1,1 +1,0 @@
-../../../../../../src/adapters/crypto/node-transparency-crypto.ts
