@@ -143,3 +143,43 @@ describe('architecture: the dependency rule', () => {
     expect(imports('application').some((i) => i.target === LOG_DOMAIN)).to.equal(true);
   });
 });
+
+describe('test tiers', () => {
+  const ROOT = fileURLToPath(new URL('../', import.meta.url));
+  const tiers = JSON.parse(readFileSync(join(ROOT, 'test/tiers.json'), 'utf8')) as Record<
+    string,
+    { paths: string[] }
+  >;
+  /** Every tier whose paths hold `file` with the longest path among them (the most specific one claims it). */
+  const claims = (file: string): string[] => {
+    const holding = Object.entries(tiers).flatMap(([tier, { paths }]) =>
+      paths.filter((p) => file === p || file.startsWith(`${p}/`)).map((p) => ({ tier, length: p.length })),
+    );
+    const longest = Math.max(...holding.map((h) => h.length));
+    return holding.filter((h) => h.length === longest).map((h) => h.tier);
+  };
+  const testFiles = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? entry.name === 'node_modules'
+          ? []
+          : testFiles(`${dir}/${entry.name}`)
+        : entry.name.endsWith('.test.ts')
+          ? [`${dir}/${entry.name}`]
+          : [],
+    );
+
+  it('puts every test file in exactly one tier, so that npm test runs each once', () => {
+    const files = [
+      ...testFiles('test'),
+      ...readdirSync(join(ROOT, 'packages'))
+        .filter((name) => existsSync(join(ROOT, 'packages', name, 'test')))
+        .flatMap((name) => testFiles(`packages/${name}/test`)),
+    ];
+    expect(files.length).to.be.greaterThan(150);
+    const misplaced = files.filter((file) => claims(file).length !== 1);
+    expect(misplaced, 'files in no tier, or in two').to.deep.equal([]);
+    expect(claims('test/composition/config.test.ts')).to.deep.equal(['unit']);
+    expect(claims('test/composition/cli.test.ts')).to.deep.equal(['slow']);
+  });
+});
