@@ -27,7 +27,7 @@ function mochaArguments(tier) {
 }
 
 function run(tier, extra) {
-  console.log(`\n== test tier: ${tier}`);
+  process.stdout.write(`\n== test tier: ${tier}\n`);
   const result = spawnSync('npx', ['mocha', ...mochaArguments(tier), ...extra], { stdio: 'inherit' });
   return result.status ?? 1;
 }
