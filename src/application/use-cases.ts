@@ -53,7 +53,8 @@ import { SessionStart } from './services/session-start.js';
 import { RevocationWriter } from './services/revocation-writer.js';
 import { ScopedTokenGrant } from './services/scoped-token-grant.js';
 import { TokenIssuer } from './services/token-issuer.js';
-import { PublishActivity } from './use-cases/registry/publish-activity.js';
+import { PublishActivity } from './services/publish-activity.js';
+import { ActorViews } from './services/actor-views.js';
 import type { FollowLimits } from './use-cases/federation/receive-activity.js';
 import { AttachRenderer } from './use-cases/accounts/attach-renderer.js';
 import { ChangePassword } from './use-cases/accounts/change-password.js';
@@ -191,6 +192,8 @@ export interface ApplicationServices {
   readonly publishActivity: PublishActivity;
   /** What the three asset writes share (AssetWrites). */
   readonly assetWriting: AssetWrites;
+  /** An actor with its pictures: what its document and its profile Update show. */
+  readonly actorViews: ActorViews;
   readonly deliveries: Deliveries;
   readonly instanceActorKeys: InstanceActorKeys;
   /** Sends a revocation notice with its logout token, signed for the attempt. */
@@ -243,6 +246,7 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
       p.transparency.observer,
       p.transparency.problems,
     ),
+  actorViews: (p) => new ActorViews(p.store.assets),
   deliveries: (p) =>
     new Deliveries(
       p.store.activities,
@@ -250,7 +254,7 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
       p.federation,
       p.urls,
       p.caches,
-      new GetActorView(p.store.assets),
+      p.actorViews,
       p.activitySigner,
       p.clock,
     ),
@@ -364,7 +368,7 @@ const USE_CASES = {
       p.transparency.coverage ?? p.transparencyLog,
     ),
   getPublicActor: (p) => new GetPublicActor(p.store.users),
-  getActorView: (p) => new GetActorView(p.store.assets),
+  getActorView: (p) => new GetActorView(p.actorViews),
   updateProfile: (p) =>
     new UpdateProfile(p.store.users, p.store.assets, p.assetWrites, p.workSignal, p.clock),
   listUsers: (p) => new ListUsers(p.store.users),
