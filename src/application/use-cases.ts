@@ -32,6 +32,7 @@ import type { LogCoverage } from './ports/log-coverage.js';
 import { TransparencyLog, type TransparencyLogSettings } from './services/transparency/transparency-log.js';
 import { GetActivityEntry } from './use-cases/transparency/get-activity-entry.js';
 import { GetCheckpoint } from './use-cases/transparency/get-checkpoint.js';
+import { GetVerifierKey } from './use-cases/transparency/get-verifier-key.js';
 import { GetLogResource } from './use-cases/transparency/get-log-resource.js';
 import { ProveInclusion } from './use-cases/transparency/prove-inclusion.js';
 import { AssetWrites } from './services/asset-writes.js';
@@ -51,6 +52,7 @@ import { PasswordCheck } from './services/password-check.js';
 import { SecondSteps } from './services/second-steps.js';
 import { SessionStart } from './services/session-start.js';
 import { RevocationWriter } from './services/revocation-writer.js';
+import { ResetLinks } from './services/reset-links.js';
 import { ScopedTokenGrant } from './services/scoped-token-grant.js';
 import { TokenIssuer } from './services/token-issuer.js';
 import { PublishActivity } from './services/publish-activity.js';
@@ -93,6 +95,8 @@ import { RegenerateRecoveryCodes } from './use-cases/security/regenerate-recover
 import { RemovePasskey } from './use-cases/security/remove-passkey.js';
 import { ResetPassword } from './use-cases/security/reset-password.js';
 import { SignInWithPasskey } from './use-cases/security/sign-in-with-passkey.js';
+import { StartPasskeySignIn } from './use-cases/security/start-passkey-sign-in.js';
+import { CheckResetLink } from './use-cases/security/check-reset-link.js';
 import { StartPasskeyRegistration } from './use-cases/security/start-passkey-registration.js';
 import { DescribeUser } from './use-cases/operations/describe-user.js';
 import { DisableUser } from './use-cases/operations/disable-user.js';
@@ -189,6 +193,8 @@ export interface ApplicationServices {
   readonly passkeyAssertions: PasskeyAssertions;
   /** A signed-in person proving again who they are (password or passkey) before a change of their security. */
   readonly identityConfirmation: IdentityConfirmation;
+  /** An operator's reset links: made, and read the one way by the page and by the reset. */
+  readonly resetLinks: ResetLinks;
   readonly publishActivity: PublishActivity;
   /** What the three asset writes share (AssetWrites). */
   readonly assetWriting: AssetWrites;
@@ -228,6 +234,7 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
     new PasskeyAssertions(p.passkeyCeremonies, p.store.accountSecurity, p.secrets, p.clock),
   identityConfirmation: (p) =>
     new IdentityConfirmation(p.passwordCheck, p.passkeyAssertions, p.loginThrottle),
+  resetLinks: (p) => new ResetLinks(p.store.accountSecurity, p.secrets, p.clock),
   assetWriting: (p) => new AssetWrites(p.store.assets, p.store.users, p.publishActivity, p.assetWrites),
   publishActivity: (p) =>
     new PublishActivity(
@@ -298,8 +305,8 @@ const USE_CASES = {
       p.sessionStart,
       p.clock,
     ),
-  signInWithPasskey: (p) =>
-    new SignInWithPasskey(p.passkeyAssertions, p.store.users, p.sessionStart, p.passkeyChallenges),
+  startPasskeySignIn: (p) => new StartPasskeySignIn(p.passkeyAssertions, p.passkeyChallenges),
+  signInWithPasskey: (p) => new SignInWithPasskey(p.passkeyAssertions, p.store.users, p.sessionStart),
   getAccountSecurity: (p) => new GetAccountSecurity(p.store.accountSecurity),
   beginTotpEnrolment: (p) =>
     new BeginTotpEnrolment(
@@ -326,10 +333,11 @@ const USE_CASES = {
   addPasskey: (p) =>
     new AddPasskey(p.identityConfirmation, p.passkeyCeremonies, p.store.accountSecurity, p.secrets, p.clock),
   removePasskey: (p) => new RemovePasskey(p.identityConfirmation, p.store.accountSecurity, p.clock),
+  checkResetLink: (p) => new CheckResetLink(p.resetLinks),
   resetPassword: (p) =>
     new ResetPassword(
+      p.resetLinks,
       p.store.accountSecurity,
-      p.secrets,
       p.passwordHasher,
       p.store.issuedTokens,
       p.revocationWriter,
@@ -403,6 +411,7 @@ const USE_CASES = {
   getActivityEntry: (p) => new GetActivityEntry(p.transparencyLog),
 
   getCheckpoint: (p) => new GetCheckpoint(p.transparencyLog),
+  getVerifierKey: (p) => new GetVerifierKey(p.transparencyLog),
   getLogResource: (p) => new GetLogResource(p.transparencyLog, p.caches),
   proveInclusion: (p) => new ProveInclusion(p.transparencyLog),
 
@@ -442,7 +451,7 @@ const USE_CASES = {
   cleanupRevocations: (p) =>
     new CleanupRevocations(p.store.revocations, p.store.issuedTokens, p.store.authorizationCodes, p.clock),
   cleanupChallenges: (p) => new CleanupChallenges(p.store.accountSecurity, p.clock),
-  createResetLink: (p) => new CreateResetLink(p.store.users, p.store.accountSecurity, p.secrets, p.clock),
+  createResetLink: (p) => new CreateResetLink(p.store.users, p.resetLinks, p.store.accountSecurity),
 } satisfies Record<string, (p: Parts) => unknown>;
 
 /** Every use-case by name: what the edges of the service (HTTP, the CLI, the hourly clean-up) call. */
