@@ -64,8 +64,8 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_56: int(1, 1_000_000, 100),
   LOGIN_MAX_FAILURES_PER_48: int(1, 1_000_000, 200),
   LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400 * 30, 900),
-  // Introspections answered inactive per client address (RFC 7662 §2.1: no token scanning). An L1 server asks from
-  // one address for all its users, so the budget is far above a person's logins (docs/configuration.md).
+  // Introspected tokens that do not verify, per client address (RFC 7662 §2.1: no token scanning); a token L2 signed
+  // is always answered. An L1 server asks from one address for all its users (docs/configuration.md).
   INTROSPECTION_MAX_FAILURES_PER_ADDRESS: int(1, 10_000_000, 1000),
   INTROSPECTION_FAILURE_WINDOW_SECONDS: int(1, 86_400, 900),
   REGISTRATIONS_PER_ADDRESS: int(1, 1_000_000, 10),

@@ -1,9 +1,19 @@
 import bcrypt from 'bcrypt';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { randomBytes } from 'node:crypto';
 import { OverloadedError } from '../../application/ports/errors.js';
 import type { PasswordHasher } from '../../application/ports/password-hasher.js';
+import { clientShare, FairHashingQueue } from './fair-hashing-queue.js';
 import { HashingLine } from './hashing-line.js';
+
+/**
+ * Password checks of one client (an IPv4 address, an IPv6 /56) that may wait for a core at once: a person retrying,
+ * and one more behind the same address. Beyond it the check is refused (503) rather than queued, so that one home
+ * cannot fill the line that everyone's logins wait in.
+ */
+export const WAITING_CHECKS_PER_CLIENT = 2;
+
+/** Why a job was refused: the whole line is full, or its client already has its share waiting. */
+export type RefusalReason = 'line_full' | 'client_share';
 
 const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -16,55 +26,64 @@ export interface BcryptLineOptions {
   /** What one job takes before any has been timed here (tests pin it); a guess from the cost otherwise. */
   readonly firstEstimateSeconds?: number;
   /** Told of every refusal, with what the client is told: for the metric and the log. */
-  readonly onRefused?: (refusal: { readonly waiting: number; readonly retryAfterSeconds: number }) => void;
+  readonly onRefused?: (refusal: {
+    readonly reason: RefusalReason;
+    readonly waiting: number;
+    readonly retryAfterSeconds: number;
+  }) => void;
+  /** Told of every unknown-user check answered from a timer instead of compared: for the metric and the log. */
+  readonly onShed?: () => void;
+  /** Waits that many seconds (a timer; tests record the wait instead). */
+  readonly delay?: (seconds: number) => Promise<void>;
 }
+
+const timer = (seconds: number) => new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000));
 
 /**
  * Native bcrypt: hashing and comparing run on libuv's thread pool, so a login storm does not stall the event loop
- * (bcryptjs or hashSync would). The dummy hash has the configured cost, so an unknown user costs a real compare.
+ * (bcryptjs or hashSync would). The dummy hash has the configured cost, so an unknown user costs a real compare —
+ * while a core of its share is free; when none is, its answer (false, always) comes from a timer after what a check
+ * takes to answer now, so that a flood of invented usernames spends no core that a real login needs (issue 33).
  */
 export class BcryptPasswordHasher implements PasswordHasher {
   private dummyHash: Promise<string> | null = null;
-  private readonly limit: LimitFunction;
+  private readonly cores: FairHashingQueue;
   private readonly line: HashingLine;
 
   /**
    * `atOnce`: hashes and compares running at the same time; the rest wait their turn. One per core keeps a login
    * storm from crowding the event loop off the CPU (the thread pool has more threads than this machine has cores).
    * The line of those waiting is bounded by `options.maxWaitSeconds` of work: an unbounded one let a flood of logins
-   * hold every other login (and registration, password change, account deletion) for minutes.
+   * hold every other login (and registration, password change, account deletion) for minutes. One client may hold
+   * at most WAITING_CHECKS_PER_CLIENT places in it.
    */
   constructor(
     private readonly cost: number,
     atOnce = Number.POSITIVE_INFINITY,
     private readonly options: BcryptLineOptions = {},
   ) {
-    this.limit = pLimit(atOnce);
+    this.cores = new FairHashingQueue(atOnce);
     this.line = new HashingLine(atOnce, options.firstEstimateSeconds ?? guessSeconds(cost));
   }
 
   /** Hashes and compares running now. */
   get running(): number {
-    return this.limit.activeCount;
+    return this.cores.running;
   }
 
   /** Hashes and compares waiting their turn. */
   get waiting(): number {
-    return this.limit.pendingCount;
+    return this.cores.waiting;
   }
 
   hash(passwordBytes: Uint8Array): Promise<string> {
-    return this.run(() => bcrypt.hash(toBuffer(passwordBytes), this.cost));
+    return this.run(null, () => bcrypt.hash(toBuffer(passwordBytes), this.cost));
   }
 
-  verify(passwordBytes: Uint8Array, hash: string | null): Promise<boolean> {
-    // An unknown user gets exactly one compare, as a wrong password does: against the dummy hash, made at start-up.
-    if (hash === null)
-      return this.run(async () => {
-        await bcrypt.compare(toBuffer(passwordBytes), await this.dummy());
-        return false;
-      });
-    return this.run(() => bcrypt.compare(toBuffer(passwordBytes), hash));
+  verify(passwordBytes: Uint8Array, hash: string | null, clientAddress?: string): Promise<boolean> {
+    if (hash === null) return this.unknownUser(passwordBytes);
+    const share = clientAddress === undefined ? null : clientShare(clientAddress);
+    return this.answered(this.run(share, () => bcrypt.compare(toBuffer(passwordBytes), hash)));
   }
 
   needsRehash(hash: string): boolean {
@@ -89,29 +108,69 @@ export class BcryptPasswordHasher implements PasswordHasher {
   }
 
   /**
-   * Runs a job in its turn, or refuses it at once when the work already waiting would hold it longer than allowed:
-   * decided synchronously, before anything is queued, so a flood cannot slip in between check and queue.
+   * An unknown user: one compare against the dummy hash, made at start-up, as a wrong password gets — when a core of
+   * the dummies' share is free. Otherwise it would only take a core or a place in line from a real login, while its
+   * answer is false whatever happens: that answer comes after what a check takes to answer now, without hashing.
    */
-  private run<T>(job: () => Promise<T>): Promise<T> {
-    const waiting = this.limit.pendingCount;
-    const refusal = this.line.refusal(waiting, this.options.maxWaitSeconds);
-    if (refusal) {
-      this.options.onRefused?.({ waiting, retryAfterSeconds: refusal.retryAfterSeconds });
-      return Promise.reject(
-        new OverloadedError(
-          `${waiting} password hashes and checks are waiting already`,
-          refusal.retryAfterSeconds,
-        ),
-      );
-    }
-    return this.limit(async () => {
-      const started = performance.now();
-      try {
-        return await job();
-      } finally {
-        this.line.timed((performance.now() - started) / 1000);
-      }
+  private unknownUser(passwordBytes: Uint8Array): Promise<boolean> {
+    const compared = this.cores.runDummyNow(() =>
+      this.timed(async () => {
+        await bcrypt.compare(toBuffer(passwordBytes), await this.dummy());
+        return false;
+      }),
+    );
+    if (compared) return this.answered(compared);
+    this.options.onShed?.();
+    return (this.options.delay ?? timer)(this.line.answerSeconds).then(() => false);
+  }
+
+  /** The check's answer, its time from now to the answer learnt as what a check takes (a refusal is not one). */
+  private answered<T>(check: Promise<T>): Promise<T> {
+    const asked = performance.now();
+    return check.then((answer) => {
+      this.line.answered((performance.now() - asked) / 1000);
+      return answer;
     });
+  }
+
+  /**
+   * Runs a job in its turn, or refuses it at once when the work already waiting would hold it longer than allowed
+   * or its client (`share`) already has its places in line: decided synchronously, before anything is queued, so a
+   * flood cannot slip in between check and queue.
+   */
+  private run<T>(share: string | null, job: () => Promise<T>): Promise<T> {
+    if (!this.cores.coreFree) {
+      const waiting = this.cores.waiting;
+      const refusal =
+        share !== null && this.cores.waitingOf(share) >= WAITING_CHECKS_PER_CLIENT
+          ? { reason: 'client_share' as const, ...this.line.drained(waiting) }
+          : this.lineFull(waiting);
+      if (refusal) {
+        this.options.onRefused?.({ ...refusal, waiting });
+        return Promise.reject(
+          new OverloadedError(
+            `${waiting} password hashes and checks are waiting already`,
+            refusal.retryAfterSeconds,
+          ),
+        );
+      }
+    }
+    return this.cores.run(share, () => this.timed(job));
+  }
+
+  private lineFull(waiting: number) {
+    const refusal = this.line.refusal(waiting, this.options.maxWaitSeconds);
+    return refusal && { reason: 'line_full' as const, ...refusal };
+  }
+
+  /** Runs the job, its running time learnt as what a job takes. */
+  private async timed<T>(job: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await job();
+    } finally {
+      this.line.timed((performance.now() - started) / 1000);
+    }
   }
 }
 

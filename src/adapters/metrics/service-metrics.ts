@@ -34,6 +34,7 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
   private readonly jobAttempts: Counter<'kind' | 'outcome' | 'destination'>;
   private readonly inboxRefusals: Counter<'reason'>;
   private readonly bcryptRefusals: Counter;
+  private readonly bcryptSheddings: Counter;
   private readonly tlogInconsistent: Gauge;
   private readonly tlogCheckpointSize: Gauge;
   private readonly tlogCheckSeconds: Gauge;
@@ -68,7 +69,12 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
     );
     this.bcryptRefusals = this.counter(
       'l2_bcrypt_refused_total',
-      'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited.',
+      'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited, or the client (an IPv4 address, an IPv6 /56) already had 2 checks waiting.',
+      [],
+    );
+    this.bcryptSheddings = this.counter(
+      'l2_bcrypt_shed_total',
+      "Unknown-username password checks answered 401 without a compare, after a compare's usual time: every core an unknown username may use was busy.",
       [],
     );
     this.tlogInconsistent = new Gauge({
@@ -109,6 +115,7 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
 
   readonly inboxRefused = (reason: string): void => this.count(this.inboxRefusals, { reason });
   readonly bcryptRefused = (): void => this.bcryptRefusals.inc();
+  readonly bcryptShed = (): void => this.bcryptSheddings.inc();
 
   checked(size: number, seconds: number): void {
     this.tlogCheckSeconds.set(seconds);

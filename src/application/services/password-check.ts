@@ -1,8 +1,8 @@
 // Rule: a password is checked the one way, wherever it is asked for (login, a password change, deleting the
 // account): the attempt counts towards the login limits before bcrypt runs, an unknown, deleted or disabled user
-// costs the same bcrypt work as a wrong password — one compare, never more — and gets the same answer, and a right
-// password clears the username's count. When too much hashing already waits, the attempt is refused at once
-// (unavailable, with when to come back) instead of waiting its turn for minutes.
+// takes the time a wrong password takes — at most one compare, never more — and gets the same answer, and a right
+// password clears the username's count. When too much hashing already waits, or the client's share of the line
+// does, the attempt is refused at once (unavailable, with when to come back) instead of waiting for minutes.
 import { hasNulCharacter, passwordBytesForHashing } from '../../domain/password.js';
 import { err, ok, type Result } from '../../domain/result.js';
 import { isActive, normaliseUsername, type User } from '../../domain/user.js';
@@ -63,7 +63,11 @@ export class PasswordCheck {
     const user = found && isActive(found) ? found : null;
     let matches: boolean;
     try {
-      matches = await this.hasher.verify(passwordBytesForHashing(input.password), user?.passwordHash ?? null);
+      matches = await this.hasher.verify(
+        passwordBytesForHashing(input.password),
+        user?.passwordHash ?? null,
+        input.clientAddress,
+      );
     } catch (error) {
       const refused = unavailableWhenOverloaded(error);
       await this.throttle.notChecked(throttleKey);

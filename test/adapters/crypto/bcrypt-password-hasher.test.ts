@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { BcryptPasswordHasher } from '../../../src/adapters/crypto/bcrypt-password-hasher.js';
+import {
+  BcryptPasswordHasher,
+  type BcryptLineOptions,
+} from '../../../src/adapters/crypto/bcrypt-password-hasher.js';
+import { clientShare } from '../../../src/adapters/crypto/fair-hashing-queue.js';
 import { HashingLine } from '../../../src/adapters/crypto/hashing-line.js';
 import { OverloadedError } from '../../../src/application/ports/errors.js';
 
@@ -35,6 +39,26 @@ describe('HashingLine: the bcrypt line measured in seconds of work', () => {
     for (let i = 0; i < 30; i++) line.timed(0.5);
     expect(line.refusal(2, 1)).to.not.equal(null);
   });
+
+  it('learns what a check takes to answer, its wait included: what a job takes until one was timed', () => {
+    const line = new HashingLine(1, 0.1);
+    expect(line.answerSeconds).to.equal(0.1);
+    line.answered(0.5);
+    expect(line.answerSeconds).to.equal(0.5);
+    line.answered(1);
+    expect(line.answerSeconds).to.be.closeTo(0.6, 1e-9);
+  });
+});
+
+describe('clientShare: whose share of the bcrypt line a check holds', () => {
+  it('counts an IPv6 /64 as the /56 around it (one home), an IPv4 address and anything else as itself', () => {
+    expect(clientShare('2001:db8:77:1f::/64')).to.equal('2001:db8:77::/56');
+    expect(clientShare('2001:db8:77:ff::/64')).to.equal('2001:db8:77::/56');
+    expect(clientShare('2001:db8:77:100::/64')).to.equal('2001:db8:77:100::/56');
+    expect(clientShare('198.51.100.7')).to.equal('198.51.100.7');
+    expect(clientShare('2001:db8::/48')).to.equal('2001:db8::/48');
+    expect(clientShare('unreadable')).to.equal('unreadable');
+  });
 });
 
 describe('BcryptPasswordHasher with a bounded line', () => {
@@ -51,7 +75,8 @@ describe('BcryptPasswordHasher with a bounded line', () => {
 
     const refused = await Promise.allSettled([
       hasher.hash(bytes('one more')),
-      hasher.verify(bytes('x'), null),
+      // Refused before any compare: the hash is never read.
+      hasher.verify(bytes('x'), `$2b$04$${'a'.repeat(53)}`, '198.51.100.1'),
     ]);
     for (const outcome of refused) {
       expect(outcome.status).to.equal('rejected');
@@ -60,8 +85,8 @@ describe('BcryptPasswordHasher with a bounded line', () => {
       expect(error.retryAfterSeconds).to.equal(1);
     }
     expect(refusals).to.deep.equal([
-      { waiting: 4, retryAfterSeconds: 1 },
-      { waiting: 4, retryAfterSeconds: 1 },
+      { reason: 'line_full', waiting: 4, retryAfterSeconds: 1 },
+      { reason: 'line_full', waiting: 4, retryAfterSeconds: 1 },
     ]);
     expect(hasher.waiting, 'a refused job never joins the line').to.equal(4);
 
@@ -75,5 +100,83 @@ describe('BcryptPasswordHasher with a bounded line', () => {
     const unknown = hasher.verify(bytes('whatever'), null);
     expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 1, waiting: 0 });
     expect(await unknown).to.equal(false);
+  });
+
+  it('keeps one client (an IPv6 /56) to two checks waiting: its third is refused at once with Retry-After, and another client still joins the line', async () => {
+    const refusals: unknown[] = [];
+    const hasher = new BcryptPasswordHasher(4, 1, {
+      maxWaitSeconds: 60,
+      firstEstimateSeconds: 0.05,
+      onRefused: (refusal) => refusals.push(refusal),
+    });
+    const hash = await hasher.hash(bytes('the password'));
+    const home = (n: number) => `2001:db8:77:${n}::/64`;
+    const checks = [1, 2, 3].map((n) => hasher.verify(bytes('a guess'), hash, home(n)));
+    expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 1, waiting: 2 });
+
+    const third = await hasher.verify(bytes('a guess'), hash, home(4)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(third).to.be.instanceOf(OverloadedError);
+    expect((third as OverloadedError).retryAfterSeconds).to.equal(1);
+    expect(refusals).to.deep.equal([{ reason: 'client_share', waiting: 2, retryAfterSeconds: 1 }]);
+
+    const elsewhere = hasher.verify(bytes('the password'), hash, '198.51.100.7');
+    expect(hasher.waiting, 'another client joins the line').to.equal(3);
+    expect(await Promise.all(checks)).to.deep.equal([false, false, false]);
+    expect(await elsewhere).to.equal(true);
+  });
+
+  describe('an unknown user while no core of its share is free', () => {
+    const build = (options: BcryptLineOptions = {}) => {
+      const waits: number[] = [];
+      let shed = 0;
+      const hasher = new BcryptPasswordHasher(4, 2, {
+        maxWaitSeconds: 60,
+        firstEstimateSeconds: 0.05,
+        onShed: () => shed++,
+        delay: async (seconds) => void waits.push(seconds),
+        ...options,
+      });
+      return { hasher, waits, shed: () => shed };
+    };
+
+    it('is answered false without a compare, after what a check takes to answer here, and leaves the other core to a real login', async () => {
+      const { hasher, waits, shed } = build();
+      const hash = await hasher.hash(bytes('the password'));
+      // Half the cores (here one of two) may compare against the dummy hash; the second unknown user gets none.
+      const first = hasher.verify(bytes('a guess'), null, '198.51.100.1');
+      const second = hasher.verify(bytes('a guess'), null, '198.51.100.2');
+      expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 1, waiting: 0 });
+      expect(shed()).to.equal(1);
+      expect(await second).to.equal(false);
+      expect(waits, 'one wait, as long as a check takes').to.have.length(1);
+      expect(waits[0]).to.be.above(0);
+
+      const real = hasher.verify(bytes('the password'), hash, '198.51.100.3');
+      expect(hasher.running, 'the real login runs at once').to.equal(2);
+      expect(await real).to.equal(true);
+      expect(await first).to.equal(false);
+    });
+
+    it('is never refused, however full the line: answered false from the timer, nothing joins the line', async () => {
+      const refusals: unknown[] = [];
+      const { hasher, shed } = build({ maxWaitSeconds: 0.2, onRefused: (refusal) => refusals.push(refusal) });
+      // Two cores, 50 ms a job assumed, 0.2 s of waiting allowed: two running and eight waiting.
+      const accepted = Array.from({ length: 10 }, (_, i) => hasher.hash(bytes(`password ${i}`)));
+      expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 2, waiting: 8 });
+      const refused = await hasher.hash(bytes('one more')).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).to.be.instanceOf(OverloadedError);
+
+      expect(await hasher.verify(bytes('a guess'), null, '198.51.100.1')).to.equal(false);
+      expect(shed()).to.equal(1);
+      expect(refusals, 'only the hash was refused').to.have.length(1);
+      expect(hasher.waiting).to.equal(8);
+      await Promise.all(accepted);
+    });
   });
 });

@@ -1,6 +1,6 @@
 // RFC 7662 introspection (API.md §2.2): active exactly when /auth/verify would accept the token from `resource`,
-// `{"active": false}` and nothing else otherwise, refused past the address's budget of inactive answers, closed
-// when the store cannot answer.
+// `{"active": false}` and nothing else otherwise; a token that does not verify is refused past its address's budget
+// of them (a token this service signed never is); closed when the store cannot answer.
 import { expect } from 'chai';
 import type { RevocationStore } from '../../../src/application/ports/revocation-store.js';
 import { forgeToken, validClaims } from '../../support/forge.js';
@@ -104,22 +104,62 @@ for (const store of STORES) {
         });
       });
 
-      it('refuses an address past its budget of inactive answers — even for an active token — with 429 and Retry-After', async () => {
+      it('refuses an address past its budget of tokens that do not verify with 429 and Retry-After, and still answers the tokens it signed', async () => {
         for (let i = 0; i < 5; i++)
           expect((await introspect({ token: `guess-${i}` })).json.active).to.equal(false);
         const limited = await introspect({ token: 'guess-5' });
         expectProblem(limited, 429, 'rate_limited');
         expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 900);
-        // A hit would now be told apart from a miss: it is refused as well.
-        expectProblem(await introspect({ token: alice }), 429, 'rate_limited');
+        // Tokens this service signed are never refused: active, or inactive and nothing else.
+        expect((await introspect({ token: alice })).json.active).to.equal(true);
+        expect((await introspect({ token: scoped, resource: L1 })).json.active).to.equal(true);
+        expect((await introspect({ token: scoped })).text).to.equal('{"active":false}');
+        expect((await introspect({ token: alice, resource: 'not a url' })).text).to.equal('{"active":false}');
+        expect((await introspect({ token: forgeToken(validClaims({ iat: 1, exp: 2 })) })).text).to.equal(
+          '{"active":false}',
+        );
         // /auth/verify, which the budget is not about, still answers.
         expect((await client(server.url).post('/auth/verify', { token: alice })).status).to.equal(200);
       });
 
-      it('spends nothing on active answers', async () => {
-        for (let i = 0; i < 20; i++) expect((await introspect({ token: alice })).json.active).to.equal(true);
+      it('spends nothing on tokens it signed, active or not', async () => {
+        for (let i = 0; i < 20; i++) {
+          expect((await introspect({ token: alice })).json.active).to.equal(true);
+          expect((await introspect({ token: scoped })).json.active).to.equal(false);
+        }
         for (let i = 0; i < 5; i++) await introspect({ token: `guess-${i}` });
         expectProblem(await introspect({ token: 'guess-5' }), 429, 'rate_limited');
+      });
+    });
+
+    describe('an L1 server whose anonymous visitors send garbage (issue 33)', () => {
+      beforeEach(async () => {
+        // The default budget: 1,000 tokens that do not verify per address in 15 minutes.
+        server = await startServer(store);
+        alice = await registerUser(server.url, 'alice', PASSWORD);
+        scoped = (await client(server.url).post('/renderers/attach', { l1_server: L1 }, { token: alice }))
+          .json.access_token as string;
+      });
+      afterEach(() => server.close());
+
+      it('still introspects a valid token as active after 1,000 garbage introspections from the same address', async function () {
+        // A thousand requests: generous on a busy machine (it asserts answers, not time).
+        this.timeout(120_000);
+        // Ten at a time over keep-alive connections, as an L1 server passes its visitors' cookies on.
+        for (let sent = 0; sent < 1000; sent += 10) {
+          const answers = await Promise.all(
+            Array.from({ length: 10 }, (_, i) => introspect({ token: `garbage-${sent + i}`, resource: L1 })),
+          );
+          for (const answer of answers) expect(answer.text).to.equal('{"active":false}');
+        }
+        expectProblem(await introspect({ token: 'garbage-1000', resource: L1 }), 429, 'rate_limited');
+
+        const active = await introspect({ token: scoped, resource: L1 });
+        expect(active.status).to.equal(200);
+        expect(active.json).to.include({ active: true, sub: 'alice', aud: L1 });
+        expect((await introspect({ token: alice }, true)).json).to.include({ active: true, sub: 'alice' });
+        await client(server.url).post('/auth/logout', {}, { token: alice });
+        expect((await introspect({ token: scoped, resource: L1 })).text).to.equal('{"active":false}');
       });
     });
 

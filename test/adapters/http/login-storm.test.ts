@@ -26,7 +26,12 @@ async function login(url: string, username: string, password: string, address: s
  * password hasher (checked, waiting, or refused there) or answered without it. Only then is the real login sent, so
  * it arrives behind the whole flood, as it would in a real storm. Event-driven: no sleeping.
  */
-function flood(server: TestServer, reachedHasher: () => number, addressOf: (i: number) => string) {
+function flood(
+  server: TestServer,
+  reachedHasher: () => number,
+  addressOf: (i: number) => string,
+  usernameOf: (i: number) => string = (i) => `ghost_${i}`,
+) {
   let answeredWithoutHasher = 0;
   let release = () => {};
   const inLine = new Promise<void>((resolve) => (release = resolve));
@@ -34,7 +39,7 @@ function flood(server: TestServer, reachedHasher: () => number, addressOf: (i: n
     if (reachedHasher() + answeredWithoutHasher >= FLOOD) release();
   };
   const answers = Array.from({ length: FLOOD }, (_, i) =>
-    login(server.url, `ghost_${i}`, 'a wrong guess', addressOf(i)).then((answer) => {
+    login(server.url, usernameOf(i), 'a wrong guess', addressOf(i)).then((answer) => {
       if (answer.response.status === 429) answeredWithoutHasher++;
       check();
       return answer;
@@ -57,12 +62,12 @@ async function serverWatchingHasher(store: StoreKind, env: Record<string, string
         const watched: PasswordHasher = {
           hash: (bytes) => real.hash(bytes),
           needsRehash: (hash) => real.needsRehash(hash),
-          verify: (bytes, hash) => {
+          verify: (bytes, hash, clientAddress) => {
             if (Number.isNaN(watch.callsBefore) && Buffer.from(bytes).toString() === PASSWORD)
               watch.callsBefore = watch.calls;
             watch.calls++;
             watch.onCall();
-            return real.verify(bytes, hash);
+            return real.verify(bytes, hash, clientAddress);
           },
         };
         return watched;
@@ -125,13 +130,20 @@ describe('login storm from many sites (memory)', function () {
   afterEach(() => server?.close());
 
   it('refuses what would wait beyond about a second of hashing with 503 and Retry-After, and logs in a real user', async () => {
-    const started = await serverWatchingHasher('memory', { BCRYPT_QUEUE_SECONDS: '1' });
+    const started = await serverWatchingHasher('memory', {
+      BCRYPT_QUEUE_SECONDS: '1',
+      LOGIN_MAX_FAILURES_PER_USERNAME: '1000',
+    });
     server = started.server;
-    // Every attempt from its own /48: no address budget helps; only the bound on the line does.
+    const bob = await client(server.url).post('/auth/register', { username: 'bob', password: PASSWORD });
+    expect(bob.status, bob.text).to.equal(201);
+    // Every attempt guesses a real account's password from its own /48: no address budget helps, nor one client's
+    // share of the line; only the bound on the line does. (Invented usernames never reach it: login-fair-share.)
     const storm = flood(
       server,
       () => started.watch.calls,
       (i) => `2001:db8:${i.toString(16)}::1`,
+      () => 'bob',
     );
     started.watch.onCall = storm.check;
     await storm.inLine;
@@ -173,7 +185,8 @@ describe('a password asked for while the bcrypt line is full (memory)', () => {
             line.full ? Promise.reject(new OverloadedError('the line is full', 4)) : job();
           return {
             hash: (bytes) => refuseWhenFull(() => real.hash(bytes)),
-            verify: (bytes, hash) => refuseWhenFull(() => real.verify(bytes, hash)),
+            verify: (bytes, hash, clientAddress) =>
+              refuseWhenFull(() => real.verify(bytes, hash, clientAddress)),
             needsRehash: (hash) => real.needsRehash(hash),
           } satisfies PasswordHasher;
         },

@@ -17,9 +17,9 @@ import {
 class CountingHasher extends BcryptPasswordHasher {
   compares = 0;
 
-  override verify(passwordBytes: Uint8Array, hash: string | null): Promise<boolean> {
+  override verify(passwordBytes: Uint8Array, hash: string | null, clientAddress?: string): Promise<boolean> {
     this.compares++;
-    return super.verify(passwordBytes, hash);
+    return super.verify(passwordBytes, hash, clientAddress);
   }
 }
 

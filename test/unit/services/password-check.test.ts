@@ -28,10 +28,10 @@ class CountingHasher implements PasswordHasher {
     this.events.push('hash');
     return this.bcrypt.hash(bytes);
   }
-  verify(bytes: Uint8Array, hash: string | null): Promise<boolean> {
+  verify(bytes: Uint8Array, hash: string | null, clientAddress: string): Promise<boolean> {
     if (this.refuse === 'verify') return this.refused();
     this.events.push(hash === null ? 'compare:dummy' : 'compare:user');
-    return this.bcrypt.verify(bytes, hash);
+    return this.bcrypt.verify(bytes, hash, clientAddress);
   }
   private refused(): Promise<never> {
     this.events.push('refused');

@@ -155,9 +155,9 @@ export class HotPaths {
   }
 
   /**
-   * A token introspected: the same use-case as the route (which counts an inactive answer against the caller's
-   * address), the same answer. A refusal — a caller whose budget is spent, a request without a token, a store that
-   * fails — goes to Koa to be explained.
+   * A token introspected: the same use-case as the route (which counts a token that does not verify against the
+   * caller's address), the same answer. A refusal — such a token from an address whose budget is spent, a request
+   * without a token, a store that fails — goes to Koa to be explained.
    */
   private introspect(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
     const length = Number(req.headers['content-length']);

@@ -21,7 +21,8 @@ export const OAUTH_USE_CASES = {
       p.revocationWriter,
       p.clock,
     ),
-  introspectToken: (p, uses) => new IntrospectToken(uses.verifyToken, p.introspectionFailures),
+  introspectToken: (p, uses) =>
+    new IntrospectToken(uses.verifyToken, p.authenticateToken, p.introspectionFailures),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'verifyToken'>>;
 
 export type OAuthUseCases = UseCasesOf<typeof OAUTH_USE_CASES>;

@@ -58,7 +58,7 @@ export const AUTHORIZATION_REQUEST_ERRORS = new ErrorTable<
   },
 });
 
-/** `POST /oauth/introspect`: no token, or the address's budget of inactive answers spent. */
+/** `POST /oauth/introspect`: no token, or a token that does not verify from an address whose budget of them is spent. */
 export const INTROSPECTION_ERRORS = new ErrorTable<
   IntrospectionError | { readonly type: 'invalid_request'; readonly detail: string }
 >({
@@ -71,7 +71,7 @@ export const INTROSPECTION_ERRORS = new ErrorTable<
     members: (error) => ({ error: 'invalid_request', error_description: error.detail }),
   },
   rate_limited: rateLimited(
-    'Too many introspections of inactive tokens from your address. Try again later.',
-    'too many inactive answers to this address (Retry-After says when to try again)',
+    'Too many introspections of tokens that do not verify from your address. Try again later.',
+    'a token that does not verify, from an address that had its budget of them (Retry-After says when to try again)',
   ),
 });

@@ -29,8 +29,9 @@ export function introspectionRoutes(routes: RouteTable, deps: HttpDependencies):
       summary:
         'RFC 7662 introspection: active exactly when /auth/verify would accept the token from `resource`',
       description:
-        'Open to any caller, as /auth/verify is; `{"active": false}` says nothing more. Inactive answers are ' +
-        'counted per client address (RFC 7662 §2.1); past the budget every introspection from there is refused.',
+        'Open to any caller, as /auth/verify is; `{"active": false}` says nothing more. A token this service ' +
+        'signed always gets its true answer; tokens that do not verify are counted per client address (RFC 7662 ' +
+        '§2.1), and past the budget such a token is refused with 429.',
       request: body(oauth.IntrospectionRequest),
       responses: { 200: json(oauth.IntrospectionResponse, 'Active (with its claims), or inactive') },
       refusals: [BODY_ERRORS, INTROSPECTION_ERRORS, REVOCATIONS_UNREADABLE],
