@@ -25,6 +25,14 @@ export const KIT_L2 = 'https://l2.example';
 export const KIT_ADDRESS = '192.0.2.1';
 /** Registrations per address and window in the kit. */
 export const KIT_REGISTRATIONS_PER_ADDRESS = 5;
+/** Failed logins (or second steps) per username in the kit's window: a success clears them. */
+export const KIT_LOGIN_FAILURES_PER_USERNAME = 3;
+/** Introspected tokens that do not verify, per address and window, in the kit. */
+export const KIT_INTROSPECTION_FAILURES_PER_ADDRESS = 3;
+/** Passkey sign-in challenges per address and window in the kit. */
+export const KIT_PASSKEY_CHALLENGES_PER_ADDRESS = 3;
+/** Wrong authenticator-app codes per account and day in the kit: below the login limit, so both can be seen. */
+export const KIT_APP_CODE_FAILURES_PER_DAY = 1;
 
 /** The login throttle on memory counters: attempts per username and per address, and per IPv6 /56 and /48. */
 export function memoryLoginThrottle(points: {
@@ -115,10 +123,13 @@ function configOfKit(): Config {
     BCRYPT_COST: '4',
     PUBLIC_URL: KIT_L2,
     LOG_LEVEL: 'silent',
-    LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+    LOGIN_MAX_FAILURES_PER_USERNAME: String(KIT_LOGIN_FAILURES_PER_USERNAME),
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100',
     REGISTRATIONS_PER_ADDRESS: String(KIT_REGISTRATIONS_PER_ADDRESS),
     ASSET_WRITES_PER_USER: '1000',
+    INTROSPECTION_MAX_FAILURES_PER_ADDRESS: String(KIT_INTROSPECTION_FAILURES_PER_ADDRESS),
+    PASSKEY_CHALLENGES_PER_ADDRESS: String(KIT_PASSKEY_CHALLENGES_PER_ADDRESS),
+    APP_CODE_FAILURES_PER_DAY: String(KIT_APP_CODE_FAILURES_PER_DAY),
   });
   return kitConfig;
 }
@@ -162,6 +173,8 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const { services, useCases } = l2;
   return {
     l2,
+    /** Every use-case by name, as the edges call them. */
+    useCases,
     clock,
     ids,
     store,

@@ -7,13 +7,8 @@ import type { User, Username } from '../../domain/user.js';
 import type { AssetRepository } from '../ports/asset-repository.js';
 import type { RateLimit } from '../ports/rate-limit.js';
 import type { UserRepository } from '../ports/user-repository.js';
-import {
-  activeWriterSpending,
-  ownedLiveAsset,
-  writerOf,
-  type AssetError,
-} from '../use-cases/registry/asset-checks.js';
-import type { PublishActivity } from '../use-cases/registry/publish-activity.js';
+import { activeWriterSpending, ownedLiveAsset, writerOf, type AssetError } from './asset-checks.js';
+import type { PublishActivity } from './publish-activity.js';
 
 export class AssetWrites {
   constructor(

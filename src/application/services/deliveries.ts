@@ -12,7 +12,7 @@ import type { BoundedCache, CacheFactory } from '../ports/bounded-cache.js';
 import type { DeliveryOutcome } from '../ports/delivery-outcome.js';
 import type { FederationClient } from '../ports/federation-client.js';
 import type { UserRepository } from '../ports/user-repository.js';
-import type { GetActorView } from '../use-cases/accounts/get-actor-view.js';
+import type { ActorViews } from './actor-views.js';
 
 /** Entries kept of each cache: an activity is delivered to every follower inbox in a burst, then rarely again. */
 const CACHED = 256;
@@ -40,7 +40,7 @@ export class Deliveries {
     private readonly client: FederationClient,
     private readonly urls: Urls,
     caches: CacheFactory,
-    private readonly actorViews: GetActorView,
+    private readonly actorViews: ActorViews,
     private readonly signer: ActivitySigner,
     private readonly clock: Clock,
   ) {
@@ -73,7 +73,7 @@ export class Deliveries {
     let signed = this.profileUpdates.get(version);
     if (!signed) {
       signed = this.actorViews
-        .execute(profileOf(user))
+        .of(profileOf(user))
         .then((view) => this.signer.sign(profileUpdateDocument(view, this.urls), key, this.clock.now()));
       signed.catch(() => this.profileUpdates.delete(version));
       this.profileUpdates.set(version, signed);

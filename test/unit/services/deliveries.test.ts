@@ -1,7 +1,7 @@
 // What Deliveries keeps between the deliveries of one activity: the log entry and the signing key are read once,
 // and a read that failed or found nothing is not kept.
 import { expect } from 'chai';
-import { GetActorView } from '../../../src/application/use-cases/accounts/get-actor-view.js';
+import { ActorViews } from '../../../src/application/services/actor-views.js';
 import { FixedClock } from '../../support/fixed-clock.js';
 import { LruCacheFactory } from '../../../src/adapters/cache/lru-cache-factory.js';
 import { openMemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
@@ -39,7 +39,7 @@ async function setUp() {
     federation,
     new Urls(L2_SERVER),
     new LruCacheFactory(),
-    new GetActorView(store.assets),
+    new ActorViews(store.assets),
     { sign: async (document) => document },
     new FixedClock(new Date('2026-11-22T10:00:00.000Z')),
   );

@@ -53,7 +53,7 @@ export class TlogAnswers {
       route: TLOG_ROUTES.key,
       contentType: TEXT_CONTENT_TYPE,
       headers: [],
-      body: `${this.useCases.getCheckpoint.verifierKey()}\n`,
+      body: `${this.useCases.getVerifierKey.execute()}\n`,
     };
   }
 

@@ -18,7 +18,7 @@ import type { WorkSignal } from '../../ports/work-signal.js';
 import type { AuthenticatedToken } from '../../services/authenticate-token.js';
 import type { PasswordCheck, PasswordCheckError } from '../../services/password-check.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
-import { signedActivity } from '../registry/publish-activity.js';
+import { signedActivity } from '../../services/publish-activity.js';
 
 const MAX_ATTEMPTS = 20;
 const PAGE = 100;

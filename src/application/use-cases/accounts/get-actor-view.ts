@@ -1,19 +1,13 @@
-// Rule: an actor shows its avatar and header as the picture assets they are — the file, its media type and its alt
-// text — and only while each is still one of the user's live https pictures.
+// Rule: an actor is shown with its avatar and header as the picture assets they are, while each is still one of the
+// user's live https pictures (ActorViews: the profile Update its followers get is made from the same view).
 import type { ActorView } from '../../../domain/actor-document.js';
-import { isProfilePicture, type AssetName } from '../../../domain/asset.js';
 import type { UserProfile } from '../../../domain/user.js';
-import type { AssetRepository } from '../../ports/asset-repository.js';
+import type { ActorViews } from '../../services/actor-views.js';
 
 export class GetActorView {
-  constructor(private readonly assets: AssetRepository) {}
+  constructor(private readonly views: ActorViews) {}
 
-  async execute(user: UserProfile): Promise<ActorView> {
-    const picture = async (name: AssetName | null) => {
-      const asset = name === null ? null : await this.assets.findByName(name);
-      return asset && isProfilePicture(asset, user.username) ? asset : null;
-    };
-    const [avatar, header] = await Promise.all([picture(user.profile.avatar), picture(user.profile.header)]);
-    return { user, avatar, header };
+  execute(user: UserProfile): Promise<ActorView> {
+    return this.views.of(user);
   }
 }

@@ -4,7 +4,7 @@ import type { Activity } from '../../../domain/activity.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { AssetWrites } from '../../services/asset-writes.js';
-import type { AssetError } from './asset-checks.js';
+import type { AssetError } from '../../services/asset-checks.js';
 
 export class DeleteAsset {
   constructor(private readonly writes: AssetWrites) {}

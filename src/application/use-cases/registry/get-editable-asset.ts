@@ -3,7 +3,7 @@ import type { Asset } from '../../../domain/asset.js';
 import type { Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
-import { ownedLiveAsset, writerOf, type AssetError } from './asset-checks.js';
+import { ownedLiveAsset, writerOf, type AssetError } from '../../services/asset-checks.js';
 
 export class GetEditableAsset {
   constructor(private readonly assets: AssetRepository) {}

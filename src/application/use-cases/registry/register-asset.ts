@@ -5,7 +5,7 @@ import { parseAssetName, type Asset, type AssetFields } from '../../../domain/as
 import { err, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { AssetWrites } from '../../services/asset-writes.js';
-import { checkFields, type AssetError } from './asset-checks.js';
+import { checkFields, type AssetError } from '../../services/asset-checks.js';
 
 export class RegisterAsset {
   constructor(private readonly writes: AssetWrites) {}

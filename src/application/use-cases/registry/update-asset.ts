@@ -7,7 +7,7 @@ import type { Asset, AssetFields } from '../../../domain/asset.js';
 import { err, type Result } from '../../../domain/result.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { AssetWrites } from '../../services/asset-writes.js';
-import { checkFields, type AssetError } from './asset-checks.js';
+import { checkFields, type AssetError } from '../../services/asset-checks.js';
 import type { User } from '../../../domain/user.js';
 
 const MAX_EDIT_ATTEMPTS = 10;

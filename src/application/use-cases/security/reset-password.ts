@@ -13,17 +13,11 @@ import type { Clock } from '../../ports/clock.js';
 import type { IssuedTokenRegistry } from '../../ports/issued-token-registry.js';
 import type { LoginThrottle } from '../../ports/login-throttle.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
-import type { SecretGenerator } from '../../ports/secret-generator.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
 import { unavailableWhenOverloaded } from '../../services/password-check.js';
+import type { ResetLinks } from '../../services/reset-links.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 import type { SecurityError } from './security-errors.js';
-
-export interface ResetLinkView {
-  readonly username: Username;
-  readonly expiresAt: Date;
-  readonly clearFactors: boolean;
-}
 
 export type ResetPasswordError = Extract<
   SecurityError,
@@ -32,8 +26,8 @@ export type ResetPasswordError = Extract<
 
 export class ResetPassword {
   constructor(
+    private readonly links: ResetLinks,
     private readonly security: AccountSecurityStore,
-    private readonly secrets: SecretGenerator,
     private readonly hasher: PasswordHasher,
     private readonly issuedTokens: IssuedTokenRegistry,
     private readonly writer: RevocationWriter,
@@ -41,21 +35,6 @@ export class ResetPassword {
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
   ) {}
-
-  /** What the link is for, while it can be used (the page that asks for the new password). */
-  async check(token: string): Promise<Result<ResetLinkView, { readonly type: 'challenge_expired' }>> {
-    const link = await this.security.findChallenge(
-      this.secrets.digest(token),
-      'password_reset',
-      this.clock.now(),
-    );
-    if (!link?.username) return err({ type: 'challenge_expired' });
-    return ok({
-      username: link.username,
-      expiresAt: link.expiresAt,
-      clearFactors: link.data.clearFactors === true,
-    });
-  }
 
   async execute(input: {
     readonly token: string;
@@ -65,9 +44,9 @@ export class ResetPassword {
     /** The address the login limits count (an IPv4 address or an IPv6 /64). */
     readonly clientAddress: string;
   }): Promise<Result<{ username: Username; revoked: number }, ResetPasswordError>> {
-    const found = await this.check(input.token);
-    if (!found.ok) return found;
-    const { username, clearFactors } = found.value;
+    const found = await this.links.find(input.token);
+    if (!found) return err({ type: 'challenge_expired' });
+    const { username, clearFactors } = found;
     const fresh = checkNewPassword(input.newPassword);
     if (!fresh.ok)
       return err({ type: 'invalid_request', path: 'new_password', message: newPasswordMessage(fresh.error) });
@@ -89,7 +68,7 @@ export class ResetPassword {
     const written = await this.security.apply(
       {
         username,
-        consumes: { idHash: this.secrets.digest(input.token), kind: 'password_reset' },
+        consumes: { idHash: this.links.idHashOf(input.token), kind: 'password_reset' },
         passwordHash,
         revocations: this.writer.revocationsOf(await this.writer.unrevoked(live)),
         ...(clearFactors

@@ -1,12 +1,10 @@
 // Rule: a passkey signs its person in on its own — no username, no password: a discoverable credential with user
 // verification is something they have and something they know or are, so the token says both factors (`hwk` or
-// `swk`, and `mfa`). Only a live, enabled account signs in.
-import { err, ok, type Result } from '../../../domain/result.js';
+// `swk`, and `mfa`). Only a live, enabled account signs in. The challenge it answers came from StartPasskeySignIn.
+import { err, type Result } from '../../../domain/result.js';
 import { passkeyMethods } from '../../../domain/sign-in-methods.js';
 import { isActive } from '../../../domain/user.js';
 import type { UserRepository } from '../../ports/user-repository.js';
-import type { CeremonyOptions } from '../../ports/passkey-ceremonies.js';
-import type { RateLimit } from '../../ports/rate-limit.js';
 import type { PasskeyAssertions } from '../../services/passkey-assertions.js';
 import type { SessionStart } from '../../services/session-start.js';
 import type { IssuedTokenView } from '../../services/token-issuer.js';
@@ -16,20 +14,7 @@ export class SignInWithPasskey {
     private readonly assertions: PasskeyAssertions,
     private readonly users: UserRepository,
     private readonly sessions: SessionStart,
-    private readonly challenges: RateLimit,
   ) {}
-
-  /**
-   * Options for the browser, their challenge stored for five minutes. Each costs a store write before anyone is
-   * known, so a client address gets a bounded number of them.
-   */
-  async options(
-    clientAddress: string,
-  ): Promise<Result<CeremonyOptions, { readonly type: 'rate_limited'; readonly retryAfterSeconds: number }>> {
-    const verdict = await this.challenges.consume(clientAddress);
-    if (verdict.limited) return err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds });
-    return ok(await this.assertions.signInOptions());
-  }
 
   async execute(
     response: unknown,

@@ -1,5 +1,5 @@
 // Rule (API.md §8): the latest signed checkpoint is served as the store keeps it, so every instance on one store
-// serves the same bytes; the verifier key is served beside it.
+// serves the same bytes (GetVerifierKey: the key that checks it).
 import type { SignedCheckpoint } from '../../ports/transparency-log-store.js';
 import type { TransparencyLog } from '../../services/transparency/transparency-log.js';
 
@@ -9,10 +9,5 @@ export class GetCheckpoint {
   /** Null only before the first checkpoint was signed (a store still being checked at its first start). */
   execute(): Promise<SignedCheckpoint | null> {
     return this.log.latest();
-  }
-
-  /** `<origin>+<key id>+<base64 key>`, as golang.org/x/mod/sumdb/note reads verifier keys. */
-  verifierKey(): string {
-    return this.log.verifierKey;
   }
 }

@@ -4,7 +4,7 @@ import { openMemoryPersistence } from '../../../../src/adapters/persistence/memo
 import { RateLimiterBudget } from '../../../../src/adapters/throttle/rate-limiter-budget.js';
 import type { ActivitySigner } from '../../../../src/application/ports/activity-signer.js';
 import { DeleteAsset } from '../../../../src/application/use-cases/registry/delete-asset.js';
-import { PublishActivity } from '../../../../src/application/use-cases/registry/publish-activity.js';
+import { PublishActivity } from '../../../../src/application/services/publish-activity.js';
 import { AssetWrites } from '../../../../src/application/services/asset-writes.js';
 import { RegisterAsset } from '../../../../src/application/use-cases/registry/register-asset.js';
 import { GetEditableAsset } from '../../../../src/application/use-cases/registry/get-editable-asset.js';

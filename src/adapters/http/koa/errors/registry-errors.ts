@@ -1,5 +1,5 @@
 // The registry's error unions as HTTP answers (API.md §3): asset writes and reads, activities, list filters.
-import type { AssetError } from '../../../../application/use-cases/registry/asset-checks.js';
+import type { AssetError } from '../../../../application/services/asset-checks.js';
 import { MAX_ACTIVITY_ENTRY_BYTES } from '../../../../domain/activity.js';
 import { ErrorTable } from './error-table.js';
 import { invalidField, rateLimited, SCOPED_TOKEN_DETAIL, scopedTokenForbidden } from './shared-refusals.js';

@@ -188,7 +188,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
       refusals: [PASSKEY_OPTIONS_ERRORS],
     },
     async (ctx) => {
-      const result = await useCases.signInWithPasskey.options(clientAddress(ctx));
+      const result = await useCases.startPasskeySignIn.execute(clientAddress(ctx));
       if (!result.ok) throw PASSKEY_OPTIONS_ERRORS.problem(result.error);
       ctx.body = result.value;
     },
@@ -235,7 +235,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
 
   routes.get('/auth/reset', PAGE, async (ctx) => {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
-    const link = await useCases.resetPassword.check(token);
+    const link = await useCases.checkResetLink.execute(token);
     if (!link.ok) {
       const problem = RESET_ERRORS.problem(link.error);
       return resetPage(ctx, { error: problem.detail, gone: true }, problem.status);

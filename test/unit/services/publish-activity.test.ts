@@ -1,15 +1,15 @@
 import { expect } from 'chai';
-import { openMemoryPersistence } from '../../../../src/adapters/persistence/memory/open-memory-persistence.js';
-import type { ActivityLog } from '../../../../src/application/ports/activity-log.js';
+import { openMemoryPersistence } from '../../../src/adapters/persistence/memory/open-memory-persistence.js';
+import type { ActivityLog } from '../../../src/application/ports/activity-log.js';
 import type {
   ActivitySigner,
   JsonLdDocument,
   SigningKey,
-} from '../../../../src/application/ports/activity-signer.js';
-import { PublishActivity } from '../../../../src/application/use-cases/registry/publish-activity.js';
-import { Urls } from '../../../../src/domain/activity-streams.js';
-import type { AssetFields } from '../../../../src/domain/asset.js';
-import { activityFor } from '../../../support/activity-writers.js';
+} from '../../../src/application/ports/activity-signer.js';
+import { PublishActivity } from '../../../src/application/services/publish-activity.js';
+import { Urls } from '../../../src/domain/activity-streams.js';
+import type { AssetFields } from '../../../src/domain/asset.js';
+import { activityFor } from '../../support/activity-writers.js';
 import {
   aFollower,
   anAcceptJob,
@@ -18,10 +18,10 @@ import {
   aUser,
   aUsername,
   MINUTE,
-} from '../../../support/builders.js';
-import { FixedClock } from '../../../support/fixed-clock.js';
-import { testTransparencyLog } from '../../../support/tlog-test-key.js';
-import { TransparencyLogUnavailableError } from '../../../../src/application/ports/errors.js';
+} from '../../support/builders.js';
+import { FixedClock } from '../../support/fixed-clock.js';
+import { testTransparencyLog } from '../../support/tlog-test-key.js';
+import { TransparencyLogUnavailableError } from '../../../src/application/ports/errors.js';
 
 const START = new Date('2026-11-22T10:00:00.000Z');
 

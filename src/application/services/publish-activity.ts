@@ -2,19 +2,19 @@
 // together with the change and the deliveries to the owner's followers; nothing of it is written unless all is. A
 // change to an asset the owner's profile shows (its avatar, header or a pin) changes the profile in the same write
 // (a picture that is no longer one, or a deleted pin, leaves it), and that profile's Update is delivered too.
-import { activityTypeOf, fitsInLog, type Activity, type ActivityType } from '../../../domain/activity.js';
-import { activityDocument } from '../../../domain/activity-document.js';
-import type { Urls } from '../../../domain/activity-streams.js';
-import { editedAsset, type Asset, type AssetEdit } from '../../../domain/asset.js';
-import { err, ok, type Result } from '../../../domain/result.js';
-import { profileTouchedBy } from '../../../domain/profile.js';
-import type { User } from '../../../domain/user.js';
-import type { ActivityLog, AssetChange } from '../../ports/activity-log.js';
-import type { ActivitySigner } from '../../ports/activity-signer.js';
-import type { Clock } from '../../ports/clock.js';
-import type { LogCoverage } from '../../ports/log-coverage.js';
-import type { UserRepository } from '../../ports/user-repository.js';
-import type { WorkSignal } from '../../ports/work-signal.js';
+import { activityTypeOf, fitsInLog, type Activity, type ActivityType } from '../../domain/activity.js';
+import { activityDocument } from '../../domain/activity-document.js';
+import type { Urls } from '../../domain/activity-streams.js';
+import { editedAsset, type Asset, type AssetEdit } from '../../domain/asset.js';
+import { err, ok, type Result } from '../../domain/result.js';
+import { profileTouchedBy } from '../../domain/profile.js';
+import type { User } from '../../domain/user.js';
+import type { ActivityLog, AssetChange } from '../ports/activity-log.js';
+import type { ActivitySigner } from '../ports/activity-signer.js';
+import type { Clock } from '../ports/clock.js';
+import type { LogCoverage } from '../ports/log-coverage.js';
+import type { UserRepository } from '../ports/user-repository.js';
+import type { WorkSignal } from '../ports/work-signal.js';
 
 const MAX_ATTEMPTS = 100;
 

@@ -1,12 +1,12 @@
 // The checks every asset change shares: who may write, the writer's budget, field rules and ownership of a live
 // asset.
-import { checkAssetFields, parseAssetName, type Asset, type AssetFields } from '../../../domain/asset.js';
-import { err, ok, type Result } from '../../../domain/result.js';
-import { isScoped, type TokenClaims } from '../../../domain/token.js';
-import { isActive, type User, type Username } from '../../../domain/user.js';
-import type { AssetRepository } from '../../ports/asset-repository.js';
-import type { RateLimit } from '../../ports/rate-limit.js';
-import type { UserRepository } from '../../ports/user-repository.js';
+import { checkAssetFields, parseAssetName, type Asset, type AssetFields } from '../../domain/asset.js';
+import { err, ok, type Result } from '../../domain/result.js';
+import { isScoped, type TokenClaims } from '../../domain/token.js';
+import { isActive, type User, type Username } from '../../domain/user.js';
+import type { AssetRepository } from '../ports/asset-repository.js';
+import type { RateLimit } from '../ports/rate-limit.js';
+import type { UserRepository } from '../ports/user-repository.js';
 
 /** The expected ways an asset operation fails; `type` is the API.md code. */
 export type AssetError =

@@ -1,0 +1,28 @@
+// The OAuth area: "Sign in with L2" (API.md §2.3) — the request reviewed, the code granted and exchanged — and token
+// introspection (RFC 7662), which answers exactly as verification does (the registered VerifyToken).
+import type { AccountUseCases } from '../accounts/account-use-cases.js';
+import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
+import { ExchangeAuthorizationCode } from './exchange-authorization-code.js';
+import { GrantAuthorizationCode } from './grant-authorization-code.js';
+import { IntrospectToken } from './introspect-token.js';
+import { ReviewAuthorizationRequest } from './review-authorization-request.js';
+
+export const OAUTH_USE_CASES = {
+  reviewAuthorizationRequest: (p) => new ReviewAuthorizationRequest(p.destinations, p.urls.base),
+  grantAuthorizationCode: (p) =>
+    new GrantAuthorizationCode(p.scopedTokenGrant, p.oneTimeCodes, p.store.authorizationCodes, p.clock),
+  exchangeAuthorizationCode: (p) =>
+    new ExchangeAuthorizationCode(
+      p.store.authorizationCodes,
+      p.oneTimeCodes,
+      p.tokenIssuer,
+      p.scopedTokenGrant,
+      p.authenticateToken,
+      p.revocationWriter,
+      p.clock,
+    ),
+  introspectToken: (p, uses) =>
+    new IntrospectToken(uses.verifyToken, p.authenticateToken, p.introspectionFailures),
+} satisfies AreaRegistry<Pick<AccountUseCases, 'verifyToken'>>;
+
+export type OAuthUseCases = UseCasesOf<typeof OAUTH_USE_CASES>;
