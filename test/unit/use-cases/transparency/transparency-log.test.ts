@@ -1,7 +1,7 @@
 // What readers of the transparency log get (API.md §8), on the use-case kit with the test signing key: GetCheckpoint,
 // GetVerifierKey, GetLogResource, ProveInclusion and GetActivityEntry — each checked as a monitor would check it.
 import { expect } from 'chai';
-import { nodeSha256, verifyEd25519 } from '../../../../src/adapters/crypto/node-transparency-crypto.js';
+import { nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import {
   decodeEntryBundle,
   entryBundle,
@@ -12,7 +12,7 @@ import {
   parseVerifierKey,
   verifyTlogProof,
   type NoteVerifierKey,
-} from '../../../../src/domain/transparency/index.js';
+} from '@l2/tlog';
 import { testVerifierKey } from '../../../support/tlog-test-key.js';
 import { useCaseKit } from '../../../support/use-case-kit.js';
 import { registered, type Kit } from '../accounts/account-fixtures.js';
