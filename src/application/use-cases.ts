@@ -6,6 +6,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/delivery-polic
 import { lazy, type Factories } from './lazy.js';
 import type { ActivitySigner } from './ports/activity-signer.js';
 import type { CacheFactory } from './ports/bounded-cache.js';
+import type { BundleCompression } from './ports/bundle-compression.js';
 import type { Clock } from './ports/clock.js';
 import type { DestinationPolicy } from './ports/destination-policy.js';
 import type { FederationClient } from './ports/federation-client.js';
@@ -30,6 +31,11 @@ import type { WorkSignal } from './ports/work-signal.js';
 import type { TransparencyObserver } from './ports/transparency-observer.js';
 import type { LogCoverage } from './ports/log-coverage.js';
 import { TransparencyLog, type TransparencyLogSettings } from './services/transparency/transparency-log.js';
+import {
+  DEFAULT_ENTRY_BUNDLE_LIMITS,
+  EntryBundles,
+  type EntryBundleLimits,
+} from './services/transparency/entry-bundles.js';
 import { GetActivityEntry } from './use-cases/transparency/get-activity-entry.js';
 import { GetCheckpoint } from './use-cases/transparency/get-checkpoint.js';
 import { GetLogResource } from './use-cases/transparency/get-log-resource.js';
@@ -170,6 +176,8 @@ export interface ApplicationPorts {
      */
     readonly coverage?: LogCoverage;
   };
+  /** The log's entry bundles: their gzip (off the event loop) and the bounds on building them (issue 33). */
+  readonly logBundles: { readonly compression: BundleCompression; readonly limits: EntryBundleLimits };
 }
 
 /** The services several use-cases share. */
@@ -199,6 +207,8 @@ export interface ApplicationServices {
   readonly jobRunner: JobRunner;
   /** Checks the stored log, signs the checkpoints that cover writes, reads tiles and proofs. */
   readonly transparencyLog: TransparencyLog;
+  /** Entry bundles built once, kept encoded, and built within bounds. */
+  readonly entryBundles: EntryBundles;
 }
 
 type Parts = ApplicationPorts & ApplicationServices;
@@ -242,6 +252,14 @@ const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) => Appli
       p.transparency.settings,
       p.transparency.observer,
       p.transparency.problems,
+    ),
+  entryBundles: (p) =>
+    new EntryBundles(
+      p.transparencyLog,
+      p.logBundles.compression,
+      p.caches,
+      p.logBundles.limits,
+      p.transparency.settings.pause,
     ),
   deliveries: (p) =>
     new Deliveries(
@@ -399,7 +417,7 @@ const USE_CASES = {
   getActivityEntry: (p) => new GetActivityEntry(p.transparencyLog),
 
   getCheckpoint: (p) => new GetCheckpoint(p.transparencyLog),
-  getLogResource: (p) => new GetLogResource(p.transparencyLog, p.caches),
+  getLogResource: (p) => new GetLogResource(p.transparencyLog, p.entryBundles, p.caches),
   proveInclusion: (p) => new ProveInclusion(p.transparencyLog),
 
   listFollowers: (p) => new ListFollowers(p.store.followers),
@@ -464,4 +482,4 @@ export function createApplication(ports: ApplicationPorts): Application {
   return { services: parts, useCases };
 }
 
-export { DEFAULT_RETRY_POLICY, DEFAULT_RUNNER_LIMITS };
+export { DEFAULT_ENTRY_BUNDLE_LIMITS, DEFAULT_RETRY_POLICY, DEFAULT_RUNNER_LIMITS };
