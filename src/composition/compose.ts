@@ -7,6 +7,7 @@ import type { DocumentFetcher } from '../application/ports/document-fetcher.js';
 import { lazy, type Factories } from '../application/lazy.js';
 import {
   createApplication,
+  DEFAULT_ENTRY_BUNDLE_LIMITS,
   DEFAULT_RETRY_POLICY,
   DEFAULT_RUNNER_LIMITS,
   type Application,
@@ -15,6 +16,7 @@ import {
   type UseCases,
 } from '../application/use-cases.js';
 import { LruCacheFactory } from '../adapters/cache/lru-cache-factory.js';
+import { ZlibBundleCompression } from '../adapters/compression/zlib-bundle-compression.js';
 import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { CryptoOneTimeCodes } from '../adapters/crypto/crypto-one-time-codes.js';
@@ -218,6 +220,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
       },
       problems: p.logger,
     }),
+    logBundles: () => ({ compression: new ZlibBundleCompression(), limits: DEFAULT_ENTRY_BUNDLE_LIMITS }),
 
     // The application over all of the above.
     application: (p) => createApplication(p),
