@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { PENDING_IN_LANE_SQL } from '../../../src/adapters/persistence/sqlite/job-insert.js';
-import { appliedVersions, migrate, MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { appliedVersions, migrate } from '../../../src/adapters/persistence/sqlite/sqlite-migrate.js';
 import {
   openSqlitePersistence,
   type SqlitePersistence,
