@@ -6,7 +6,8 @@ import type {
   QueueTotals,
 } from '../../../application/ports/queue-administration.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
-import type { JobDocument, MongoCollections } from './mongo-schema.js';
+import type { StoredJobDocument } from './codecs/job-documents.js';
+import type { MongoCollections } from './mongo-schema.js';
 
 /** An operator's view of the jobs MongoJobQueue holds: counts, listing, retry and drop. */
 export class MongoQueueAdministration implements QueueAdministration {
@@ -47,7 +48,7 @@ export class MongoQueueAdministration implements QueueAdministration {
   async retryAbandoned(kind: string | null, now: Date): Promise<number> {
     const { jobs } = this.collections;
     const ofKind = kind === null ? {} : { kind };
-    const back: UpdateFilter<JobDocument> = {
+    const back: UpdateFilter<StoredJobDocument> = {
       $set: { state: 'pending', attempts: 0, queuedAt: now, runAt: now, leaseId: null, leaseUntil: null },
     };
     return storeCall(async () => {

@@ -1,4 +1,4 @@
-// A record's one mapping to and from its row (docs/adr/0016): the columns are declared once, with their SQL type,
+// A record's one mapping to and from its row (docs/adr/0015): the columns are declared once, with their SQL type,
 // and the row type, the column lists and the named parameters of every statement are derived from them — so a
 // codec that leaves a column out, or a statement that names one the codec does not write, does not compile. The SQL
 // is built when a module loads and prepared once by each adapter, as before; rows are bound by name.
