@@ -55,7 +55,22 @@ export function storedValueOf<K extends StoredKind>(
   return (TRANSFER_CODECS[record.record] as TransferCodec<K>).fromTransfer(record as never);
 }
 
-/** Writes the value a record of the file holds with the store's writer of its kind. */
-export function writeRecord(writers: RecordWriters, record: StoredTransferRecord): void {
-  (writers[record.record] as (value: unknown) => void)(storedValueOf(record));
+/** A record of the file as its kind and the stored value it holds. */
+export interface DecodedRecord {
+  readonly kind: StoredKind;
+  readonly value: StoredRecords[StoredKind];
 }
+
+export const decodeRecord = (record: StoredTransferRecord): DecodedRecord => ({
+  kind: record.record,
+  value: storedValueOf(record),
+});
+
+/** Writes a decoded record with the store's writer of its kind. */
+export function writeDecoded(writers: RecordWriters, { kind, value }: DecodedRecord): void {
+  (writers[kind] as (value: unknown) => void)(value);
+}
+
+/** Writes the value a record of the file holds with the store's writer of its kind. */
+export const writeRecord = (writers: RecordWriters, record: StoredTransferRecord): void =>
+  writeDecoded(writers, decodeRecord(record));
