@@ -6,7 +6,6 @@ import {
   type TransferCounts,
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
-import { rangeHashReader } from '../../../domain/transparency/index.js';
 import type { StoredKind, StoredRecords } from '../stored-records.js';
 import {
   byKind,
@@ -16,7 +15,7 @@ import {
   type RecordWriters,
 } from '../table-transfer.js';
 import { checkedBatches } from '../transfer-checks.js';
-import { checkImportedLog, type TransparencyLogRecord } from '../transparency-import.js';
+import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_DOCUMENTS } from './codecs/activity-documents.js';
 import { ASSET_DOCUMENTS } from './codecs/asset-documents.js';
 import {
@@ -149,17 +148,7 @@ export class MongoStoreTransfer implements StoreTransfer {
     }
     await rebuildCounts(this.collections, positions);
     await storeCall(() => ensureTransparencyLog(this.client, this.collections, true));
-    if (log !== null) await this.importLog(log, counts.activity);
+    if (log !== null) await importLogState(new MongoTransparencyLog(this.collections), log, counts.activity);
     return counts;
-  }
-
-  /** The origin and checkpoint of the imported log, once its hashes are rebuilt and give the checkpoint's root. */
-  private async importLog(record: TransparencyLogRecord, size: number): Promise<void> {
-    const log = new MongoTransparencyLog(this.collections);
-    const { origin } = await log.state();
-    const reader = rangeHashReader((level, first, count) => log.hashes(level, first, count));
-    await checkImportedLog(record, size, reader, origin);
-    if (record.origin !== null) await log.pinOrigin(record.origin);
-    if (record.checkpoint !== null) await log.recordCheckpoint(record.checkpoint);
   }
 }

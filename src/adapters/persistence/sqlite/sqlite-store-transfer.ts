@@ -6,7 +6,6 @@ import {
   type TransferCounts,
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
-import { rangeHashReader } from '../../../domain/transparency/index.js';
 import type { StoredKind, StoredRecords } from '../stored-records.js';
 import {
   byKind,
@@ -16,7 +15,7 @@ import {
   type RecordWriters,
 } from '../table-transfer.js';
 import { checkedBatches } from '../transfer-checks.js';
-import { checkImportedLog, type TransparencyLogRecord } from '../transparency-import.js';
+import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_ROWS } from './codecs/activity-rows.js';
 import { ASSET_ROWS } from './codecs/asset-rows.js';
 import { FOLLOWER_ROWS, INSTANCE_KEY_ROWS, REMOTE_KEY_ROWS } from './codecs/federation-rows.js';
@@ -130,7 +129,7 @@ export class SqliteStoreTransfer implements StoreTransfer {
         buildTagIndex(db);
         buildTransparencyLog(db);
       });
-      if (log !== null) await this.importLog(log, counts.activity);
+      if (log !== null) await importLogState(new SqliteTransparencyLog(this.db), log, counts.activity);
       storeCall(() => db.exec('COMMIT'));
       return counts;
     } finally {
@@ -151,20 +150,6 @@ export class SqliteStoreTransfer implements StoreTransfer {
       origin: row?.origin ?? null,
       checkpoint: row?.checkpoint == null ? null : { size: row.checkpoint_size ?? 0, note: row.checkpoint },
     };
-  }
-
-  /** The origin and checkpoint of the imported log, once its hashes are rebuilt and give the checkpoint's root. */
-  private async importLog(record: TransparencyLogRecord, size: number): Promise<void> {
-    const log = new SqliteTransparencyLog(this.db);
-    const { origin } = await log.state();
-    await checkImportedLog(
-      record,
-      size,
-      rangeHashReader((level, first, count) => log.hashes(level, first, count)),
-      origin,
-    );
-    if (record.origin !== null) await log.pinOrigin(record.origin);
-    if (record.checkpoint !== null) await log.recordCheckpoint(record.checkpoint);
   }
 
   private refuseUnlessEmpty(): void {
