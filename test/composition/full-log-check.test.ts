@@ -1,5 +1,5 @@
-// The start-up check of a SQLite file's log, run in a child process (adapters/persistence/sqlite/sqlite-full-log-check.ts): it reaches the
-// tree this process would have built, and a stored activity changed behind L2's back is still found.
+// The start-up check of a SQLite file's log, run in a child process (persistence/sqlite/sqlite-full-log-check.ts):
+// it reaches the tree this process would have built, and a stored activity changed behind L2's back is still found.
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
