@@ -51,7 +51,7 @@ export class MongoFollowerRepository implements FollowerRepository {
         // which overshoots the cap by the number of Follows racing, never more.
         if (!(await replacePending(jobs, acceptDocument, session))) {
           const waiting = await jobs.countDocuments(
-            { lane: acceptDocument.lane ?? null, kind: acceptDocument.kind, state: 'pending' },
+            { lane: acceptDocument.lane, kind: acceptDocument.kind, state: 'pending' },
             { session, limit: maxPendingInLane },
           );
           if (waiting >= maxPendingInLane) refuse('lane_full');

@@ -2,18 +2,21 @@ import { ObjectId, type Db, type Document, type Filter, type UpdateFilter } from
 import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument, queueJob } from './mongo-job-document.js';
-import type { StoredJobDocument } from './codecs/job-documents.js';
+import { JOB_DOCUMENTS, type StoredJobDocument } from './codecs/job-documents.js';
 import { COLLECTION_NAMES, JOBS_BY_LANE_RUN_AT, type MongoCollections } from './mongo-schema.js';
 
-const toJob = (doc: StoredJobDocument, leaseId: string): Job => ({
-  id: doc._id.toHexString(),
-  kind: doc.kind,
-  payload: JSON.parse(doc.payload) as unknown,
-  lane: doc.lane ?? null,
-  attempts: doc.attempts,
-  queuedAt: doc.queuedAt,
-  leaseId,
-});
+const toJob = (doc: StoredJobDocument, leaseId: string): Job => {
+  const { kind, payload, lane, attempts, queuedAt } = JOB_DOCUMENTS.fromDocument(doc);
+  return {
+    id: doc._id.toHexString(),
+    kind,
+    payload: JSON.parse(payload) as unknown,
+    lane,
+    attempts,
+    queuedAt,
+    leaseId,
+  };
+};
 
 /** Pending jobs due at `now` whose lease, if any, has run out. */
 export const dueJobs = (now: Date): Filter<StoredJobDocument> => ({
