@@ -22,8 +22,9 @@ export type RecordWriters = { readonly [K in StoredKind]: (value: StoredRecords[
 export type StoredTransferRecord = Exclude<TransferRecord, { record: 'transparency_log' }>;
 
 /**
- * A table with an entry per kind, each made by `make(kind)`: the caller's type (RecordReaders, RecordWriters) says
- * what each entry is, and `make` is generic over the kind so that it keeps each entry's kind.
+ * A table with an entry per kind, each made by `make(kind)` for a store whose entries differ only by their codec (a
+ * SQL table, a collection): the caller's annotation (RecordReaders, RecordWriters) gives each entry its type, and
+ * `make` must make the entry of the kind it is given — the one unchecked step, kept to this line.
  */
 export const byKind = <Table>(make: (kind: StoredKind) => unknown): Table =>
   Object.fromEntries(TRANSFER_ORDER.filter(isStoredKind).map((kind) => [kind, make(kind)])) as Table;
