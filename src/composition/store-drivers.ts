@@ -1,26 +1,27 @@
-// Every store L2 runs on, by the STORE values it takes: the one place a store is named (docs/adr/0015). A line says
-// which STORE values are the store's (a light module, read with the configuration) and where its driver is; the
-// driver is loaded only once STORE names its store, so a service on SQLite never loads the MongoDB library. A new
+// Every store L2 runs on, by the STORE values it takes: the one place a store is named (docs/adr/0015). A line is a
+// store's URL rule (read with the configuration) and its driver — or, for a store whose library is heavy, a loader
+// of its driver, run only once STORE names the store, so a service on SQLite never loads the MongoDB library. A new
 // store is its folder under adapters/persistence/, one line here and one contract harness.
+import { MEMORY_DRIVER } from '../adapters/persistence/memory/memory-driver.js';
 import { MEMORY_URL } from '../adapters/persistence/memory/memory-url.js';
 import { MONGODB_URL } from '../adapters/persistence/mongodb/mongo-url.js';
+import { SQLITE_DRIVER } from '../adapters/persistence/sqlite/sqlite-driver.js';
 import { SQLITE_URL } from '../adapters/persistence/sqlite/sqlite-url.js';
 import type { OpenedStore, StoreDriver, StoreUrl } from '../adapters/persistence/store-driver.js';
 
 interface StoreLine {
   readonly url: StoreUrl;
-  readonly driver: () => Promise<StoreDriver>;
+  /**
+   * The driver, or its loader. (Loaded stores are imported statically on purpose: one module graph, so that a
+   * test runner that loads the sources another way still sees one copy of each error class.)
+   */
+  readonly driver: StoreDriver | (() => Promise<StoreDriver>);
 }
 
 export const STORE_DRIVERS = {
-  memory: {
-    url: MEMORY_URL,
-    driver: async () => (await import('../adapters/persistence/memory/memory-driver.js')).MEMORY_DRIVER,
-  },
-  sqlite: {
-    url: SQLITE_URL,
-    driver: async () => (await import('../adapters/persistence/sqlite/sqlite-driver.js')).SQLITE_DRIVER,
-  },
+  memory: { url: MEMORY_URL, driver: MEMORY_DRIVER },
+  sqlite: { url: SQLITE_URL, driver: SQLITE_DRIVER },
+  // The MongoDB driver library holds about 20 MiB: loaded only when STORE names MongoDB.
   mongodb: {
     url: MONGODB_URL,
     driver: async () => (await import('../adapters/persistence/mongodb/mongo-driver.js')).MONGODB_DRIVER,
@@ -47,9 +48,11 @@ export const STORE_FORMS = ((forms: string[]) =>
   KINDS.map((kind) => STORE_DRIVERS[kind].url.form),
 );
 
-/** The driver of the store STORE names (loaded on first use). */
-export const storeDriver = (location: StoreLocation): Promise<StoreDriver> =>
-  STORE_DRIVERS[location.kind].driver();
+/** The driver of the store STORE names (loaded on first use where its line loads it). */
+export async function storeDriver(location: StoreLocation): Promise<StoreDriver> {
+  const { driver }: StoreLine = STORE_DRIVERS[location.kind];
+  return typeof driver === 'function' ? driver() : driver;
+}
 
 /** Opens the store STORE names: migrations run here; a store that is a server connects on `ready()`. */
 export async function openStore(location: StoreLocation): Promise<OpenedStore> {
