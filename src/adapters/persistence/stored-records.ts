@@ -41,16 +41,24 @@ export interface LoggedActivity extends Omit<Activity, 'document'> {
   readonly entry: string;
 }
 
-/** The activity as the log keeps it, with its document's entry text (activityEntryText). */
-export const loggedActivity = ({ document: _, ...activity }: Activity, entry: string): LoggedActivity => ({
-  ...activity,
+/** The activity as the log keeps it, with its document's entry text (activityEntryText). Spelled out: the append's path. */
+export const loggedActivity = (activity: Activity, entry: string): LoggedActivity => ({
+  idx: activity.idx,
+  type: activity.type,
+  actor: activity.actor,
+  object: activity.object,
+  published: activity.published,
   entry,
 });
 
 /** The activity a logged one is: its document parsed from its entry. */
-export const activityFromLog = ({ entry, ...activity }: LoggedActivity): Activity => ({
-  ...activity,
-  document: JSON.parse(entry) as Record<string, unknown>,
+export const activityFromLog = (logged: LoggedActivity): Activity => ({
+  idx: logged.idx,
+  type: logged.type,
+  actor: logged.actor,
+  object: logged.object,
+  published: logged.published,
+  document: JSON.parse(logged.entry) as Record<string, unknown>,
 });
 
 /** A job as the queue keeps it, without its id and lease (the store's own). */
