@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { HotPaths } from './hot-paths/hot-paths.js';
 import { createApp } from './koa/create-app.js';
 import type { HttpDependencies } from './koa/dependencies.js';
-import { HttpMetrics } from './koa/metrics.js';
+import { HttpMetrics } from './shared/metrics.js';
 
 export interface HttpFrontEnd {
   /** The Koa application (every route). */

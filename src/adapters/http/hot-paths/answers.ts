@@ -5,8 +5,8 @@ import type { Urls } from '../../../domain/activity-streams.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { UserProfile } from '../../../domain/user.js';
 import { actorDocument, type ActorView } from '../../../domain/actor-document.js';
-import { userJrd } from '../koa/activitypub/webfinger.js';
-import type { Representation } from '../koa/negotiate.js';
+import { userJrd } from '../shared/webfinger.js';
+import type { Representation } from '../shared/negotiate.js';
 import { AP_CONTENT_TYPE, JRD_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
 import { verifiedJson } from './verify-answer.js';
 

@@ -1,9 +1,9 @@
 // POST /auth/verify's input and answer body, shared by its Koa route and its hot path (README.md).
 import type { z } from 'zod';
-import type { L1ServerUrls } from '../koa/l1-server-urls.js';
+import type { L1ServerUrls } from '../shared/l1-server-urls.js';
 import { methodsOf } from '../../../domain/sign-in-methods.js';
 import { expiresAt, type TokenClaims } from '../../../domain/token.js';
-import type { VerifyRequest } from '../koa/schemas.js';
+import type { VerifyRequest } from '../shared/schemas.js';
 
 /** What the use-case is asked: the token, and the caller's L1 server in its normalised form. */
 export function verifyInput(input: z.output<typeof VerifyRequest>, l1Servers: L1ServerUrls) {

@@ -4,9 +4,10 @@ import type { HttpDependencies } from './dependencies.js';
 import { bodyMiddleware } from './body-middleware.js';
 import { drainUnreadBody } from './drain-unread-body.js';
 import { errorMiddleware } from './error-middleware.js';
-import type { HttpMetrics } from './metrics.js';
+import type { HttpMetrics } from '../shared/metrics.js';
 import { queryLimits } from './query-limits.js';
 import { requestLogger } from './request-logger.js';
+import { requestMetrics } from './request-metrics.js';
 import { RouteTable, type UndeclaredRefusal } from './route-table.js';
 import { serviceRoutes } from './routes/service-routes.js';
 import { viewer } from './request-auth.js';
@@ -37,7 +38,7 @@ export function createApp(deps: HttpDependencies, metrics: HttpMetrics): Koa {
   const router = new Router();
   routes.registerOn(router);
 
-  app.use(metrics.middleware());
+  app.use(requestMetrics(metrics));
   app.use(drainUnreadBody);
   app.use(requestLogger(deps.logger));
   app.use(

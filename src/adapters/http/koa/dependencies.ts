@@ -1,6 +1,5 @@
 import type { UseCases } from '../../../application/use-cases.js';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import type { StoreHealth } from '../../../application/ports/store-health.js';
 import type { LogHealth } from '../../../application/services/transparency/transparency-log.js';
 import type { TlogAnswers } from '../hot-paths/tlog-answers.js';
@@ -11,7 +10,8 @@ import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import type { StaticFile } from '../../views/static-files.js';
 import type { ActorAnswers } from '../hot-paths/answers.js';
 import type { CsrfGuard } from './csrf.js';
-import type { L1ServerUrls } from './l1-server-urls.js';
+import type { L1ServerUrls } from '../shared/l1-server-urls.js';
+import type { OutcomeMetrics } from '../shared/metrics.js';
 import type { CookiePolicy } from './session-cookies.js';
 
 export interface HttpSettings {
@@ -63,13 +63,4 @@ export interface HttpDependencies {
   readonly useCases: UseCases;
   /** Counters of outcomes the routes see, and the registry GET /metrics serves. */
   readonly metrics: OutcomeMetrics;
-}
-
-/** What the HTTP adapter counts beyond requests: verify and login outcomes (the codes of API.md, or `valid`/`ok`). */
-export interface OutcomeMetrics {
-  readonly registry: Registry;
-  verified(outcome: string): void;
-  loggedIn(outcome: string): void;
-  /** An inbox request refused: a signature refusal's reason, `unavailable` or `rate_limited`. */
-  inboxRefused(reason: string): void;
 }

@@ -6,8 +6,8 @@ import { AUTHENTICATION } from './errors/account-errors.js';
 import { CSRF_ERRORS, JSON_BODY, NOT_ACCEPTABLE, QUERY_ERRORS } from './errors/edge-errors.js';
 import type { Answer, Refusals } from './errors/error-table.js';
 import { SCOPED_TOKEN } from './errors/shared-refusals.js';
-import { OAuthError } from './oauth-schemas.js';
-import * as schemas from './schemas.js';
+import { OAuthError } from '../shared/oauth-schemas.js';
+import * as schemas from '../shared/schemas.js';
 
 type Responses = RouteConfig['responses'];
 

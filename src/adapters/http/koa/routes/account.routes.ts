@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import type { SessionView } from '../../../../application/use-cases/accounts/list-sessions.js';
 import { noticeOf, renderAccountPage } from '../account-page.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import {
   CHANGE_PASSWORD_ERRORS,
@@ -21,7 +21,7 @@ import type { HttpProblem } from '../problem.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import { clearTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 import { LOG_UNSIGNABLE } from '../errors/transparency-errors.js';

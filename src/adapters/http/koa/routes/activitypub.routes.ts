@@ -17,11 +17,11 @@ import { NOT_ACCEPTABLE, QUERY_ERRORS } from '../errors/edge-errors.js';
 import { PUBLIC_ACTOR_ERRORS } from '../errors/federation-errors.js';
 import { apJson, json, listDoc, negotiated, userParam } from '../openapi-docs.js';
 import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
 import { activityJson, assetJson, listJson, userJson, userWithProfileJson } from '../representations.js';
-import * as profileSchemas from '../profile-schemas.js';
+import * as profileSchemas from '../../shared/profile-schemas.js';
 import { respond } from '../respond.js';
 
 /** An ActivityStreams collection of a user; a paged one reads a cursor. */

@@ -18,11 +18,11 @@ import {
   signedInPostDoc,
 } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as registrySchemas from '../registry-schemas.js';
+import * as registrySchemas from '../../shared/registry-schemas.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
 import { activityJson, assetJson } from '../representations.js';
-import { negotiate } from '../negotiate.js';
+import { negotiate } from '../../shared/negotiate.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { validateBody } from '../validate.js';

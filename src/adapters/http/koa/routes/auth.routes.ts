@@ -2,11 +2,11 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import { methodsOf } from '../../../../domain/sign-in-methods.js';
 import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { body, json, signedIn } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import {
   AUTHENTICATION,
   LOGIN_ERRORS,
@@ -27,7 +27,7 @@ import {
 } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth.js';
-import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
+import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../../shared/schemas.js';
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 import { verifiedAnswer } from '../../hot-paths/answers.js';

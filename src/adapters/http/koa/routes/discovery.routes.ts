@@ -1,7 +1,7 @@
 // Discovery (API.md §4): webfinger, host-meta and NodeInfo, which other servers read before anything else.
 import { JRD_CONTENT_TYPE } from '../../content-types.js';
 import { webfingerAnswer } from '../../hot-paths/answers.js';
-import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
+import { hostMetaXml, usernameFromResource } from '../../shared/webfinger.js';
 import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
 import { PUBLIC_ACTOR_ERRORS, WEBFINGER_ERRORS } from '../errors/federation-errors.js';

@@ -1,7 +1,7 @@
 // What an OAuth library reads first (API.md §2.1): the RFC 8414 metadata and the keys that sign notices.
 import type { Context } from 'koa';
 import type { HttpDependencies } from '../dependencies.js';
-import * as oauth from '../oauth-schemas.js';
+import * as oauth from '../../shared/oauth-schemas.js';
 import { json } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 

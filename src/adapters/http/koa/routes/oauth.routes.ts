@@ -8,7 +8,7 @@ import { BODY_ERRORS, CSRF_ERRORS } from '../errors/edge-errors.js';
 import { AUTHORIZATION_REQUEST_ERRORS, TOKEN_REQUEST_ERRORS } from '../errors/oauth-errors.js';
 import { ATTACH_ERRORS, AUTHENTICATION } from '../errors/account-errors.js';
 import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
-import * as oauth from '../oauth-schemas.js';
+import * as oauth from '../../shared/oauth-schemas.js';
 import { json, signedIn } from '../openapi-docs.js';
 import { renderPage, seeOther } from '../pages.js';
 import { requireSession, viewer } from '../request-auth.js';

@@ -5,7 +5,7 @@ import type { HttpDependencies } from '../dependencies.js';
 import { OPS_ERRORS } from '../errors/edge-errors.js';
 import { json } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 
 export function opsRoutes(
   routes: RouteTable,

@@ -11,7 +11,7 @@ import { PROFILE_ERRORS, PUBLIC_ACTOR_ERRORS } from '../errors/federation-errors
 import { apJson, body, json, SESSION_WRITE, signedIn, userParam } from '../openapi-docs.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
-import * as profileSchemas from '../profile-schemas.js';
+import * as profileSchemas from '../../shared/profile-schemas.js';
 import { assetJson, userWithProfileJson } from '../representations.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';

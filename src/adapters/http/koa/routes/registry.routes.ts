@@ -6,12 +6,12 @@ import { NOT_ACCEPTABLE } from '../errors/edge-errors.js';
 import { ACTIVITY_ERRORS, OWNER_FILTER_ERRORS } from '../errors/registry-errors.js';
 import { json, listDoc, listParams, negotiated } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as registrySchemas from '../registry-schemas.js';
+import * as registrySchemas from '../../shared/registry-schemas.js';
 import { cursorRequest, pageLink, singleQuery } from '../listing.js';
 import { renderPage } from '../pages.js';
 import { activityJson, assetJson, listJson } from '../representations.js';
 import { respond } from '../respond.js';
-import { negotiate, type Representation } from '../negotiate.js';
+import { negotiate, type Representation } from '../../shared/negotiate.js';
 import { AP_CONTENT_TYPE } from '../../content-types.js';
 
 /** What GET /activities/{idx} offers, in the order respond() takes them (ties go to the first). */

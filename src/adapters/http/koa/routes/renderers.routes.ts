@@ -4,7 +4,7 @@ import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../..
 import type { HttpDependencies } from '../dependencies.js';
 import { ownListDoc, signedInPostDoc } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import { ATTACH_ERRORS, L1_SERVER_ERRORS } from '../errors/account-errors.js';
 import type { Refusals } from '../errors/error-table.js';
 import { SCOPED_TOKEN } from '../errors/shared-refusals.js';

@@ -9,7 +9,7 @@ import type { PasskeyView } from '../../../../application/use-cases/security/get
 import type { SecurityError } from '../../../../application/use-cases/security/security-errors.js';
 import { qrCodeDataUrl } from '../../../views/qr-code.js';
 import { renderAccountPage } from '../account-page.js';
-import { clientAddress, requestAddress } from '../client-address.js';
+import { clientAddress, requestAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import type { Refusals } from '../errors/error-table.js';
 import { CONFIRMATION, SECURITY_ERRORS } from '../errors/security-errors.js';
@@ -18,7 +18,7 @@ import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { requireSession } from '../request-auth.js';
 import type { RouteTable } from '../route-table.js';
-import * as security from '../security-schemas.js';
+import * as security from '../../shared/security-schemas.js';
 import { validateBody } from '../validate.js';
 
 const passkeyJson = (p: PasskeyView) => ({

@@ -8,7 +8,7 @@ import type { ResetPasswordError } from '../../../../application/use-cases/secur
 import { PASSWORD_HASHED_BYTES } from '../../../../domain/password.js';
 import { methodsOf } from '../../../../domain/sign-in-methods.js';
 import { TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
-import { clientAddress, requestAddress } from '../client-address.js';
+import { clientAddress, requestAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { CSRF_ERRORS, JSON_BODY } from '../errors/edge-errors.js';
 import { ErrorTable } from '../errors/error-table.js';
@@ -25,7 +25,7 @@ import {
 import type { HttpProblem } from '../problem.js';
 import { counted } from '../outcomes.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as security from '../security-schemas.js';
+import * as security from '../../shared/security-schemas.js';
 import { setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 

@@ -1,4 +1,4 @@
-import type { Urls } from '../../../../domain/activity-streams.js';
+import type { Urls } from '../../../domain/activity-streams.js';
 
 /** A user's JRD (API.md §4): the acct: subject, the actor as alias, self and profile-page links. */
 export function userJrd(username: string, domain: string, urls: Urls) {
