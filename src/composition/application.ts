@@ -57,7 +57,7 @@ export function buildApplication(l2: L2Parts): L2Application {
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,
       metricsToken: config.metricsToken,
-      strictRefusals: !config.production,
+      strictAnswers: !config.production,
     },
     urls: l2.urls,
     logger,

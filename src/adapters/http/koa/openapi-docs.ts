@@ -104,6 +104,18 @@ export const apJson = (description: string) => ({
   },
 });
 
+/**
+ * A negotiated answer: the plain JSON `schema` describes, or the ActivityStreams document (application/activity+json,
+ * which every peer reads; a document whose shape is the ActivityStreams vocabulary's, not this API's).
+ */
+export const jsonOrActivityStreams = (schema: z.ZodType, description: string) => ({
+  description,
+  content: {
+    'application/json': { schema },
+    'application/activity+json': { schema: z.object({}).passthrough() },
+  },
+});
+
 export const listParams = z.object({
   limit: z.string().optional().openapi({ description: '1–100, default 20', example: '20' }),
   before: z.string().optional().openapi({ description: 'Cursor from `next`: entries older than this' }),

@@ -3,9 +3,13 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
-import type { SessionView } from '../../../../application/use-cases/accounts/list-sessions.js';
 import { noticeOf, renderAccountPage } from '../account-page.js';
 import { clientAddress } from '../../shared/client-address.js';
+import {
+  deletedAccountJson,
+  revokedJson,
+  sessionListJson,
+} from '../../shared/presenters/account-presenters.js';
 import type { HttpDependencies } from '../dependencies.js';
 import {
   CHANGE_PASSWORD_ERRORS,
@@ -25,14 +29,6 @@ import * as schemas from '../../shared/schemas.js';
 import { clearTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 import { LOG_UNSIGNABLE } from '../errors/transparency-errors.js';
-
-const sessionJson = (session: SessionView) => ({
-  jti: session.jti,
-  issued_at: session.issuedAt.toISOString(),
-  expires_at: session.expiresAt.toISOString(),
-  l1_server: session.l1Server,
-  current: session.current,
-});
 
 export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
@@ -101,7 +97,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       const result = await useCases.changePassword.execute({ ...asker, currentPassword, newPassword });
       if (!result.ok) throw CHANGE_PASSWORD_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/account?changed=1');
-      ctx.body = { revoked: result.value.revoked };
+      ctx.body = revokedJson(result.value.revoked);
     },
   );
 
@@ -116,15 +112,17 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       const listFor = async (session: AuthenticatedToken) => {
         const result = await useCases.listSessions.execute(session);
         if (!result.ok) throw SCOPED_TOKEN.problem(result.error);
-        return result.value.map(sessionJson);
+        return result.value;
       };
       await respond(ctx, {
         html: async () => {
           const session = await signedInOrLogin(ctx);
-          if (session)
-            await renderPage(ctx, deps, 'sessions', { title: 'Sessions', items: await listFor(session) });
+          if (session) {
+            const { items } = sessionListJson(await listFor(session));
+            await renderPage(ctx, deps, 'sessions', { title: 'Sessions', items });
+          }
         },
-        json: async () => ({ items: await listFor(await requireSession(ctx, deps)) }),
+        json: async () => sessionListJson(await listFor(await requireSession(ctx, deps))),
       });
     },
   );
@@ -149,7 +147,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       const ownSession = jti === session.claims.jti;
       if (ownSession) clearTokenCookie(ctx, settings.cookies);
       if (isFormPost(ctx)) return seeOther(ctx, ownSession ? '/' : '/auth/sessions');
-      ctx.body = { revoked: result.value.revoked };
+      ctx.body = revokedJson(result.value.revoked);
     },
   );
 
@@ -169,7 +167,7 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       if (!result.ok) throw DELETE_ACCOUNT_ERRORS.problem(result.error);
       clearTokenCookie(ctx, settings.cookies);
       if (isFormPost(ctx)) return seeOther(ctx, '/');
-      ctx.body = { deleted: true, username: asker.session.claims.username, ...result.value };
+      ctx.body = deletedAccountJson(asker.session.claims.username, result.value);
     },
   );
 }

@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
 import type { Confirmation } from '../../../../application/services/identity-confirmation.js';
 import type { Asker } from '../../../../application/use-cases/security/asker.js';
-import type { PasskeyView } from '../../../../application/use-cases/security/get-account-security.js';
 import type { SecurityError } from '../../../../application/use-cases/security/security-errors.js';
 import { qrCodeDataUrl } from '../../../views/qr-code.js';
 import { renderAccountPage } from '../account-page.js';
@@ -18,16 +17,18 @@ import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { requireSession } from '../request-auth.js';
 import type { RouteTable } from '../route-table.js';
+import {
+  accountSecurityJson,
+  ceremonyOptionsJson,
+  PASSKEY_REMOVED,
+  passkeyJson,
+  recoveryCodesJson,
+  totpDisabledJson,
+  totpEnabledJson,
+  totpSetupJson,
+} from '../../shared/presenters/security-presenters.js';
 import * as security from '../../shared/security-schemas.js';
 import { validateBody } from '../validate.js';
-
-const passkeyJson = (p: PasskeyView) => ({
-  id: p.id,
-  name: p.name,
-  created_at: p.createdAt.toISOString(),
-  last_used_at: p.lastUsedAt?.toISOString() ?? null,
-  kind: p.kind,
-});
 
 const confirmationOf = (body: { current_password?: string | undefined; passkey?: unknown }): Confirmation =>
   body.current_password !== undefined ? { password: body.current_password } : { passkey: body.passkey };
@@ -87,21 +88,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     async (ctx) => {
       const view = await useCases.getAccountSecurity.execute(await requireSession(ctx, deps));
       if (!view.ok) throw SECURITY_ERRORS.problem(view.error);
-      const { secondFactor, recoveryCodesLeft, passkeys, history } = view.value;
-      ctx.body = {
-        second_factor: {
-          enabled: secondFactor.enabled,
-          enabled_at: secondFactor.enabledAt?.toISOString() ?? null,
-        },
-        recovery_codes_left: recoveryCodesLeft,
-        passkeys: passkeys.map(passkeyJson),
-        history: history.map((e) => ({
-          kind: e.kind,
-          detail: e.detail,
-          at: e.at.toISOString(),
-          address: e.address,
-        })),
-      };
+      ctx.body = accountSecurityJson(view.value);
     },
   );
 
@@ -126,7 +113,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
         if (!result.ok) throw SETUP_ERRORS.problem(result.error);
         const { secret, uri } = result.value;
         if (!isFormPost(ctx)) {
-          ctx.body = { secret, otpauth_uri: uri };
+          ctx.body = totpSetupJson(result.value);
           return;
         }
         await renderPage(ctx, deps, 'totp-setup', {
@@ -163,11 +150,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       const result = await useCases.enableTotp.execute({ ...asker, code: input.code });
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return showRecoveryCodes(ctx, result.value.recoveryCodes, true);
-      ctx.body = {
-        enabled: true,
-        recovery_codes: result.value.recoveryCodes,
-        ended_sessions: result.value.endedSessions,
-      };
+      ctx.body = totpEnabledJson(result.value);
     },
     showSetupAgain,
   );
@@ -185,7 +168,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       const result = await useCases.disableTotp.execute(asker);
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/account?done=totp-off');
-      ctx.body = { enabled: false, changed: result.value.changed };
+      ctx.body = totpDisabledJson(result.value.changed);
     },
   );
 
@@ -202,7 +185,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       const result = await useCases.regenerateRecoveryCodes.execute(asker);
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return showRecoveryCodes(ctx, result.value.recoveryCodes, false);
-      ctx.body = { recovery_codes: result.value.recoveryCodes };
+      ctx.body = recoveryCodesJson(result.value.recoveryCodes);
     },
   );
 
@@ -221,7 +204,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     async (ctx) => {
       const result = await useCases.startPasskeyRegistration.execute(await requireSession(ctx, deps));
       if (!result.ok) throw REGISTRATION_ERRORS.problem(result.error);
-      ctx.body = result.value;
+      ctx.body = ceremonyOptionsJson(result.value);
     },
   );
 
@@ -270,7 +253,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
         });
         if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
         if (isFormPost(ctx)) return seeOther(ctx, '/account?done=passkey-removed');
-        ctx.body = { removed: true };
+        ctx.body = PASSKEY_REMOVED;
       }),
   );
 }
