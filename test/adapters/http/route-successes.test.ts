@@ -13,12 +13,37 @@ import { z } from 'zod';
 import { Urls } from '../../../src/domain/activity-streams.js';
 import { json } from '../../../src/adapters/http/koa/openapi-docs.js';
 import { RouteTable, type UndescribedSuccess } from '../../../src/adapters/http/koa/route-table.js';
+import type { Presented } from '../../../src/adapters/http/shared/presenters/presented.js';
+import type { VerifyResponse } from '../../../src/adapters/http/shared/schemas.js';
 import { client, registerUser } from '../../support/http.js';
 import type { TestServer } from '../../support/test-server.js';
 import { PASSWORD, startServer } from './helpers.js';
 
 const Thing = z.object({ name: z.string(), size: z.number().int() });
 const Page = z.object({ items: z.array(Thing) }).loose();
+
+// A presenter's type is its answer's schema: one that lacks a field, adds one or gets one's type wrong does not compile
+// (`npm run typecheck` checks these lines; each would compile without its @ts-expect-error only if the rule broke).
+const verified = {
+  valid: true,
+  username: 'alice',
+  l2_server: 'http://l2.test',
+  l1_server: null,
+  amr: [],
+} as const;
+export const presenters = [
+  (): Presented<typeof VerifyResponse> => ({ ...verified, expires_at: '2026-11-22T10:00:00.000Z' }),
+  // @ts-expect-error expires_at is missing
+  (): Presented<typeof VerifyResponse> => ({ ...verified }),
+  // @ts-expect-error valid is `true`, and only that
+  (): Presented<typeof VerifyResponse> => ({ ...verified, valid: false, expires_at: '' }),
+  (): Presented<typeof VerifyResponse> => ({
+    ...verified,
+    expires_at: '',
+    // @ts-expect-error a field the schema does not declare
+    secret: 'x',
+  }),
+];
 
 describe('route successes', () => {
   describe('a route answering with a success body its schema does not describe', () => {

@@ -1,8 +1,8 @@
 // The requests other servers make most — an L1 server's POST /auth/verify (or its RFC 7662 form, POST
 // /oauth/introspect), a peer's webfinger lookup and its GET of an actor — answered straight from node:http in their
-// common, successful form. Everything else, and every
-// request of theirs that is not plainly that (another content type, a query, an error to report, a store that
-// fails), goes to the Koa application. What they answer is answers.ts, which the Koa routes send too (README.md).
+// common, successful form. Everything else, and every request of theirs that is not plainly that (another content
+// type, a query, an error to report, a store that fails), goes to the Koa application. What they answer is
+// answers.ts, which the Koa routes send too (README.md); they import nothing of Koa's (what both use is in shared/).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { UseCases } from '../../../application/use-cases.js';
@@ -133,7 +133,7 @@ export class HotPaths {
     return true;
   }
 
-  /** POST /auth/verify with a valid token (the use-case counts nothing else: Koa explains every refusal). */
+  /** POST /auth/verify: a valid token in a well-formed body; every refusal is the Koa route's to explain (and count). */
   private readonly verification: HotPost = {
     types: [JSON_TYPE],
     answer: (_req, _type, text) => {
@@ -192,6 +192,7 @@ export class HotPaths {
           const pending = route.answer(req, type, bytes.toString('utf8'));
           const answer = pending && (await pending);
           if (answer && this.described(req, answer)) return this.send(req, res, started, answer);
+          // Anything else is the Koa route's to answer, from the same bytes (the stream is spent).
           req[PRE_READ_BODY] = bytes;
           koa(req, res);
         },
