@@ -5,7 +5,8 @@
 import { once } from 'node:events';
 import { applyServerLimits, createHttpServer } from '../src/adapters/http/http-server.js';
 import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
-import { openSqlitePersistence } from '../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import { openSqliteStore } from '../src/adapters/persistence/sqlite/sqlite-driver.js';
+import { sqlitePathIn } from '../src/adapters/persistence/sqlite/sqlite-url.js';
 import { IGNORE_TRANSPARENCY } from '../src/application/ports/transparency-observer.js';
 import { buildApplication } from '../src/composition/application.js';
 import { composeL2 } from '../src/composition/compose.js';
@@ -15,10 +16,10 @@ const variant = process.argv[2];
 if (variant !== 'with' && variant !== 'without') throw new Error('usage: l2-variant.ts with|without');
 const config = loadConfig();
 if (config.store.kind !== 'sqlite') throw new Error('the variants run on SQLite');
-const store = openSqlitePersistence(config.store.path, { transparencyLog: variant === 'with' });
+const opened = openSqliteStore(sqlitePathIn(config.store.url), { transparencyLog: variant === 'with' });
 const parts = composeL2(
   config,
-  { persistence: store, counters: { kind: 'sqlite', db: store.db } },
+  opened,
   variant === 'with'
     ? {}
     : {

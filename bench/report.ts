@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult } from './load-types.js';
+import type { BundleReadResult } from './bundle-read-types.js';
 import type { BenchResults, Row } from './results-types.js';
 import type { PagePair } from './scenarios/deep-pages.js';
 import { meanRps } from './scenarios/store-size.js';
@@ -362,6 +363,40 @@ export function tableRows(results: BenchResults): Row[] {
           read.rps / bare.rps,
         );
     }
+  }
+  if (tlog?.fatBundles) {
+    // Issue 33: bundles of the fattest activities, cold and warm, each against the machine's floor for its bytes.
+    const fat = tlog.fatBundles;
+    const size = `${(fat.bundleBytes / 2 ** 20).toFixed(1)} MiB, gzip ${(fat.gzipBytes / 2 ** 20).toFixed(1)} MiB`;
+    const perRead = (r: BundleReadResult) => `${rate(r.perSecond)}/s (p50 ${ms(r.latencyMs.p50)})`;
+    add(
+      '11 Transparency log',
+      `fat bundles (256 × ${count(fat.meanEntryBytes / 1000)} KB: ${size}) cold, gzip, 1 conn., each of ` +
+        `${fat.bundles} read once, against the floor: each built afresh by a bare server (one read, async gzip)`,
+      perRead(fat.cold),
+      `floor ${perRead(fat.coldFloor)}`,
+      fat.cold.perSecond / fat.coldFloor.perSecond,
+    );
+    add(
+      '11 Transparency log',
+      `a fat bundle warm (gzip), ${fat.warm.connections} conn., against the floor: its bytes and headers from a bare ` +
+        'node:http server',
+      `${perRead(fat.warm)}, ${count(fat.warm.mibPerSecond)} MiB/s`,
+      `floor ${perRead(fat.warmFloor)}`,
+      fat.warm.perSecond / fat.warmFloor.perSecond,
+    );
+    const codes = Object.entries(fat.attack.statusCodes)
+      .map(([code, n]) => `${count(n)} × ${code}`)
+      .join(', ');
+    add(
+      '11 Transparency log',
+      `\`/healthz\`, 1 conn., while ${fat.attack.connections} conn. read the fat bundles in turn, plain, closing after ` +
+        'the headers ' +
+        `(they got ${codes}); ratio: p50 ÷ idle p50`,
+      `p50 ${ms(fat.healthzLoaded.latencyMs.p50)}, p99 ${ms(fat.healthzLoaded.latencyMs.p99)}`,
+      `idle p50 ${ms(fat.healthzIdle.latencyMs.p50)}, p99 ${ms(fat.healthzIdle.latencyMs.p99)}`,
+      fat.healthzLoaded.latencyMs.p50 / fat.healthzIdle.latencyMs.p50,
+    );
   }
   if (tlog?.startupCheck && tlog.startupCheck.size > 0) {
     const { size, seconds } = tlog.startupCheck;

@@ -1,9 +1,10 @@
-// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only]`: builds and starts the real service, a bare Koa baseline and two peers
+// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only]`: builds and starts the real service, a bare Koa baseline and two peers
 // (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
 // bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { measureCeiling } from './ceilings.js';
@@ -28,8 +29,9 @@ import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
 import { verifyHotPath } from './scenarios/verify.js';
 import { KIT_CACHE_FLOOR, l1Standards } from './scenarios/l1-standards.js';
 import { logReads, verifyFull, writesWithAndWithout } from './scenarios/transparency.js';
+import { FAT_BUNDLES, fatBundleReads } from './scenarios/fat-bundles.js';
 import { BENCH_USERNAMES } from './seed-fixtures.js';
-import type { SeedOptions, SeedReport } from './seed-types.js';
+import type { FatSeedOptions, FatSeedReport, SeedOptions, SeedReport } from './seed-types.js';
 import { startHello, startL2, startPeer, type Memory, type RunningServer } from './servers.js';
 import { createWorkspace } from './workspace.js';
 
@@ -37,6 +39,8 @@ const profile = PROFILES[process.argv.includes('--quick') ? 'quick' : 'full'];
 const keep = process.argv.includes('--keep');
 /** Scenario 7 alone (both its lines of activities and its profile line), with the signing ceiling it is read against. */
 const fanOutOnly = process.argv.includes('--fan-out-only');
+/** Scenario 11's fat bundles alone (issue 33), between two hello baselines. */
+const fatBundlesOnly = process.argv.includes('--fat-bundles-only');
 const PUBLIC_URL = 'http://l2.bench.localhost';
 const PASSWORD = 'bench password 1';
 const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
@@ -232,6 +236,40 @@ async function transparencyWrites(): Promise<void> {
   );
 }
 
+/** Scenario 11's fat bundles (issue 33): a store of fat activities of its own, its bundles read cold and warm. */
+async function transparencyFatBundles(): Promise<void> {
+  const bundles = FAT_BUNDLES[profile.name];
+  // Every full bundle, and four entries of a partial one after them.
+  const activities = bundles * 256 + 4;
+  step(`fat log: seeding ${activities} activities at every field limit`);
+  const storePath = join(workspace.dir, 'fat', 'l2.sqlite');
+  mkdirSync(dirname(storePath), { recursive: true });
+  const options: FatSeedOptions = {
+    path: storePath,
+    publicUrl: PUBLIC_URL,
+    bcryptCost: profile.bcryptCost,
+    password: PASSWORD,
+    activities,
+  };
+  const seeded = await runJsonChild<FatSeedReport>('seed-fat-log.ts', options, 20 * 60_000);
+  const start = () =>
+    startL2({
+      storePath,
+      secretsDir: workspace.secretsDir,
+      publicUrl: PUBLIC_URL,
+      bcryptCost: profile.bcryptCost,
+    });
+  const fat = await serve(start, (l2) =>
+    fatBundleReads(l2.url, storePath, bundles, seeded.meanEntryBytes, profile),
+  );
+  results.transparency = { ...results.transparency, fatBundles: fat };
+  step(
+    `fat bundles: cold ${fat.cold.perSecond.toFixed(2)}/s (floor ${fat.coldFloor.perSecond.toFixed(2)}/s), ` +
+      `warm ${fat.warm.perSecond.toFixed(0)}/s (floor ${fat.warmFloor.perSecond.toFixed(0)}/s); /healthz p50 ` +
+      `${fat.healthzLoaded.latencyMs.p50.toFixed(2)} ms under the audit's load, ${fat.healthzIdle.latencyMs.p50.toFixed(2)} ms idle`,
+  );
+}
+
 /** Scenario 11 on the seeded store: checkpoint, tile and bundle reads, then a full verification of its log. */
 async function transparencyOnSeededStore(l2: RunningServer): Promise<void> {
   const reads = await logReads(l2.url, profile);
@@ -289,6 +327,14 @@ async function fanOutAlone(): Promise<void> {
   await runProfileFanOut();
 }
 
+/** `--fat-bundles-only`: the build, and scenario 11's fat bundles between two hello baselines. */
+async function fatBundlesAlone(): Promise<void> {
+  build();
+  results.baseline = { start: await hello() };
+  await transparencyFatBundles();
+  results.baseline.end = await hello();
+}
+
 /** The machine's ceilings, measured while nothing else of the bench runs. */
 async function ceilings(): Promise<void> {
   const ceiling = { seconds: profile.ceilingSeconds, bcryptCost: profile.bcryptCost };
@@ -308,6 +354,7 @@ async function ceilings(): Promise<void> {
 async function main(): Promise<void> {
   step(`profile ${profile.name}; workspace ${workspace.dir}`);
   if (fanOutOnly) return fanOutAlone();
+  if (fatBundlesOnly) return fatBundlesAlone();
   build();
   // Ceilings first, while nothing else of the bench runs.
   await ceilings();
@@ -320,6 +367,7 @@ async function main(): Promise<void> {
   await runFanOut();
   await runProfileFanOut();
   await transparencyWrites();
+  await transparencyFatBundles();
   await seed();
 
   let seededIdle: Memory | undefined;

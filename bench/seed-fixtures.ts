@@ -6,7 +6,15 @@ import type { Activity } from '../src/domain/activity.js';
 import type { AssetChange } from '../src/application/ports/activity-log.js';
 import { activityDocument } from '../src/domain/activity-document.js';
 import { Urls } from '../src/domain/activity-streams.js';
-import type { Asset, AssetName } from '../src/domain/asset.js';
+import {
+  ALT_TEXT_MAX_CHARACTERS,
+  DESCRIPTION_MAX_CHARACTERS,
+  TAG_MAX_CHARACTERS,
+  TAGS_MAX,
+  URL_MAX_CHARACTERS,
+  type Asset,
+  type AssetName,
+} from '../src/domain/asset.js';
 import { passwordBytesForHashing } from '../src/domain/password.js';
 import type { Profile } from '../src/domain/profile.js';
 import type { Username } from '../src/domain/user.js';
@@ -84,14 +92,41 @@ export function benchAsset(idx: number, owner: Username, at: Date): Asset {
   };
 }
 
+/** `count` characters outside the Basic Multilingual Plane (four UTF-8 bytes each), varied by `seed`. */
+function astral(count: number, seed: number): string {
+  let state = (seed * 2_654_435_761 + 1) >>> 0;
+  const points: number[] = [];
+  for (let i = 0; i < count; i++) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    points.push(0x2_0000 + (state % 0xa6d0)); // CJK Unified Ideographs Extension B
+  }
+  return String.fromCodePoint(...points);
+}
+
+/**
+ * The fattest asset a user can write (issue 33): the longest description and alt text in four-byte characters that
+ * compress poorly, the longest URL, the most and longest tags — an activity of about 35 KB.
+ */
+export function fatBenchAsset(idx: number, owner: Username, at: Date): Asset {
+  const url = `https://cdn.example/bench/${idx}/`;
+  return {
+    ...benchAsset(idx, owner, at),
+    url: url + 'a'.repeat(URL_MAX_CHARACTERS - url.length),
+    description: astral(DESCRIPTION_MAX_CHARACTERS, idx),
+    altText: astral(ALT_TEXT_MAX_CHARACTERS, idx + 1),
+    tags: Array.from({ length: TAGS_MAX }, (_, t) => `t${t}n${idx}`.padEnd(TAG_MAX_CHARACTERS, 'x')),
+  };
+}
+
 /** A Create of a new asset at `idx`: the real document shape for that idx, with the one shared signature. */
 export function benchActivity(
   f: SeedFixtures,
   idx: number,
   owner: Username,
   published: Date,
+  assetOf: (idx: number, owner: Username, at: Date) => Asset = benchAsset,
 ): { activity: Activity; change: AssetChange } {
-  const asset = benchAsset(idx, owner, published);
+  const asset = assetOf(idx, owner, published);
   const document = {
     ...activityDocument({ idx, type: 'Create', asset, published, urls: f.urls }),
     signature: f.signature,

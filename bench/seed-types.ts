@@ -36,3 +36,19 @@ export interface SeedUsernames {
   /** Owns one activity in 5000: an outbox of ordinary size. */
   readonly light: string;
 }
+
+/** What bench/seed-fat-log.ts is asked to write: fat activities only (issue 33). */
+export interface FatSeedOptions {
+  readonly path: string;
+  readonly publicUrl: string;
+  readonly bcryptCost: number;
+  readonly password: string;
+  readonly activities: number;
+}
+
+export interface FatSeedReport {
+  readonly activities: number;
+  /** The mean size of an entry (the stored activity document), in bytes. */
+  readonly meanEntryBytes: number;
+  readonly seconds: number;
+}

@@ -207,3 +207,7 @@ export const startBytesServer = (
 /** A peer of scenario 8 (bench/peers/<name>.ts) in its own process, in production mode as L2 runs. */
 export const startPeer = (name: string): Promise<RunningScript> =>
   startScript(`peers/${name}.ts`, { ...process.env, NODE_ENV: 'production' });
+
+/** Scenario 11's floor of cold fat-bundle reads (bench/bundle-floor-server.ts): bundles built afresh, bare. */
+export const startBundleFloorServer = (storePath: string): Promise<RunningScript> =>
+  startScript('bundle-floor-server.ts', process.env, [storePath]);

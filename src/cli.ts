@@ -11,6 +11,7 @@ import { OPERATIONS_COMMANDS } from './cli/operations-commands.js';
 import { TLOG_COMMANDS } from './cli/tlog-commands.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildL2 } from './composition/compose.js';
+import { storeDriver } from './composition/store-drivers.js';
 
 const COMMANDS: readonly Command[] = [...ACCOUNT_COMMANDS, ...OPERATIONS_COMMANDS, ...TLOG_COMMANDS];
 
@@ -79,10 +80,8 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   // The memory store lives inside the server process: a command run beside it would see a new, empty one.
-  if (config.store.kind === 'memory')
-    throw new CommandError(
-      'STORE=memory: lives inside the server process; point STORE at its sqlite: or mongodb:// store',
-    );
+  const refused = (await storeDriver(config.store)).commandsRefused;
+  if (refused !== undefined) throw new CommandError(refused);
   const l2 = await buildL2(config);
   try {
     await l2.store.ready();

@@ -14,6 +14,7 @@ import { signIn } from '../http.js';
 import { measure } from '../load-runner.js';
 import type { LoadResult } from '../load-types.js';
 import { CONNECTIONS, type Profile } from '../profile.js';
+import type { FatBundleResults } from './fat-bundles.js';
 import { startBytesServer, startL2Variant, type L2Settings, type RunningServer } from '../servers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -50,6 +51,8 @@ export interface VerifyFullResult {
 
 export interface TransparencyResults {
   writes?: TransparencyWrites;
+  /** Reads of a log of fat activities (issue 33), on a store of its own. */
+  fatBundles?: FatBundleResults;
   reads?: TransparencyReads;
   verifyFull?: VerifyFullResult;
   /** The seeded store's start-up check (every entry against its hashes and the checkpoint). */
@@ -142,7 +145,7 @@ async function bytesFloor(base: string, profile: Profile): Promise<NonNullable<T
 }
 
 /** GET `url` as the load generator asks for it; its raw body (still encoded) into `file`, its headers returned. */
-function savedAnswer(
+export function savedAnswer(
   url: string,
   headers: Record<string, string>,
   file: string,

@@ -13,6 +13,8 @@ import type { JobObserver } from './ports/job-observer.js';
 import type { KeyPairGenerator } from './ports/key-pair-generator.js';
 import type { L1Notifier } from './ports/l1-notifier.js';
 import type { LogCoverage } from './ports/log-coverage.js';
+import type { BundleCompression } from './ports/bundle-compression.js';
+import type { EntryBundleLimits } from './services/transparency/entry-bundles.js';
 import type { LoginThrottle } from './ports/login-throttle.js';
 import type { NoticeSigner } from './ports/notice-signer.js';
 import type { OneTimeCodes } from './ports/one-time-codes.js';
@@ -93,4 +95,6 @@ export interface ApplicationPorts {
      */
     readonly coverage?: LogCoverage;
   };
+  /** The log's entry bundles: their gzip (off the event loop) and the bounds on building them (issue 33). */
+  readonly logBundles: { readonly compression: BundleCompression; readonly limits: EntryBundleLimits };
 }

@@ -18,6 +18,7 @@ import { ScopedTokenGrant } from './services/scoped-token-grant.js';
 import { SecondSteps } from './services/second-steps.js';
 import { SessionStart } from './services/session-start.js';
 import { TokenIssuer } from './services/token-issuer.js';
+import { EntryBundles } from './services/transparency/entry-bundles.js';
 import { TransparencyLog } from './services/transparency/transparency-log.js';
 
 /** The services several use-cases share. */
@@ -51,6 +52,8 @@ export interface ApplicationServices {
   readonly jobRunner: JobRunner;
   /** Checks the stored log, signs the checkpoints that cover writes, reads tiles and proofs. */
   readonly transparencyLog: TransparencyLog;
+  /** Entry bundles built once, kept encoded, and built within bounds. */
+  readonly entryBundles: EntryBundles;
 }
 
 /** What a service or a use-case is made from: the ports and the services, each reached by name. */
@@ -96,6 +99,14 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.transparency.settings,
       p.transparency.observer,
       p.transparency.problems,
+    ),
+  entryBundles: (p) =>
+    new EntryBundles(
+      p.transparencyLog,
+      p.logBundles.compression,
+      p.caches,
+      p.logBundles.limits,
+      p.transparency.settings.pause,
     ),
   actorViews: (p) => new ActorViews(p.store.assets),
   deliveries: (p) =>

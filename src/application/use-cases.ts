@@ -71,4 +71,5 @@ export function createApplication(ports: ApplicationPorts): Application {
 
 export type { ApplicationPorts } from './application-ports.js';
 export type { ApplicationServices } from './application-services.js';
+export { DEFAULT_ENTRY_BUNDLE_LIMITS } from './services/transparency/entry-bundles.js';
 export { DEFAULT_RETRY_POLICY, DEFAULT_RUNNER_LIMITS };

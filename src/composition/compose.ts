@@ -7,6 +7,7 @@ import type { DocumentFetcher } from '../application/ports/document-fetcher.js';
 import { lazy, type Factories } from '../application/lazy.js';
 import {
   createApplication,
+  DEFAULT_ENTRY_BUNDLE_LIMITS,
   DEFAULT_RETRY_POLICY,
   DEFAULT_RUNNER_LIMITS,
   type Application,
@@ -15,6 +16,7 @@ import {
   type UseCases,
 } from '../application/use-cases.js';
 import { LruCacheFactory } from '../adapters/cache/lru-cache-factory.js';
+import { ZlibBundleCompression } from '../adapters/compression/zlib-bundle-compression.js';
 import type { BcryptPasswordHasher } from '../adapters/crypto/bcrypt-password-hasher.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { CryptoOneTimeCodes } from '../adapters/crypto/crypto-one-time-codes.js';
@@ -27,6 +29,7 @@ import { NoticeSigningKeys } from '../adapters/crypto/notice-signing-keys.js';
 import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
+import type { OpenedStore } from '../adapters/persistence/store-driver.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import { HttpFederationClient } from '../adapters/outbound/http-federation-client.js';
 import { HttpL1Notifier } from '../adapters/outbound/http-l1-notifier.js';
@@ -39,9 +42,8 @@ import { SystemClock } from '../adapters/time/system-clock.js';
 import { NunjucksViews } from '../adapters/views/nunjucks/nunjucks-views.js';
 import { Urls } from '../domain/activity-streams.js';
 import type { Config } from './config.js';
-import { childProcessFullLogCheck } from './full-log-check.js';
 import { passwordHasher } from './password-hashing.js';
-import { openStore, type OpenedStore } from './persistence.js';
+import { openStore } from './store-drivers.js';
 import { VERSION } from './version.js';
 
 /** Everything one L2 process is made of: the application's ports and the adapters around them. */
@@ -203,10 +205,9 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         // Under a stream of writes one checkpoint covers the writes of 4 ms (bench scenario 11, ADR 13).
         roundIntervalMs: TLOG_ROUND_INTERVAL_MS,
         wait: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-        // A SQLite file's log is checked at start-up in a child process: the memory its reads leave is not ours.
-        ...(config.store.kind === 'sqlite' && config.store.path !== ':memory:'
-          ? { fullCheck: childProcessFullLogCheck(config.store.path) }
-          : {}),
+        // Where the store can, the whole log is checked at start-up outside this process (a SQLite file's in a
+        // child process: the memory its reads leave is not ours).
+        ...(p.openedStore.fullLogCheck ? { fullCheck: p.openedStore.fullLogCheck } : {}),
       },
       observer: {
         checked: (size, seconds) => {
@@ -218,6 +219,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
       },
       problems: p.logger,
     }),
+    logBundles: () => ({ compression: new ZlibBundleCompression(), limits: DEFAULT_ENTRY_BUNDLE_LIMITS }),
 
     // The application over all of the above.
     application: (p) => createApplication(p),
@@ -236,5 +238,5 @@ export function composeL2(config: Config, openedStore: OpenedStore, overrides: O
 
 /** Opens the store STORE names (migrations run there; MongoDB connects on `store.ready()`), then composes L2 over it. */
 export async function buildL2(config: Config, overrides: Overrides = {}): Promise<L2Parts> {
-  return composeL2(config, await openStore(config), overrides);
+  return composeL2(config, await openStore(config.store), overrides);
 }

@@ -12,6 +12,7 @@ import {
   TLOG_KEY_FILE,
   type NoticeKeyFiles,
 } from './secrets.js';
+import { STORE_DRIVERS, STORE_FORMS, storeKindOf, type StoreLocation } from './store-drivers.js';
 
 export { ConfigError };
 
@@ -35,16 +36,7 @@ const EnvSchema = z.object({
   STORE: z
     .string()
     .default('sqlite:./data/l2.sqlite')
-    .refine(
-      (v) =>
-        v === 'memory:' ||
-        v.startsWith('sqlite:') ||
-        v.startsWith('mongodb://') ||
-        v.startsWith('mongodb+srv://'),
-      {
-        message: 'must be memory:, sqlite:<path> or mongodb://…',
-      },
-    ),
+    .refine((v) => storeKindOf(v) !== undefined, { message: `must be ${STORE_FORMS}` }),
   SECRETS_DIR: z.string().min(1).default('/run/secrets'),
   BCRYPT_COST: int(4, 17, 12),
   // Five seconds of hashing may wait for a core; a password check beyond that is refused with 503. Enough for the
@@ -92,9 +84,6 @@ const EnvSchema = z.object({
   FOLLOW_WINDOW_SECONDS: int(1, 86_400, 3600),
   PENDING_ACCEPTS_PER_HOST: int(1, 1_000_000, 1000),
 });
-
-export type StoreLocation =
-  { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'mongodb'; url: string };
 
 export interface Config {
   readonly port: number;
@@ -179,14 +168,13 @@ function canonicalPublicUrl(value: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-function parseStore(value: string): StoreLocation {
-  if (value === 'memory:') return { kind: 'memory' };
-  if (value.startsWith('sqlite:')) {
-    const path = value.slice('sqlite:'.length);
-    if (path === '') throw new ConfigError('STORE: sqlite: needs a file path, e.g. sqlite:./data/l2.sqlite');
-    return { kind: 'sqlite', path };
-  }
-  return { kind: 'mongodb', url: value };
+/** STORE, which the schema found to name a store: its kind, once its driver's rules have read it. */
+function parseStore(url: string): StoreLocation {
+  const kind = storeKindOf(url);
+  if (kind === undefined) throw new ConfigError(`STORE: must be ${STORE_FORMS}`);
+  const problem = STORE_DRIVERS[kind].url.problemWith(url);
+  if (problem !== null) throw new ConfigError(`STORE: ${problem}`);
+  return { kind, url };
 }
 
 /** Reads and validates the environment, the JWT secret and the notice keys once; any problem is one clear line. */

@@ -35,7 +35,7 @@ describe('configuration and the JWT secret', () => {
     expect(config.port).to.equal(8200);
     expect(config.host).to.equal('0.0.0.0');
     expect(config.publicUrl).to.equal('http://localhost:8200');
-    expect(config.store).to.deep.equal({ kind: 'sqlite', path: './data/l2.sqlite' });
+    expect(config.store).to.deep.equal({ kind: 'sqlite', url: 'sqlite:./data/l2.sqlite' });
     expect(config.bcryptCost).to.equal(12);
     expect(config.bcryptQueueSeconds).to.equal(5);
     expect(config.login).to.deep.equal({

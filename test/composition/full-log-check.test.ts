@@ -1,5 +1,5 @@
-// The start-up check of a SQLite file's log, run in a child process (composition/full-log-check.ts): it reaches the
-// tree this process would have built, and a stored activity changed behind L2's back is still found.
+// The start-up check of a SQLite file's log, run in a child process (persistence/sqlite/sqlite-full-log-check.ts):
+// it reaches the tree this process would have built, and a stored activity changed behind L2's back is still found.
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import {
   type SqlitePersistence,
 } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { LogInconsistency, VerifiedTree } from '../../src/application/services/transparency/verified-tree.js';
-import { childProcessFullLogCheck } from '../../src/composition/full-log-check.js';
+import { childProcessFullLogCheck } from '../../src/adapters/persistence/sqlite/sqlite-full-log-check.js';
 import { rejection } from '../contract/harness.js';
 import { appendActivities } from '../contract/transparency-log.contract.js';
 import { testTransparencyLog } from '../support/tlog-test-key.js';

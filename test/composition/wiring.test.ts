@@ -2,12 +2,12 @@
 import { expect } from 'chai';
 import type { SignatureVerifier } from '../../src/application/ports/signature-verifier.js';
 import { lazy } from '../../src/application/lazy.js';
-import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
+import { openMemoryStore } from '../../src/adapters/persistence/memory/memory-driver.js';
 import { composeL2, type Overrides } from '../../src/composition/compose.js';
 import { FixedClock } from '../support/fixed-clock.js';
 import { ScriptedFederation, useCaseKit } from '../support/use-case-kit.js';
 
-const memory = () => ({ persistence: openMemoryPersistence(), counters: { kind: 'memory' as const } });
+const memory = () => openMemoryStore();
 
 describe('the composition root', () => {
   it('does not compile an override of the wrong type (a federation fake where a document fetcher is needed)', () => {

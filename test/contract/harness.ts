@@ -1,11 +1,13 @@
 import type { Job } from '../../src/application/ports/job-queue.js';
 import type { Positioned } from '../../src/application/ports/positioned.js';
+import type { ContractHarness } from '../../src/adapters/persistence/store-driver.js';
 import type { Persistence } from '../../src/application/ports/persistence.js';
 
-/** How a contract suite gets a store: a fresh, empty one per call, which the suite closes when done. */
-export interface PersistenceHarness<S extends Persistence = Persistence> {
-  open(): Promise<S>;
-}
+/**
+ * How a contract suite gets a store: its driver's harness (StoreDriver.contractHarness), a fresh, empty store per
+ * call, which the suite closes when done.
+ */
+export type PersistenceHarness<S extends Persistence = Persistence> = ContractHarness<S>;
 
 /** Opens a fresh store before each test and closes it after; the returned getter reads it inside a test. */
 export function useStore<S extends Persistence>(harness: PersistenceHarness<S>): () => S {

@@ -12,6 +12,7 @@ import type {
   SigningKey,
 } from '../../src/application/ports/activity-signer.js';
 import { DEFAULT_RETRY_POLICY, DEFAULT_RUNNER_LIMITS } from '../../src/application/use-cases.js';
+import { openMemoryStore } from '../../src/adapters/persistence/memory/memory-driver.js';
 import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
 import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limiter-login-throttle.js';
 import { composeL2 } from '../../src/composition/compose.js';
@@ -155,21 +156,17 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const problems = new RecordedProblems();
   // The kit's users have fake keys: activities are "signed" by passing the document through unchanged.
   const signer: ActivitySigner = { sign: async (document) => document };
-  const l2 = composeL2(
-    configOfKit(),
-    { persistence: store, counters: { kind: 'memory' } },
-    {
-      clock: () => clock,
-      ids: () => ids,
-      keyPairs: () => ({ generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) }),
-      activitySigner: () => signer,
-      destinations: () => destinations,
-      l1Notifier: () => notifier,
-      federation: () => federation,
-      workSignal: () => signals,
-      jobs: () => ({ retryPolicy: DEFAULT_RETRY_POLICY, limits: DEFAULT_RUNNER_LIMITS, problems }),
-    },
-  );
+  const l2 = composeL2(configOfKit(), openMemoryStore(store), {
+    clock: () => clock,
+    ids: () => ids,
+    keyPairs: () => ({ generate: async () => ({ publicKeyPem: 'PUBLIC', privateKeyPem: 'PRIVATE' }) }),
+    activitySigner: () => signer,
+    destinations: () => destinations,
+    l1Notifier: () => notifier,
+    federation: () => federation,
+    workSignal: () => signals,
+    jobs: () => ({ retryPolicy: DEFAULT_RETRY_POLICY, limits: DEFAULT_RUNNER_LIMITS, problems }),
+  });
   const { services, useCases } = l2;
   return {
     l2,

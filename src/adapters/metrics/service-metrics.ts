@@ -24,6 +24,7 @@ const VERIFY_OUTCOMES = [
   'invalid_request',
   'unavailable',
 ];
+const BUNDLE_REFUSALS = ['rate_limited', 'unavailable'] as const;
 const LOGIN_OUTCOMES = ['ok', 'invalid_credentials', 'rate_limited', 'invalid_request', 'unavailable'];
 
 export class ServiceMetrics implements JobObserver, TransparencyObserver {
@@ -35,6 +36,7 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
   private readonly inboxRefusals: Counter<'reason'>;
   private readonly bcryptRefusals: Counter;
   private readonly bcryptSheddings: Counter;
+  private readonly bundleRefusals: Counter<'reason'>;
   private readonly tlogInconsistent: Gauge;
   private readonly tlogCheckpointSize: Gauge;
   private readonly tlogCheckSeconds: Gauge;
@@ -77,6 +79,12 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
       "Unknown-username password checks answered 401 without a compare, after a compare's usual time: every core an unknown username may use was busy.",
       [],
     );
+    this.bundleRefusals = this.counter(
+      'l2_tlog_bundle_refused_total',
+      'Entry bundle reads refused because the bundle was not in memory and no build slot was free, by reason: ' +
+        'rate_limited (429: the address already had its builds under way) or unavailable (503: the process had).',
+      ['reason'],
+    );
     this.tlogInconsistent = new Gauge({
       name: 'l2_tlog_inconsistent',
       help: 'Whether the transparency log found the stored activities no longer matching what it signed (1), in which case it signs nothing more and /readyz answers 503; 0 otherwise. The reason is in the error log line "transparency log inconsistent".',
@@ -102,6 +110,7 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
     for (const outcome of VERIFY_OUTCOMES) this.verifications.labels({ outcome }).inc(0);
     for (const outcome of LOGIN_OUTCOMES) this.logins.labels({ outcome }).inc(0);
     for (const reason of INBOX_REFUSALS) this.inboxRefusals.labels({ reason }).inc(0);
+    for (const reason of BUNDLE_REFUSALS) this.bundleRefusals.labels({ reason }).inc(0);
     for (const kind of JOB_KINDS)
       for (const outcome of JOB_OUTCOMES)
         for (const destination of DESTINATION_CLASSES)
@@ -116,6 +125,8 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
   readonly inboxRefused = (reason: string): void => this.count(this.inboxRefusals, { reason });
   readonly bcryptRefused = (): void => this.bcryptRefusals.inc();
   readonly bcryptShed = (): void => this.bcryptSheddings.inc();
+  readonly bundleRefused = (reason: (typeof BUNDLE_REFUSALS)[number]): void =>
+    this.count(this.bundleRefusals, { reason });
 
   checked(size: number, seconds: number): void {
     this.tlogCheckSeconds.set(seconds);

@@ -2,7 +2,8 @@
 // and the checkpoint the file carries is kept only if those entries give its root — an import serves the same root
 // as the store it came from, or is refused.
 import { InvalidTransferError, type TransferRecord } from '../../application/ports/store-transfer.js';
-import { bytesEqual, checkpointInNote, treeHash, type StoredHashReader } from '@l2/tlog';
+import type { TransparencyLogStore } from '../../application/ports/transparency-log-store.js';
+import { bytesEqual, checkpointInNote, rangeHashReader, treeHash, type StoredHashReader } from '@l2/tlog';
 import { storeSha256 } from './transparency-hashes.js';
 
 export type TransparencyLogRecord = Extract<TransferRecord, { record: 'transparency_log' }>;
@@ -36,4 +37,20 @@ export async function checkImportedLog(
     throw new InvalidTransferError(
       `the imported activities do not give the root of the checkpoint of size ${checkpoint.size}: an entry differs from the one signed`,
     );
+}
+
+/**
+ * The origin and checkpoint of an imported log, written once its hashes are rebuilt (`log` reads them) and give the
+ * checkpoint's root over the `size` entries imported.
+ */
+export async function importLogState(
+  log: TransparencyLogStore,
+  record: TransparencyLogRecord,
+  size: number,
+): Promise<void> {
+  const { origin } = await log.state();
+  const reader = rangeHashReader((level, first, count) => log.hashes(level, first, count));
+  await checkImportedLog(record, size, reader, origin);
+  if (record.origin !== null) await log.pinOrigin(record.origin);
+  if (record.checkpoint !== null) await log.recordCheckpoint(record.checkpoint);
 }

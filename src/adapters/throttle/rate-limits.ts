@@ -1,21 +1,18 @@
-import type { Database } from 'better-sqlite3';
-import type { MongoClient } from 'mongodb';
-import {
-  RateLimiterMemory,
-  RateLimiterMongo,
-  RateLimiterSQLite,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
-import { LOGIN_FAILURES_TABLE, purgeExpiredLoginFailures } from './login-failures.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterBudget } from './rate-limiter-budget.js';
 import { RateLimiterFailureLimit } from './rate-limiter-failure-limit.js';
 import { RateLimiterLoginThrottle } from './rate-limiter-login-throttle.js';
 
-/** Where the counters live: next to the rest of the data, so every process on the store shares them. */
-export type CounterStore =
-  | { readonly kind: 'memory' }
-  | { readonly kind: 'sqlite'; readonly db: Database }
-  | { readonly kind: 'mongodb'; readonly client: MongoClient; readonly dbName: string };
+/**
+ * Where the counters live: next to the rest of the data, so every process on the store shares them. Each store
+ * driver provides one (adapters/persistence/store-driver.ts: RateLimitCounters).
+ */
+export interface CounterStore {
+  /** A limiter of `points` per `duration` seconds whose keys start with `keyPrefix` (every limit shares one table). */
+  limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract;
+  /** Forgets counters whose window ended before `now`; nothing where the store expires them itself. */
+  purgeExpired(now: Date): Promise<void>;
+}
 
 export interface LoginLimits {
   readonly maxFailuresPerUsername: number;
@@ -72,39 +69,6 @@ export interface RateLimits {
   purgeExpired(now: Date): Promise<void>;
 }
 
-function limiter(
-  store: CounterStore,
-  keyPrefix: string,
-  points: number,
-  duration: number,
-): RateLimiterAbstract {
-  switch (store.kind) {
-    case 'memory':
-      return new RateLimiterMemory({ keyPrefix, points, duration });
-    case 'sqlite':
-      return new RateLimiterSQLite({
-        storeClient: store.db,
-        storeType: 'better-sqlite3',
-        tableName: LOGIN_FAILURES_TABLE,
-        keyPrefix,
-        points,
-        duration,
-        // Its own timer would crash the process once the store is closed; the hourly clean-up purges instead.
-        clearExpiredByTimeout: false,
-      });
-    case 'mongodb':
-      // Built on first use, once the store is connected; RateLimiterMongo keeps its own TTL index.
-      return new RateLimiterMongo({
-        storeClient: store.client,
-        dbName: store.dbName,
-        tableName: 'login_failures',
-        keyPrefix,
-        points,
-        duration,
-      });
-  }
-}
-
 /**
  * Every rate limit on the given store: the failed-login limits of API.md §1 (by username, and by client address
  * with the IPv6 /56 and /48 around it), registrations per address, asset writes per user and the inbox's Follows
@@ -119,38 +83,36 @@ export function rateLimits(
 ): RateLimits {
   return {
     loginThrottle: new RateLimiterLoginThrottle(
-      limiter(store, 'login_user', login.maxFailuresPerUsername, login.windowSeconds),
-      limiter(store, 'login_addr', login.maxFailuresPerAddress, login.windowSeconds),
+      store.limiter('login_user', login.maxFailuresPerUsername, login.windowSeconds),
+      store.limiter('login_addr', login.maxFailuresPerAddress, login.windowSeconds),
       {
-        slash56: limiter(store, 'login_net56', login.maxFailuresPer56, login.windowSeconds),
-        slash48: limiter(store, 'login_net48', login.maxFailuresPer48, login.windowSeconds),
+        slash56: store.limiter('login_net56', login.maxFailuresPer56, login.windowSeconds),
+        slash48: store.limiter('login_net48', login.maxFailuresPer48, login.windowSeconds),
       },
     ),
     introspectionFailures: new RateLimiterFailureLimit(
-      limiter(store, 'introspect_addr', introspection.maxFailuresPerAddress, introspection.windowSeconds),
+      store.limiter('introspect_addr', introspection.maxFailuresPerAddress, introspection.windowSeconds),
       introspection.maxFailuresPerAddress,
     ),
     registrations: new RateLimiterBudget(
-      limiter(store, 'register_addr', actions.registrationsPerAddress, actions.registrationWindowSeconds),
+      store.limiter('register_addr', actions.registrationsPerAddress, actions.registrationWindowSeconds),
     ),
     assetWrites: new RateLimiterBudget(
-      limiter(store, 'asset_write_user', actions.assetWritesPerUser, actions.assetWriteWindowSeconds),
+      store.limiter('asset_write_user', actions.assetWritesPerUser, actions.assetWriteWindowSeconds),
     ),
     passkeyChallenges: new RateLimiterBudget(
-      limiter(store, 'passkey_challenge_addr', actions.passkeyChallengesPerAddress, 60),
+      store.limiter('passkey_challenge_addr', actions.passkeyChallengesPerAddress, 60),
     ),
     appCodeFailures: new RateLimiterFailureLimit(
-      limiter(store, 'app_code_fail_user', actions.appCodeFailuresPerUser, 86_400),
+      store.limiter('app_code_fail_user', actions.appCodeFailuresPerUser, 86_400),
       actions.appCodeFailuresPerUser,
     ),
     followsPerActor: new RateLimiterBudget(
-      limiter(store, 'follow_actor', follows.followsPerActor, follows.followWindowSeconds),
+      store.limiter('follow_actor', follows.followsPerActor, follows.followWindowSeconds),
     ),
     followsPerOrigin: new RateLimiterBudget(
-      limiter(store, 'follow_origin', follows.followsPerOrigin, follows.followWindowSeconds),
+      store.limiter('follow_origin', follows.followsPerOrigin, follows.followWindowSeconds),
     ),
-    purgeExpired: async (now) => {
-      if (store.kind === 'sqlite') purgeExpiredLoginFailures(store.db, now);
-    },
+    purgeExpired: (now) => store.purgeExpired(now),
   };
 }

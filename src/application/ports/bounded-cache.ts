@@ -9,13 +9,23 @@ export interface BoundedCache<K, V> {
   delete(key: K): void;
 }
 
+/** How much a cache keeps. */
+export interface CacheBounds<V> {
+  /** The most entries kept. */
+  readonly max: number;
+  /**
+   * A bound on the entries' total weight too (bytes, for a cache of large values), each weighed by `weigh` when it is
+   * set: past it the least recently used go, and a value heavier than the whole bound is not kept at all.
+   */
+  readonly weight?: { readonly total: number; readonly weigh: (value: V) => number };
+}
+
 /**
  * Makes the application's caches, each with its own bound; the composition root decides how they are kept
  * (docs/adr/0009: lru-cache). A parameter, not a private Map, so that every cache forgets the same way.
  */
 export interface CacheFactory {
-  create<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(bounds: {
-    /** The most entries kept. */
-    readonly max: number;
-  }): BoundedCache<K, V>;
+  create<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+    bounds: CacheBounds<V>,
+  ): BoundedCache<K, V>;
 }

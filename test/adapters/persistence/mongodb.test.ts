@@ -39,6 +39,7 @@ import {
   INDEXES,
   REVOCATION_TTL_MARGIN_SECONDS,
 } from '../../../src/adapters/persistence/mongodb/mongo-schema.js';
+import { MONGODB_DRIVER } from '../../../src/adapters/persistence/mongodb/mongo-driver.js';
 import { TAG_INDEX_BUILT } from '../../../src/adapters/persistence/mongodb/mongo-tag-index.js';
 import { USER_COUNTS_BUILT } from '../../../src/adapters/persistence/mongodb/mongo-user-counts.js';
 import { LIVE_USERS } from '../../../src/adapters/persistence/mongodb/mongo-user-repository.js';
@@ -58,7 +59,6 @@ import type { AssetFilter } from '../../../src/application/ports/asset-repositor
 import type { AssetName } from '../../../src/domain/asset.js';
 import { EMPTY_PROFILE } from '../../../src/domain/profile.js';
 import type { Username } from '../../../src/domain/user.js';
-import type { PersistenceHarness } from '../../contract/harness.js';
 import { persistenceContracts } from '../../contract/persistence-contracts.js';
 import { collect, streamOf, transferRecords } from '../../support/transfer-records.js';
 import { openSqlitePersistence } from '../../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
@@ -394,15 +394,7 @@ function serverSuites(url: string): void {
       return store;
     };
 
-    const harness: PersistenceHarness<MongoPersistence> = {
-      open: async () => {
-        const store = openMongoPersistence(url, { dbName: freshDatabase() });
-        await store.ready();
-        return store;
-      },
-    };
-
-    persistenceContracts('mongodb', harness);
+    persistenceContracts('mongodb', MONGODB_DRIVER.contractHarness(url));
 
     describe('moving between stores', () => {
       it('carries 100,000 activities and every other record from SQLite to MongoDB and back, unchanged', async function () {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { appliedVersions, migrate, MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { appliedVersions, migrate } from '../../../src/adapters/persistence/sqlite/sqlite-migrate.js';
 import {
   openSqlitePersistence,
   type SqlitePersistence,

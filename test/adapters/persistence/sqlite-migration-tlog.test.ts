@@ -7,11 +7,10 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { nodeSha256 as crypto } from '@l2/tlog/node-crypto';
 import {
-  appliedVersions,
-  migrate,
   MIGRATIONS,
   TRANSPARENCY_LOG_MIGRATION_VERSION,
 } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { appliedVersions, migrate } from '../../../src/adapters/persistence/sqlite/sqlite-migrate.js';
 import {
   openSqlitePersistence,
   type SqlitePersistence,

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { PENDING_IN_LANE_SQL } from '../../../src/adapters/persistence/sqlite/job-insert.js';
-import { appliedVersions, migrate, MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { MIGRATIONS } from '../../../src/adapters/persistence/sqlite/migrations.js';
+import { appliedVersions, migrate } from '../../../src/adapters/persistence/sqlite/sqlite-migrate.js';
 import {
   openSqlitePersistence,
   type SqlitePersistence,
@@ -19,13 +20,13 @@ import {
   assetCountQuery,
   assetSeekQuery,
 } from '../../../src/adapters/persistence/sqlite/sqlite-asset-repository.js';
+import { SQLITE_DRIVER } from '../../../src/adapters/persistence/sqlite/sqlite-driver.js';
 import { storeCall } from '../../../src/adapters/persistence/sqlite/sqlite-errors.js';
 import { prefixSuccessor, type Query } from '../../../src/adapters/persistence/sqlite/sqlite-seeks.js';
 import type { AssetChange } from '../../../src/application/ports/activity-log.js';
 import { StoreUnavailableError } from '../../../src/application/ports/errors.js';
 import type { AssetName } from '../../../src/domain/asset.js';
 import { profileOf } from '../../../src/domain/user.js';
-import type { PersistenceHarness } from '../../contract/harness.js';
 import { persistenceContracts } from '../../contract/persistence-contracts.js';
 import { activityFor, appendWithRetry, registerAssets } from '../../support/activity-writers.js';
 import {
@@ -73,11 +74,7 @@ describe('SQLite persistence', () => {
     for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  const harness: PersistenceHarness<SqlitePersistence> = {
-    open: async () => openSqlitePersistence(freshDbPath()),
-  };
-
-  persistenceContracts('sqlite', harness);
+  persistenceContracts('sqlite', SQLITE_DRIVER.contractHarness());
 
   describe('opening', () => {
     const opened: SqlitePersistence[] = [];

@@ -1,8 +1,10 @@
 // The login budgets on every counter store the service can run on: per username, per address (an IPv4 address or
-// an IPv6 /64), and for IPv6 per /56 (one home) and per /48 (one site). MongoDB shares the limiter factory; its
-// store is exercised only where MONGODB_URL is set (test/adapters/persistence/mongodb.test.ts).
+// an IPv6 /64), and for IPv6 per /56 (one home) and per /48 (one site), on the counters each store driver gives.
+// MongoDB's are exercised only where MONGODB_URL is set (test/adapters/persistence/mongodb.test.ts).
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
+import { memoryRateLimitCounters } from '../../../src/adapters/persistence/memory/memory-driver.js';
+import { sqliteRateLimitCounters } from '../../../src/adapters/persistence/sqlite/sqlite-rate-limit-counters.js';
 import { widerIpv6Networks } from '../../../src/adapters/throttle/rate-limiter-login-throttle.js';
 import {
   rateLimits,
@@ -21,8 +23,8 @@ const ACTIONS = {
 };
 
 const stores: [string, () => CounterStore][] = [
-  ['memory', () => ({ kind: 'memory' })],
-  ['sqlite', () => ({ kind: 'sqlite', db: new Database(':memory:') })],
+  ['memory', () => memoryRateLimitCounters()],
+  ['sqlite', () => sqliteRateLimitCounters(new Database(':memory:'))],
 ];
 
 describe('the /56 and /48 around an IPv6 client', () => {

@@ -32,7 +32,7 @@ export interface HotPathSettings {
   readonly publicUrl: string;
   readonly webfingerDomain: string;
   readonly https: boolean;
-  /** Whether X-Forwarded-For names the client (as Koa's `proxy`): introspection counts per client address. */
+  /** Whether X-Forwarded-For names the client (as Koa's `proxy`): introspection and bundle builds count per address. */
   readonly trustProxy: boolean;
   /**
    * Outside production, whether the schema of an answer's route describes it (an answer it does not is Koa's to
@@ -111,7 +111,10 @@ export class HotPaths {
     return false;
   }
 
-  /** The checkpoint and the tiles: monitors and witnesses poll them. A 404 or a 503 is Koa's to explain. */
+  /**
+   * The checkpoint and the tiles: monitors and witnesses poll them. A 404, a 503 or a bundle refused for now (429,
+   * 503) is Koa's to explain.
+   */
   private transparencyLog(
     req: IncomingMessage,
     res: ServerResponse,
@@ -121,7 +124,12 @@ export class HotPaths {
     let answer: () => Promise<Answer | null>;
     if (url === '/tlog/checkpoint') answer = () => this.tlog.checkpoint();
     else if (url.startsWith('/tlog/tile/'))
-      answer = () => this.tlog.resource(url, acceptsGzip(req.headers['accept-encoding']));
+      answer = () =>
+        this.tlog
+          .resource(url, acceptsGzip(req.headers['accept-encoding']), () =>
+            addressKey(requestIp(req, this.settings.trustProxy)),
+          )
+          .then((found) => (found.ok ? found.value : null));
     else return false;
     const started = performance.now();
     answer()

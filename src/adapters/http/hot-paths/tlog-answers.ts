@@ -1,11 +1,8 @@
 // The transparency log's answers (API.md §8), written once: the Koa routes and the hot paths send exactly these.
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
-import { LRUCache } from 'lru-cache';
 import type { UseCases } from '../../../application/use-cases.js';
+import type { LogResourceError } from '../../../application/use-cases/transparency/get-log-resource.js';
+import { err, ok, type Result } from '../../../domain/result.js';
 import type { Answer } from './answers.js';
-
-const gzip = promisify(gzipCallback);
 
 /** The route patterns the log's answers are counted under in /metrics. */
 export const TLOG_ROUTES = {
@@ -22,17 +19,9 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The checkpoint moves with every write: a cache must ask again each time (it may revalidate). */
 const NO_CACHE = 'no-cache';
 
-/** Compressed bundles kept (a full bundle of large activities is some hundred KiB before compression). */
-const COMPRESSED_BUNDLES = { max: 64, maxSize: 16 * 2 ** 20 };
-
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 export class TlogAnswers {
-  private readonly compressed = new LRUCache<string, Buffer>({
-    ...COMPRESSED_BUNDLES,
-    sizeCalculation: (value) => Math.max(1, value.byteLength),
-  });
-
   constructor(private readonly useCases: UseCases) {}
 
   /** GET /tlog/checkpoint: the latest signed checkpoint; null before the first was signed. */
@@ -59,27 +48,27 @@ export class TlogAnswers {
 
   /**
    * GET /tlog/tile/…: the tile or entry bundle at `rawPath` (the request's path as sent, not decoded: a resource
-   * has one spelling), entry bundles gzip-encoded when the client takes gzip; null for 404.
+   * has one spelling), entry bundles gzip-encoded when the client takes gzip; else not found, or a bundle to build
+   * refused for now (`client` is the address the bound counts: asked only then).
    */
-  async resource(rawPath: string, acceptsGzip: boolean): Promise<Answer | null> {
+  async resource(
+    rawPath: string,
+    acceptsGzip: boolean,
+    client: () => string,
+  ): Promise<Result<Answer, LogResourceError>> {
     const path = rawPath.startsWith('/tlog/') ? rawPath.slice('/tlog/'.length) : null;
-    if (path === null) return null;
-    // A bundle compressed before was served before: covered then, covered for good, and its bytes never change.
-    const compressed = acceptsGzip ? this.compressed.get(path) : undefined;
-    if (compressed) return this.bundle(compressed, true);
-    const found = await this.useCases.getLogResource.execute(path);
-    if (found === null) return null;
-    if (found.kind === 'tile')
-      return {
+    if (path === null) return err({ type: 'not_found' });
+    const found = await this.useCases.getLogResource.execute(path, { gzip: acceptsGzip, client });
+    if (!found.ok) return found;
+    const { kind, bytes, gzipped } = found.value;
+    if (kind === 'tile')
+      return ok({
         route: TLOG_ROUTES.tile,
         contentType: OCTET_STREAM,
         headers: [['Cache-Control', IMMUTABLE]],
-        body: asBuffer(found.bytes),
-      };
-    if (!acceptsGzip) return this.bundle(asBuffer(found.bytes), false);
-    const body = await gzip(found.bytes);
-    this.compressed.set(path, body);
-    return this.bundle(body, true);
+        body: asBuffer(bytes),
+      });
+    return ok(this.bundle(asBuffer(bytes), gzipped));
   }
 
   /** An entry bundle's answer; its encoding depends on Accept-Encoding, so caches must key on it. */

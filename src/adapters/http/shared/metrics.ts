@@ -10,6 +10,8 @@ export interface OutcomeMetrics {
   loggedIn(outcome: string): void;
   /** An inbox request refused: a signature refusal's reason, `unavailable` or `rate_limited`. */
   inboxRefused(reason: string): void;
+  /** An entry bundle read refused for want of a build slot: `rate_limited` (its address's) or `unavailable` (all). */
+  bundleRefused(reason: 'rate_limited' | 'unavailable'): void;
 }
 
 /**

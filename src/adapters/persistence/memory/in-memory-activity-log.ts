@@ -128,17 +128,16 @@ function writeFor(
     return 'asset_changed';
   }
   // Name, owner, content hash and creation time are fixed at registration; an update replaces the rest.
+  const fixed = stored.asset;
   const asset: Asset =
     change.kind === 'update'
       ? {
-          ...stored.asset,
-          mediaType: change.asset.mediaType,
-          url: change.asset.url,
-          description: change.asset.description,
-          altText: change.asset.altText,
-          sensitive: change.asset.sensitive,
-          tags: [...change.asset.tags],
-          updatedAt: new Date(change.asset.updatedAt),
+          ...copyOfAsset(change.asset),
+          name: fixed.name,
+          owner: fixed.owner,
+          contentHash: fixed.contentHash,
+          createdAt: fixed.createdAt,
+          deletedAt: fixed.deletedAt,
         }
       : { ...stored.asset, deletedAt: new Date(change.deletedAt) };
   return { kind: 'replace', stored, asset };

@@ -5,7 +5,10 @@ import { tagKey } from '../../../domain/tag-key.js';
 import { MemoryDatabase, type StoredAsset } from './memory-database.js';
 import { seekNewer, seekOlder } from './seek.js';
 
-/** A copy sharing nothing mutable with `asset`, with exactly the fields SQLite stores. */
+/**
+ * The memory store's one mapping of an asset: the copy it keeps and hands out, sharing nothing mutable with `asset`,
+ * with exactly the fields the other stores keep (a field left out does not compile).
+ */
 export const copyOfAsset = (asset: Asset): Asset => ({
   name: asset.name,
   owner: asset.owner,

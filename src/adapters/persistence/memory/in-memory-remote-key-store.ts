@@ -23,12 +23,13 @@ export class InMemoryInstanceKeyStore implements InstanceKeyStore {
 
   async get(): Promise<KeyPair | null> {
     this.db.assertOpen();
-    return this.db.instanceKeyPair;
+    const stored = this.db.instanceKey;
+    return stored && { publicKeyPem: stored.publicKeyPem, privateKeyPem: stored.privateKeyPem };
   }
 
-  async create(keyPair: KeyPair): Promise<KeyPair> {
+  async create(keyPair: KeyPair, now: Date): Promise<KeyPair> {
     this.db.assertOpen();
-    this.db.instanceKeyPair ??= { ...keyPair };
-    return this.db.instanceKeyPair;
+    this.db.instanceKey ??= { ...keyPair, createdAt: now };
+    return (await this.get())!;
   }
 }

@@ -4,12 +4,12 @@ import type { ProfileChange } from '../../../application/ports/user-repository.j
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
-import type { KeyPair } from '../../../application/ports/key-pair-generator.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
 import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
+import type { InstanceKey } from '../stored-records.js';
 import { MemorySecurityTables } from './memory-security-tables.js';
 import { MemoryTagIndex } from './memory-tag-index.js';
 import { MemoryTransparencyTree } from './memory-transparency-tree.js';
@@ -101,7 +101,8 @@ export class MemoryDatabase {
   readonly followers = new Map<string, StoredFollower[]>();
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
-  instanceKeyPair: KeyPair | null = null;
+  /** The service actor's key pair, with when it was made. */
+  instanceKey: InstanceKey | null = null;
   /** Second factors, recovery codes, passkeys, challenges and history. */
   readonly security = new MemorySecurityTables();
   private lastJobId = 0;

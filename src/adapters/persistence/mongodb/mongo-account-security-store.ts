@@ -6,7 +6,6 @@ import type {
 } from '../../../application/ports/account-security-store.js';
 import type {
   AccountEvent,
-  AccountEventKind,
   AccountFactors,
   Challenge,
   ChallengeKind,
@@ -15,67 +14,25 @@ import type {
 import type { Username } from '../../../domain/user.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
 import { revokeIn } from './mongo-revocation-store.js';
-import type {
-  AccountEventDocument,
-  AuthChallengeDocument,
-  MongoCollections,
-  PasskeyDocument,
-} from './mongo-schema.js';
+import {
+  ACCOUNT_EVENT_DOCUMENTS,
+  CHALLENGE_DOCUMENTS,
+  PASSKEY_DOCUMENTS,
+  RECOVERY_CODE_DOCUMENTS,
+  recoveryCodeId,
+  TOTP_ENROLMENT_DOCUMENTS,
+  TOTP_FACTOR_DOCUMENTS,
+} from './codecs/security-documents.js';
+import { withoutId } from './mongo-codec.js';
+import type { MongoCollections } from './mongo-schema.js';
 import { transaction } from './mongo-transactions.js';
 import { LIVE_USERS } from './mongo-user-repository.js';
 
-export const passkeyFromDocument = (doc: PasskeyDocument): Passkey => ({
-  credentialId: doc._id,
-  username: doc.username as Username,
-  userHandle: doc.userHandle,
-  name: doc.name,
-  publicKey: doc.publicKey,
-  counter: doc.counter,
-  transports: doc.transports,
-  backupEligible: doc.backupEligible,
-  createdAt: doc.createdAt,
-  lastUsedAt: doc.lastUsedAt,
-});
-
-export const passkeyDocument = (p: Passkey): PasskeyDocument => ({
-  _id: p.credentialId,
-  username: p.username,
-  userHandle: p.userHandle,
-  name: p.name,
-  publicKey: p.publicKey,
-  counter: p.counter,
-  transports: [...p.transports],
-  backupEligible: p.backupEligible,
-  createdAt: p.createdAt,
-  lastUsedAt: p.lastUsedAt,
-});
-
-const challengeOf = (doc: AuthChallengeDocument): Challenge => ({
-  idHash: doc._id,
-  kind: doc.kind as ChallengeKind,
-  username: doc.username as Username | null,
-  data: doc.data,
-  expiresAt: doc.expiresAt,
-});
-
-export const eventFromDocument = (doc: AccountEventDocument): AccountEvent => ({
-  username: doc.username as Username,
-  kind: doc.kind as AccountEventKind,
-  detail: doc.detail,
-  at: doc.at,
-  address: doc.address,
-});
-
-export const eventDocument = (e: AccountEvent): AccountEventDocument => ({
-  username: e.username,
-  kind: e.kind,
-  detail: e.detail,
-  at: e.at,
-  address: e.address,
-});
-
-/** A recovery code's `_id`: the account and the hash (a username holds no space). */
-export const recoveryCodeId = (username: string, hash: string): string => `${username} ${hash}`;
+/** A record of one account's collection without the account's name: what the account's factors list. */
+const withoutUsername = <T extends { username: Username }>({
+  username: _,
+  ...rest
+}: T): Omit<T, 'username'> => rest;
 
 /**
  * Account security on MongoDB: `apply` and a recovery code's use are transactions (mongo-transactions.ts); the
@@ -96,19 +53,17 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
       const codes = await recoveryCodes.find({ username }).toArray();
       const keys = await passkeys.find({ username }).sort({ createdAt: 1, _id: 1 }).toArray();
       return {
-        totp: totp
-          ? { secret: totp.secret, enabledAt: totp.enabledAt, lastUsedStep: totp.lastUsedStep }
-          : null,
-        enrolment: enrolment ? { secret: enrolment.secret, createdAt: enrolment.createdAt } : null,
-        recoveryCodes: codes.map((c) => ({ hash: c.codeHash, usedAt: c.usedAt })),
-        passkeys: keys.map(passkeyFromDocument),
+        totp: totp ? withoutUsername(TOTP_FACTOR_DOCUMENTS.fromDocument(totp)) : null,
+        enrolment: enrolment ? withoutUsername(TOTP_ENROLMENT_DOCUMENTS.fromDocument(enrolment)) : null,
+        recoveryCodes: codes.map((code) => withoutUsername(RECOVERY_CODE_DOCUMENTS.fromDocument(code))),
+        passkeys: keys.map((key) => PASSKEY_DOCUMENTS.fromDocument(key)),
       };
     });
   }
 
   async findPasskey(credentialId: string): Promise<Passkey | null> {
     const doc = await storeCall(() => this.collections.passkeys.findOne({ _id: credentialId }));
-    return doc ? passkeyFromDocument(doc) : null;
+    return doc ? PASSKEY_DOCUMENTS.fromDocument(doc) : null;
   }
 
   async history(username: Username, limit: number): Promise<AccountEvent[]> {
@@ -116,7 +71,7 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
     const docs = await storeCall(() =>
       this.collections.accountEvents.find({ username }).sort({ at: -1, _id: -1 }).limit(limit).toArray(),
     );
-    return docs.map(eventFromDocument);
+    return docs.map((doc) => ACCOUNT_EVENT_DOCUMENTS.fromDocument(doc));
   }
 
   async apply(change: SecurityChange, now: Date): Promise<SecurityChangeOutcome> {
@@ -137,7 +92,10 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
             { session },
           );
         if (change.events.length > 0)
-          await this.collections.accountEvents.insertMany(change.events.map(eventDocument), { session });
+          await this.collections.accountEvents.insertMany(
+            change.events.map((event) => ACCOUNT_EVENT_DOCUMENTS.toDocument(event)),
+            { session },
+          );
         return { type: 'applied', revoked };
       }),
     );
@@ -171,32 +129,25 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
         await passkeys.findOne({ _id: change.addPasskey.credentialId }, { session, projection: { _id: 1 } })
       )
         refuse({ type: 'passkey_taken' });
-      await passkeys.insertOne(passkeyDocument(change.addPasskey), { session });
+      await passkeys.insertOne(PASSKEY_DOCUMENTS.toDocument(change.addPasskey), { session });
     }
     if (change.totp === null) await totpFactors.deleteOne({ _id: username }, { session });
     else if (change.totp) {
-      const { secret, enabledAt, lastUsedStep } = change.totp;
-      await totpFactors.replaceOne(
-        { _id: username },
-        { secret, enabledAt, lastUsedStep },
-        { session, upsert: true },
-      );
+      const doc = TOTP_FACTOR_DOCUMENTS.toDocument({ ...change.totp, username });
+      await totpFactors.replaceOne({ _id: username }, withoutId(doc), { session, upsert: true });
     }
     if (change.enrolment === null) await totpEnrolments.deleteOne({ _id: username }, { session });
     else if (change.enrolment) {
-      const { secret, createdAt } = change.enrolment;
-      await totpEnrolments.replaceOne({ _id: username }, { secret, createdAt }, { session, upsert: true });
+      const doc = TOTP_ENROLMENT_DOCUMENTS.toDocument({ ...change.enrolment, username });
+      await totpEnrolments.replaceOne({ _id: username }, withoutId(doc), { session, upsert: true });
     }
     if (change.recoveryCodeHashes !== undefined) {
       await recoveryCodes.deleteMany({ username }, { session });
       if (change.recoveryCodeHashes.length > 0)
         await recoveryCodes.insertMany(
-          change.recoveryCodeHashes.map((codeHash) => ({
-            _id: recoveryCodeId(username, codeHash),
-            username,
-            codeHash,
-            usedAt: null,
-          })),
+          change.recoveryCodeHashes.map((hash) =>
+            RECOVERY_CODE_DOCUMENTS.toDocument({ username, hash, usedAt: null }),
+          ),
           { session },
         );
     }
@@ -221,7 +172,9 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
           { session },
         );
         if (used.modifiedCount !== 1) refuse(false);
-        await this.collections.accountEvents.insertOne(eventDocument(event), { session });
+        await this.collections.accountEvents.insertOne(ACCOUNT_EVENT_DOCUMENTS.toDocument(event), {
+          session,
+        });
         return true;
       }),
     );
@@ -243,13 +196,7 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
   }
 
   async putChallenge(challenge: Challenge, options: { readonly exclusive?: boolean } = {}): Promise<void> {
-    const doc: AuthChallengeDocument = {
-      _id: challenge.idHash,
-      kind: challenge.kind,
-      username: challenge.username,
-      data: { ...challenge.data },
-      expiresAt: challenge.expiresAt,
-    };
+    const doc = CHALLENGE_DOCUMENTS.toDocument(challenge);
     const { authChallenges } = this.collections;
     if (!options.exclusive) {
       await storeCall(async () => {
@@ -274,14 +221,14 @@ export class MongoAccountSecurityStore implements AccountSecurityStore {
     const doc = await storeCall(() =>
       this.collections.authChallenges.findOne({ _id: idHash, kind, expiresAt: { $gt: now } }),
     );
-    return doc ? challengeOf(doc) : null;
+    return doc ? CHALLENGE_DOCUMENTS.fromDocument(doc) : null;
   }
 
   async takeChallenge(idHash: string, kind: ChallengeKind, now: Date): Promise<Challenge | null> {
     const doc = await storeCall(() =>
       this.collections.authChallenges.findOneAndDelete({ _id: idHash, kind, expiresAt: { $gt: now } }),
     );
-    return doc ? challengeOf(doc) : null;
+    return doc ? CHALLENGE_DOCUMENTS.fromDocument(doc) : null;
   }
 
   async deleteExpiredChallenges(now: Date): Promise<number> {

@@ -6,16 +6,18 @@ import type {
   AssetChange,
 } from '../../../application/ports/activity-log.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
-import { activityEntryText, type Activity, type ActivityType } from '../../../domain/activity.js';
-import type { AssetName } from '../../../domain/asset.js';
+import { activityEntryText, type Activity } from '../../../domain/activity.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
-import type { Username } from '../../../domain/user.js';
 import { tagKeysOf } from '../../../domain/tag-key.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
 import { deliveryInboxesIn } from './mongo-delivery-inboxes.js';
 import { jobDocument } from './mongo-job-document.js';
 import { queueProfileUpdatesIn, writeProfileIn } from './mongo-profile-write.js';
-import type { ActivityDocument, MongoCollections } from './mongo-schema.js';
+import { activityFromLog, loggedActivity } from '../stored-records.js';
+import { ACTIVITY_DOCUMENTS, type ActivityDocument } from './codecs/activity-documents.js';
+import { ASSET_DOCUMENTS, FIXED_ASSET_FIELDS } from './codecs/asset-documents.js';
+import { without } from './mongo-codec.js';
+import type { MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToTagCounts } from './mongo-tag-index.js';
 import { addToCounter, readCounter, transaction, type Refuse } from './mongo-transactions.js';
@@ -23,14 +25,8 @@ import { appendToTransparencyLog } from './mongo-transparency-log.js';
 import { leafHashOfEntry } from '../transparency-hashes.js';
 import { addToUserCount, readUserCount } from './mongo-user-counts.js';
 
-const fromDocument = (doc: ActivityDocument): Activity => ({
-  idx: doc._id,
-  type: doc.type as ActivityType,
-  actor: doc.actor as Username,
-  object: doc.object as AssetName,
-  published: doc.published,
-  document: JSON.parse(doc.document) as Record<string, unknown>,
-});
+const fromDocument = (doc: ActivityDocument): Activity =>
+  activityFromLog(ACTIVITY_DOCUMENTS.fromDocument(doc));
 
 const byActor = (filter: ActivityFilter): Filter<ActivityDocument> =>
   filter.actor === undefined ? {} : { actor: filter.actor };
@@ -95,17 +91,9 @@ export class MongoActivityLog implements ActivityLog {
       refuse('profile_changed');
     await this.apply(change, session, refuse);
     await addToUserCount(this.collections.userCounts, activity.actor, 'activities', 1, session);
-    await activities.insertOne(
-      {
-        _id: activity.idx,
-        type: activity.type,
-        actor: activity.actor,
-        object: activity.object,
-        published: activity.published,
-        document,
-      },
-      { session },
-    );
+    await activities.insertOne(ACTIVITY_DOCUMENTS.toDocument(loggedActivity(activity, document)), {
+      session,
+    });
     // The entry's leaf hash, the tiles it completes and the new right edge: the tree moves with the log.
     await appendToTransparencyLog(this.collections, activity.idx, document, session);
     // The transactional outbox: one delivery per distinct follower inbox, queued with the activity.
@@ -155,25 +143,7 @@ export class MongoActivityLog implements ActivityLog {
           refuse('asset_exists');
         const seq = await addToCounter(counters, 'asset_seq', 1, session);
         try {
-          await assets.insertOne(
-            {
-              _id: asset.name,
-              seq,
-              owner: asset.owner,
-              contentHash: asset.contentHash,
-              mediaType: asset.mediaType,
-              url: asset.url,
-              description: asset.description,
-              altText: asset.altText,
-              sensitive: asset.sensitive,
-              tags: [...asset.tags],
-              tagKeys: tagKeysOf(asset.tags),
-              createdAt: asset.createdAt,
-              updatedAt: asset.updatedAt,
-              deletedAt: asset.deletedAt,
-            },
-            { session },
-          );
+          await assets.insertOne({ ...ASSET_DOCUMENTS.toDocument(asset), seq }, { session });
         } catch (error) {
           if (isDuplicateKey(error)) refuse('asset_exists');
           throw error;
@@ -191,18 +161,7 @@ export class MongoActivityLog implements ActivityLog {
         const { asset } = change;
         const before = await assets.findOneAndUpdate(
           { _id: asset.name, deletedAt: null, updatedAt: change.expectedUpdatedAt },
-          {
-            $set: {
-              mediaType: asset.mediaType,
-              url: asset.url,
-              description: asset.description,
-              altText: asset.altText,
-              sensitive: asset.sensitive,
-              tags: [...asset.tags],
-              tagKeys: tagKeysOf(asset.tags),
-              updatedAt: asset.updatedAt,
-            },
-          },
+          { $set: without(ASSET_DOCUMENTS.toDocument(asset), FIXED_ASSET_FIELDS) },
           { session, projection: { tags: 1 }, returnDocument: 'before', includeResultMetadata: false },
         );
         if (before === null) {

@@ -2,29 +2,14 @@ import type { Filter } from 'mongodb';
 import type { AssetFilter, AssetRepository } from '../../../application/ports/asset-repository.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
-import type { Username } from '../../../domain/user.js';
 import { tagKey } from '../../../domain/tag-key.js';
 import { storeCall } from './mongo-errors.js';
-import { ASSETS_LIVE_BY_TAG, type AssetDocument, type MongoCollections } from './mongo-schema.js';
+import { ASSET_DOCUMENTS, type StoredAssetDocument } from './codecs/asset-documents.js';
+import { ASSETS_LIVE_BY_TAG, type MongoCollections } from './mongo-schema.js';
 import { prefixRange, seek, type Seek } from './mongo-seeks.js';
 import { readTagCount } from './mongo-tag-index.js';
 import { readCounter } from './mongo-transactions.js';
 import { readUserCount } from './mongo-user-counts.js';
-
-export const assetFromDocument = (doc: AssetDocument): Asset => ({
-  name: doc._id as AssetName,
-  owner: doc.owner as Username,
-  contentHash: doc.contentHash,
-  mediaType: doc.mediaType,
-  url: doc.url,
-  description: doc.description,
-  altText: doc.altText ?? null,
-  sensitive: doc.sensitive ?? false,
-  tags: doc.tags,
-  createdAt: doc.createdAt,
-  updatedAt: doc.updatedAt,
-  deletedAt: doc.deletedAt,
-});
 
 /**
  * The live assets matching `filter`: `deletedAt` of type null and equality on `owner`, so a seek is one interval of
@@ -33,8 +18,8 @@ export const assetFromDocument = (doc: AssetDocument): Asset => ({
  * with null also matched the BSON type undefined, which made two index intervals and could cost a sort. Every asset
  * has `deletedAt`.)
  */
-export function liveAssetsMatching(filter: AssetFilter): Filter<AssetDocument> {
-  const query: Filter<AssetDocument> = { deletedAt: { $type: 'null' } };
+export function liveAssetsMatching(filter: AssetFilter): Filter<StoredAssetDocument> {
+  const query: Filter<StoredAssetDocument> = { deletedAt: { $type: 'null' } };
   if (filter.tag !== undefined) query.tagKeys = tagKey(filter.tag);
   if (filter.owner !== undefined) query.owner = filter.owner;
   if (filter.namePrefix !== undefined && filter.namePrefix !== '') query._id = prefixRange(filter.namePrefix);
@@ -57,7 +42,7 @@ export class MongoAssetRepository implements AssetRepository {
 
   async findByName(name: AssetName): Promise<Asset | null> {
     const doc = await storeCall(() => this.collections.assets.findOne({ _id: name }));
-    return doc ? assetFromDocument(doc) : null;
+    return doc ? ASSET_DOCUMENTS.fromDocument(doc) : null;
   }
 
   async listOlder(filter: AssetFilter, before: number | null, limit: number): Promise<Positioned<Asset>[]> {
@@ -93,6 +78,6 @@ export class MongoAssetRepository implements AssetRepository {
     const docs = await storeCall(() =>
       seek(this.collections.assets, liveAssetsMatching(filter), 'seq', how, seekHint(filter)),
     );
-    return docs.map((doc) => ({ position: doc.seq, value: assetFromDocument(doc) }));
+    return docs.map((doc) => ({ position: doc.seq, value: ASSET_DOCUMENTS.fromDocument(doc) }));
   }
 }

@@ -9,24 +9,18 @@ import {
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Follower } from '../../../domain/follower.js';
-import type { Username } from '../../../domain/user.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument, replacePending } from './mongo-job-document.js';
-import type { FollowerDocument, MongoCollections } from './mongo-schema.js';
+import { FOLLOWER_DOCUMENTS, type FollowerDocument } from './codecs/federation-documents.js';
+import { without } from './mongo-codec.js';
+import type { MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, transaction } from './mongo-transactions.js';
 import { addToUserCount, readUserCount } from './mongo-user-counts.js';
 
 const positioned = (doc: FollowerDocument): Positioned<Follower> => ({
   position: doc.seq,
-  value: {
-    username: doc.username as Username,
-    actor: doc.actor,
-    inbox: doc.inbox,
-    sharedInbox: doc.sharedInbox,
-    followId: doc.followId,
-    followedAt: doc.followedAt,
-  },
+  value: FOLLOWER_DOCUMENTS.fromDocument(doc),
 });
 
 /**
@@ -57,25 +51,20 @@ export class MongoFollowerRepository implements FollowerRepository {
         // which overshoots the cap by the number of Follows racing, never more.
         if (!(await replacePending(jobs, acceptDocument, session))) {
           const waiting = await jobs.countDocuments(
-            { lane: acceptDocument.lane ?? null, kind: acceptDocument.kind, state: 'pending' },
+            { lane: acceptDocument.lane, kind: acceptDocument.kind, state: 'pending' },
             { session, limit: maxPendingInLane },
           );
           if (waiting >= maxPendingInLane) refuse('lane_full');
           await jobs.insertOne(acceptDocument, { session });
         }
-        const key = { username: follower.username, actor: follower.actor };
-        const addresses = {
-          inbox: follower.inbox,
-          sharedInbox: follower.sharedInbox,
-          followId: follower.followId,
-        };
+        // A repeated Follow keeps the follower's place (seq) and follow time, and takes the new addresses.
+        const doc = FOLLOWER_DOCUMENTS.toDocument(follower);
+        const key = { username: doc.username, actor: doc.actor };
+        const addresses = without(doc, ['username', 'actor', 'followedAt']);
         const updated = await followers.updateOne(key, { $set: addresses }, { session });
         if (updated.matchedCount === 0) {
           const seq = await addToCounter(counters, 'follower_seq', 1, session);
-          await followers.insertOne(
-            { ...key, ...addresses, seq, followedAt: follower.followedAt },
-            { session },
-          );
+          await followers.insertOne({ ...doc, seq }, { session });
           await addToUserCount(userCounts, follower.username, 'followers', 1, session);
         }
         return updated.matchedCount === 0 ? 'added' : 'updated';

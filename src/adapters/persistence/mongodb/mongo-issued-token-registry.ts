@@ -4,17 +4,9 @@ import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { IssuedToken } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
 import { storeCall } from './mongo-errors.js';
-import type { IssuedTokenDocument, MongoCollections } from './mongo-schema.js';
-
-const fromDocument = (doc: IssuedTokenDocument): IssuedToken => ({
-  tokenHash: doc._id,
-  jti: doc.jti,
-  username: doc.username as Username,
-  sessionJti: doc.sessionJti,
-  l1Server: doc.l1Server as L1ServerUrl | null,
-  issuedAt: doc.issuedAt,
-  expiresAt: doc.expiresAt,
-});
+import { ISSUED_TOKEN_DOCUMENTS, type IssuedTokenDocument } from './codecs/token-documents.js';
+import { withoutId } from './mongo-codec.js';
+import type { MongoCollections } from './mongo-schema.js';
 
 /** Issued tokens keyed by token hash (`_id`); each list is one index range (see `INDEXES`). */
 export class MongoIssuedTokenRegistry implements IssuedTokenRegistry {
@@ -25,16 +17,7 @@ export class MongoIssuedTokenRegistry implements IssuedTokenRegistry {
     await storeCall(() =>
       this.collections.issuedTokens.updateOne(
         { _id: token.tokenHash },
-        {
-          $setOnInsert: {
-            jti: token.jti,
-            username: token.username,
-            sessionJti: token.sessionJti,
-            l1Server: token.l1Server,
-            issuedAt: token.issuedAt,
-            expiresAt: token.expiresAt,
-          },
-        },
+        { $setOnInsert: withoutId(ISSUED_TOKEN_DOCUMENTS.toDocument(token)) },
         { upsert: true },
       ),
     );
@@ -66,6 +49,6 @@ export class MongoIssuedTokenRegistry implements IssuedTokenRegistry {
         .sort({ issuedAt: 1, _id: 1 })
         .toArray(),
     );
-    return docs.map(fromDocument);
+    return docs.map((doc) => ISSUED_TOKEN_DOCUMENTS.fromDocument(doc));
   }
 }

@@ -1,36 +1,25 @@
 import { ObjectId, type ClientSession, type Collection, type Filter } from 'mongodb';
 import type { NewJob } from '../../../application/ports/job-queue.js';
+import { without } from './mongo-codec.js';
 import { isDuplicateKey } from './mongo-errors.js';
-import type { JobDocument } from './mongo-schema.js';
+import { queuedJob } from '../stored-records.js';
+import { JOB_DOCUMENTS, type JobDocument, type StoredJobDocument } from './codecs/job-documents.js';
 
 /**
- * The document of a new job. The payload is stored as JSON text (Dates become strings, `undefined` null), as the
- * other stores keep it. Ids are ObjectIds made here, so they grow in the order this process queues jobs: the
- * tie-break among jobs due at the same time. `replaceKey` is left out when there is none, so that the partial unique
- * index (`replaceKey: { $exists: true }`) holds only jobs that have one.
+ * The document of a new job (JOB_DOCUMENTS). The payload is stored as JSON text (Dates become strings, `undefined`
+ * null), as the other stores keep it. Ids are ObjectIds made here, so they grow in the order this process queues
+ * jobs: the tie-break among jobs due at the same time.
  */
-export function jobDocument(job: NewJob, now: Date): JobDocument {
-  return {
-    _id: new ObjectId(),
-    kind: job.kind,
-    payload: JSON.stringify(job.payload ?? null),
-    lane: job.lane ?? null,
-    attempts: 0,
-    queuedAt: now,
-    runAt: now,
-    state: 'pending',
-    leaseId: null,
-    leaseUntil: null,
-    lastError: null,
-    ...(job.replaceKey ? { replaceKey: job.replaceKey } : {}),
-  };
-}
+export const jobDocument = (job: NewJob, now: Date): JobDocument => ({
+  _id: new ObjectId(),
+  ...JOB_DOCUMENTS.toDocument(queuedJob(job, now)),
+});
 
 /**
  * The pending job holding `replaceKey`. Both conditions of the index's partial filter are spelled out, so that the
  * planner can prove the query is within it and use `jobs_pending_by_replace_key`.
  */
-export const pendingHolding = (replaceKey: string): Filter<JobDocument> => ({
+export const pendingHolding = (replaceKey: string): Filter<StoredJobDocument> => ({
   state: 'pending',
   replaceKey: { $eq: replaceKey, $exists: true },
 });
@@ -41,26 +30,15 @@ export const pendingHolding = (replaceKey: string): Filter<JobDocument> => ({
  * (never for a job without a key).
  */
 export async function replacePending(
-  jobs: Collection<JobDocument>,
+  jobs: Collection<StoredJobDocument>,
   doc: JobDocument,
   session?: ClientSession,
 ): Promise<boolean> {
   if (doc.replaceKey === undefined) return false;
   const replaced = await jobs.updateOne(
     pendingHolding(doc.replaceKey),
-    {
-      $set: {
-        kind: doc.kind,
-        payload: doc.payload,
-        lane: doc.lane ?? null,
-        attempts: 0,
-        queuedAt: doc.queuedAt,
-        runAt: doc.runAt,
-        leaseId: null,
-        leaseUntil: null,
-        lastError: null,
-      },
-    },
+    // Every field of the new job but its own id and key: due now, no attempts or error, its lease released.
+    { $set: without(doc, ['_id', 'replaceKey', 'state']) },
     session ? { session } : {},
   );
   return replaced.matchedCount === 1;
@@ -71,7 +49,7 @@ export async function replacePending(
  * (replacePending). Of two processes queuing one key at once, the insert that loses the race to the unique index
  * replaces the winner's job instead.
  */
-export async function queueJob(jobs: Collection<JobDocument>, doc: JobDocument): Promise<void> {
+export async function queueJob(jobs: Collection<StoredJobDocument>, doc: JobDocument): Promise<void> {
   if (await replacePending(jobs, doc)) return;
   try {
     await jobs.insertOne(doc);

@@ -2,25 +2,24 @@ import { ObjectId, type Db, type Document, type Filter, type UpdateFilter } from
 import type { ClaimRequest, Job, JobQueue, NewJob } from '../../../application/ports/job-queue.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument, queueJob } from './mongo-job-document.js';
-import {
-  COLLECTION_NAMES,
-  JOBS_BY_LANE_RUN_AT,
-  type JobDocument,
-  type MongoCollections,
-} from './mongo-schema.js';
+import { JOB_DOCUMENTS, type StoredJobDocument } from './codecs/job-documents.js';
+import { COLLECTION_NAMES, JOBS_BY_LANE_RUN_AT, type MongoCollections } from './mongo-schema.js';
 
-const toJob = (doc: JobDocument, leaseId: string): Job => ({
-  id: doc._id.toHexString(),
-  kind: doc.kind,
-  payload: JSON.parse(doc.payload) as unknown,
-  lane: doc.lane ?? null,
-  attempts: doc.attempts,
-  queuedAt: doc.queuedAt,
-  leaseId,
-});
+const toJob = (doc: StoredJobDocument, leaseId: string): Job => {
+  const { kind, payload, lane, attempts, queuedAt } = JOB_DOCUMENTS.fromDocument(doc);
+  return {
+    id: doc._id.toHexString(),
+    kind,
+    payload: JSON.parse(payload) as unknown,
+    lane,
+    attempts,
+    queuedAt,
+    leaseId,
+  };
+};
 
 /** Pending jobs due at `now` whose lease, if any, has run out. */
-export const dueJobs = (now: Date): Filter<JobDocument> => ({
+export const dueJobs = (now: Date): Filter<StoredJobDocument> => ({
   state: 'pending',
   runAt: { $lte: now },
   $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
@@ -36,7 +35,10 @@ export const CLAIM_ORDER = { runAt: 1, _id: 1 } as const;
 export const LANE_INDEX = JOBS_BY_LANE_RUN_AT;
 
 /** The due jobs of `lane` (null: jobs without a lane, or queued before lanes existed), taken in CLAIM_ORDER. */
-export const dueInLane = (lane: string | null, now: Date): Filter<JobDocument> => ({ lane, ...dueJobs(now) });
+export const dueInLane = (lane: string | null, now: Date): Filter<StoredJobDocument> => ({
+  lane,
+  ...dueJobs(now),
+});
 
 /**
  * The first due job of each of `lanes`, as `{ _id, runAt, lane }`: one aggregation, whose $lookup seeks each lane
@@ -114,11 +116,11 @@ export class MongoJobQueue implements JobQueue {
   async claim({ now, leaseMs, limit, leaseId, skipLanes = [], onlyLanes }: ClaimRequest): Promise<Job[]> {
     if (limit <= 0) return [];
     const { jobs } = this.collections;
-    const lease: UpdateFilter<JobDocument> = {
+    const lease: UpdateFilter<StoredJobDocument> = {
       $set: { leaseId, leaseUntil: new Date(now.getTime() + leaseMs) },
     };
     // Driver 6 resolves to the document itself, or null when nothing matches (includeResultMetadata: false).
-    const take = (filter: Filter<JobDocument>, byLane: boolean) =>
+    const take = (filter: Filter<StoredJobDocument>, byLane: boolean) =>
       jobs.findOneAndUpdate(filter, lease, {
         sort: CLAIM_ORDER,
         returnDocument: 'after',
@@ -141,7 +143,7 @@ export class MongoJobQueue implements JobQueue {
       const chosen = [...heads, ...laneless.map((doc) => ({ _id: doc._id, runAt: doc.runAt, lane: null }))]
         .sort(inClaimOrder)
         .slice(0, limit);
-      const claimed: JobDocument[] = [];
+      const claimed: StoredJobDocument[] = [];
       for (const candidate of chosen) {
         const doc =
           candidate.lane === null
@@ -209,12 +211,12 @@ export class MongoJobQueue implements JobQueue {
   }
 
   /** Matches the job while `job`'s lease still holds it (or ran out with nobody taking it over). */
-  private leased(job: Job): Filter<JobDocument> | null {
+  private leased(job: Job): Filter<StoredJobDocument> | null {
     const id = idOf(job);
     return id === null ? null : { _id: id, leaseId: job.leaseId, state: 'pending' };
   }
 
-  private async updateLeased(job: Job, update: UpdateFilter<JobDocument>): Promise<boolean> {
+  private async updateLeased(job: Job, update: UpdateFilter<StoredJobDocument>): Promise<boolean> {
     const filter = this.leased(job);
     if (!filter) return false;
     const result = await storeCall(() => this.collections.jobs.updateOne(filter, update));

@@ -5,13 +5,14 @@ import type { Username } from '../../../domain/user.js';
 import { storedProfile } from '../stored-profile.js';
 import { deliveryInboxesIn } from './mongo-delivery-inboxes.js';
 import { jobDocument } from './mongo-job-document.js';
-import type { MongoCollections, UserDocument } from './mongo-schema.js';
+import type { StoredUserDocument } from './codecs/user-documents.js';
+import type { MongoCollections } from './mongo-schema.js';
 
 /**
  * The live user at the version a change was made from. A document written before profiles existed has no
  * `profileVersion`: it is at 0.
  */
-const atVersion = (change: ProfileChange): Filter<UserDocument> => ({
+const atVersion = (change: ProfileChange): Filter<StoredUserDocument> => ({
   _id: change.username,
   deletedAt: null,
   ...(change.expectedVersion === 0

@@ -6,7 +6,8 @@ import type {
   QueueTotals,
 } from '../../../application/ports/queue-administration.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
-import type { JobDocument, MongoCollections } from './mongo-schema.js';
+import { JOB_DOCUMENTS, type StoredJobDocument } from './codecs/job-documents.js';
+import type { MongoCollections } from './mongo-schema.js';
 
 /** An operator's view of the jobs MongoJobQueue holds: counts, listing, retry and drop. */
 export class MongoQueueAdministration implements QueueAdministration {
@@ -26,17 +27,20 @@ export class MongoQueueAdministration implements QueueAdministration {
             (b) => [b._id, b.until.getTime()],
           ),
     );
-    return docs.map((doc) => ({
-      id: doc._id.toHexString(),
-      kind: doc.kind,
-      state: doc.state,
-      lane: doc.lane ?? null,
-      attempts: doc.attempts,
-      queuedAt: doc.queuedAt,
-      runAt: new Date(Math.max(doc.runAt.getTime(), backoffs.get(doc.lane ?? '') ?? 0)),
-      leased: doc.state === 'pending' && doc.leaseUntil !== null && doc.leaseUntil > now,
-      lastError: doc.lastError,
-    }));
+    return docs.map((doc) => {
+      const job = JOB_DOCUMENTS.fromDocument(doc);
+      return {
+        id: doc._id.toHexString(),
+        kind: job.kind,
+        state: job.state,
+        lane: job.lane,
+        attempts: job.attempts,
+        queuedAt: job.queuedAt,
+        runAt: new Date(Math.max(job.runAt.getTime(), backoffs.get(job.lane ?? '') ?? 0)),
+        leased: job.state === 'pending' && doc.leaseUntil !== null && doc.leaseUntil > now,
+        lastError: job.lastError,
+      };
+    });
   }
 
   /**
@@ -47,7 +51,7 @@ export class MongoQueueAdministration implements QueueAdministration {
   async retryAbandoned(kind: string | null, now: Date): Promise<number> {
     const { jobs } = this.collections;
     const ofKind = kind === null ? {} : { kind };
-    const back: UpdateFilter<JobDocument> = {
+    const back: UpdateFilter<StoredJobDocument> = {
       $set: { state: 'pending', attempts: 0, queuedAt: now, runAt: now, leaseId: null, leaseUntil: null },
     };
     return storeCall(async () => {

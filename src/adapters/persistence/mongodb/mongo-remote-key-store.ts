@@ -2,6 +2,7 @@ import type { InstanceKeyStore } from '../../../application/ports/instance-key-s
 import type { KeyPair } from '../../../application/ports/key-pair-generator.js';
 import type { RemoteKey, RemoteKeyStore } from '../../../application/ports/remote-key-store.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
+import { INSTANCE_KEY_DOCUMENTS, REMOTE_KEY_DOCUMENTS } from './codecs/federation-documents.js';
 import type { MongoCollections } from './mongo-schema.js';
 
 export class MongoRemoteKeyStore implements RemoteKeyStore {
@@ -9,18 +10,14 @@ export class MongoRemoteKeyStore implements RemoteKeyStore {
 
   async get(keyId: string): Promise<RemoteKey | null> {
     const doc = await storeCall(() => this.collections.remoteKeys.findOne({ _id: keyId }));
-    return doc
-      ? { keyId: doc._id, owner: doc.owner, publicKeyPem: doc.publicKeyPem, fetchedAt: doc.fetchedAt }
-      : null;
+    return doc ? REMOTE_KEY_DOCUMENTS.fromDocument(doc) : null;
   }
 
   async put(key: RemoteKey): Promise<void> {
     await storeCall(() =>
-      this.collections.remoteKeys.updateOne(
-        { _id: key.keyId },
-        { $set: { owner: key.owner, publicKeyPem: key.publicKeyPem, fetchedAt: key.fetchedAt } },
-        { upsert: true },
-      ),
+      this.collections.remoteKeys.replaceOne({ _id: key.keyId }, REMOTE_KEY_DOCUMENTS.toDocument(key), {
+        upsert: true,
+      }),
     );
   }
 }
@@ -30,13 +27,17 @@ export class MongoInstanceKeyStore implements InstanceKeyStore {
 
   async get(): Promise<KeyPair | null> {
     const doc = await storeCall(() => this.collections.instanceKeys.findOne({ _id: 'instance' }));
-    return doc ? { publicKeyPem: doc.publicKeyPem, privateKeyPem: doc.privateKeyPem } : null;
+    if (!doc) return null;
+    const { publicKeyPem, privateKeyPem } = INSTANCE_KEY_DOCUMENTS.fromDocument(doc);
+    return { publicKeyPem, privateKeyPem };
   }
 
   async create(keyPair: KeyPair, now: Date): Promise<KeyPair> {
     try {
       await storeCall(() =>
-        this.collections.instanceKeys.insertOne({ _id: 'instance', ...keyPair, createdAt: now }),
+        this.collections.instanceKeys.insertOne(
+          INSTANCE_KEY_DOCUMENTS.toDocument({ ...keyPair, createdAt: now }),
+        ),
       );
     } catch (error) {
       // Another process stored one first: theirs is the key pair.

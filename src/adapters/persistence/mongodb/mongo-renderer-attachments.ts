@@ -7,6 +7,7 @@ import type { Revocation } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
 import type { MongoClient } from 'mongodb';
 import { storeCall } from './mongo-errors.js';
+import { ATTACHMENT_DOCUMENTS } from './codecs/token-documents.js';
 import type { MongoCollections } from './mongo-schema.js';
 import { revokeIn } from './mongo-revocation-store.js';
 import { transaction } from './mongo-transactions.js';
@@ -30,9 +31,9 @@ export class MongoRendererAttachments implements RendererAttachments {
         // user's own document makes concurrent attaches of one user conflict, and withTransaction retries the
         // loser, which then counts the winner's attachment.
         await users.updateOne({ _id: username }, { $inc: { attachmentWrites: 1 } }, { session });
-        await attachments.updateOne(
+        await attachments.replaceOne(
           { username, l1Server },
-          { $set: { attachedAt: at } },
+          ATTACHMENT_DOCUMENTS.toDocument({ username, l1Server, attachedAt: at }),
           { session, upsert: true },
         );
         return true;
@@ -44,7 +45,10 @@ export class MongoRendererAttachments implements RendererAttachments {
     const docs = await storeCall(() =>
       this.collections.attachments.find({ username }).sort({ attachedAt: -1, l1Server: 1 }).toArray(),
     );
-    return docs.map((doc) => ({ l1Server: doc.l1Server as L1ServerUrl, attachedAt: doc.attachedAt }));
+    return docs.map((doc) => {
+      const { l1Server, attachedAt } = ATTACHMENT_DOCUMENTS.fromDocument(doc);
+      return { l1Server, attachedAt };
+    });
   }
 
   async detach(

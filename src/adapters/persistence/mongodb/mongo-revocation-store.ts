@@ -4,6 +4,8 @@ import { revocationNoticeJob } from '../../../domain/jobs.js';
 import type { Revocation } from '../../../domain/revocation.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument } from './mongo-job-document.js';
+import { REVOCATION_DOCUMENTS } from './codecs/token-documents.js';
+import { withoutId } from './mongo-codec.js';
 import type { MongoCollections } from './mongo-schema.js';
 import { transaction } from './mongo-transactions.js';
 
@@ -21,7 +23,7 @@ export async function revokeIn(
   for (const { record, notice } of revocations) {
     const { upsertedCount } = await collections.revocations.updateOne(
       { _id: record.tokenHash },
-      { $setOnInsert: { username: record.username, expiresAt: record.expiresAt, revokedAt: now } },
+      { $setOnInsert: withoutId(REVOCATION_DOCUMENTS.toDocument({ ...record, revokedAt: now })) },
       { upsert: true, session },
     );
     if (upsertedCount !== 1) continue;

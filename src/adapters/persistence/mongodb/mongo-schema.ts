@@ -1,52 +1,27 @@
-import type { Binary, Collection, Db, IndexDescription, ObjectId } from 'mongodb';
+import type { Binary, Collection, Db, IndexDescription } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
-import type { StoredProfile } from '../stored-profile.js';
-
-/** A user; `seq` is its registration position, 1, 2, 3, … from the `users` counter. */
-export interface UserDocument {
-  _id: string;
-  seq: number;
-  passwordHash: string;
-  publicKeyPem: string;
-  privateKeyPem: string;
-  createdAt: Date;
-  /** Bumped by every attach, only so that concurrent attaches of one user conflict (see the attachments). */
-  attachmentWrites?: number;
-  /** Null (or absent, in documents written before deletion existed) while the account is live. */
-  deletedAt?: Date | null;
-  /** Set while the account is disabled; null or absent (documents written before disabling existed) otherwise. */
-  disabledAt?: Date | null;
-  /** What the person tells about themself; absent in documents written before profiles existed: the empty one. */
-  profile?: StoredProfile;
-  /** Moved on by one with every profile change (its compare-and-set); absent before profiles existed: 0. */
-  profileVersion?: number;
-}
-
-/** An issued token, keyed by the SHA-256 hex of the token (never the token). */
-export interface IssuedTokenDocument {
-  _id: string;
-  jti: string;
-  username: string;
-  sessionJti: string | null;
-  l1Server: string | null;
-  issuedAt: Date;
-  expiresAt: Date;
-}
-
-/** A revoked token's hash; the TTL index removes it some time after `expiresAt`. */
-export interface RevocationDocument {
-  _id: string;
-  username: string;
-  expiresAt: Date;
-  revokedAt: Date;
-}
-
-export interface AttachmentDocument {
-  _id?: ObjectId;
-  username: string;
-  l1Server: string;
-  attachedAt: Date;
-}
+import type { ActivityDocument } from './codecs/activity-documents.js';
+import type { StoredAssetDocument } from './codecs/asset-documents.js';
+import type {
+  FollowerDocument,
+  InstanceKeyDocument,
+  RemoteKeyDocument,
+} from './codecs/federation-documents.js';
+import type { StoredJobDocument } from './codecs/job-documents.js';
+import type {
+  AccountEventDocument,
+  AuthChallengeDocument,
+  PasskeyDocument,
+  RecoveryCodeDocument,
+  TotpEnrolmentDocument,
+  TotpFactorDocument,
+} from './codecs/security-documents.js';
+import type {
+  AttachmentDocument,
+  IssuedTokenDocument,
+  RevocationDocument,
+} from './codecs/token-documents.js';
+import type { StoredUserDocument } from './codecs/user-documents.js';
 
 /**
  * A "Sign in with L2" code, keyed by its SHA-256 hex (never the code): `record` is the JSON of
@@ -59,70 +34,16 @@ export interface AuthorizationCodeDocument {
   usedAt: Date | null;
 }
 
-export interface JobDocument {
-  _id: ObjectId;
-  kind: string;
-  /** JSON text, so that the payload comes back exactly as the other stores give it back. */
-  payload: string;
-  /** Absent on jobs queued before lanes existed. */
-  lane?: string | null;
-  attempts: number;
-  queuedAt: Date;
-  runAt: Date;
-  state: 'pending' | 'abandoned';
-  leaseId: string | null;
-  leaseUntil: Date | null;
-  lastError: string | null;
-  /** See NewJob.replaceKey; absent when the job has none (the unique index covers pending jobs that have one). */
-  replaceKey?: string;
-}
-
 /** A lane backed off (JobQueue.postponeLane), keyed by the lane: no job of it is claimed before `until`. */
 export interface LaneBackoffDocument {
   _id: string;
   until: Date;
 }
 
-/** An asset, keyed by its case-sensitive name; `seq` is its registration position from the `asset_seq` counter. */
-export interface AssetDocument {
-  _id: string;
-  seq: number;
-  owner: string;
-  contentHash: string;
-  mediaType: string;
-  url: string | null;
-  description: string;
-  /** Absent in documents written before alt text existed: none. */
-  altText?: string | null;
-  /** Absent in documents written before assets could be marked sensitive: false. */
-  sensitive?: boolean;
-  tags: string[];
-  /**
-   * The distinct keys of `tags` (tagKey: lower-cased in JavaScript), what a tag's page finds an asset by through
-   * `assets_live_by_tag`. Set by every write of `tags`; documents written before it existed get it at the first start
-   * of this version (ensureTagIndex).
-   */
-  tagKeys?: string[];
-  createdAt: Date;
-  updatedAt: Date;
-  /** Null while live; a deleted asset keeps its document, so that its name stays taken. */
-  deletedAt: Date | null;
-}
-
 /** How many live assets carry a tag, keyed by its tag key; changed in the transaction of each asset write. */
 export interface TagCountDocument {
   _id: string;
   liveAssets: number;
-}
-
-/** An activity, keyed by its idx; the document is JSON text so that it comes back as it went in. */
-export interface ActivityDocument {
-  _id: number;
-  type: string;
-  actor: string;
-  object: string;
-  published: Date;
-  document: string;
 }
 
 /**
@@ -151,90 +72,6 @@ export interface TlogStateDocument {
   edge: Binary;
   origin: string | null;
   checkpoint: { size: number; note: string } | null;
-}
-
-/** A follow; `seq` is its position among all follows, from the `follower_seq` counter. */
-export interface FollowerDocument {
-  _id?: ObjectId;
-  seq: number;
-  username: string;
-  actor: string;
-  inbox: string;
-  sharedInbox: string | null;
-  followId: string | null;
-  followedAt: Date;
-}
-
-/** A remote actor's public key, keyed by its key id. */
-export interface RemoteKeyDocument {
-  _id: string;
-  owner: string;
-  publicKeyPem: string;
-  fetchedAt: Date;
-}
-
-/** The service actor's key pair: one document, `_id` "instance". */
-export interface InstanceKeyDocument {
-  _id: 'instance';
-  publicKeyPem: string;
-  privateKeyPem: string;
-  createdAt: Date;
-}
-
-/** An account's confirmed second factor, keyed by username. */
-export interface TotpFactorDocument {
-  _id: string;
-  secret: string;
-  enabledAt: Date;
-  lastUsedStep: number;
-}
-
-/** A TOTP secret waiting for its first code, keyed by username. */
-export interface TotpEnrolmentDocument {
-  _id: string;
-  secret: string;
-  createdAt: Date;
-}
-
-/** A recovery code, by the SHA-256 hex of its text; `_id` is "<username> <hash>". */
-export interface RecoveryCodeDocument {
-  _id: string;
-  username: string;
-  codeHash: string;
-  usedAt: Date | null;
-}
-
-/** A passkey, keyed by its credential id (base64url). */
-export interface PasskeyDocument {
-  _id: string;
-  username: string;
-  userHandle: string;
-  name: string;
-  publicKey: string;
-  counter: number;
-  transports: string[];
-  backupEligible: boolean;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
-
-/** A single-use challenge, keyed by the SHA-256 hex of its value; the TTL index removes it once expired. */
-export interface AuthChallengeDocument {
-  _id: string;
-  kind: string;
-  username: string | null;
-  data: Record<string, string | number | boolean>;
-  expiresAt: Date;
-}
-
-/** An entry of an account's history. */
-export interface AccountEventDocument {
-  _id?: ObjectId;
-  username: string;
-  kind: string;
-  detail: string | null;
-  at: Date;
-  address: string | null;
 }
 
 /** A counter, changed only inside the transaction of the write it counts; or a mark of a one-time schema step. */
@@ -279,14 +116,14 @@ export const COUNTERS: readonly CounterName[] = [
 
 /** The collections of one L2 database, typed. */
 export interface MongoCollections {
-  readonly users: Collection<UserDocument>;
+  readonly users: Collection<StoredUserDocument>;
   readonly issuedTokens: Collection<IssuedTokenDocument>;
   readonly revocations: Collection<RevocationDocument>;
   readonly attachments: Collection<AttachmentDocument>;
   readonly authorizationCodes: Collection<AuthorizationCodeDocument>;
-  readonly jobs: Collection<JobDocument>;
+  readonly jobs: Collection<StoredJobDocument>;
   readonly laneBackoffs: Collection<LaneBackoffDocument>;
-  readonly assets: Collection<AssetDocument>;
+  readonly assets: Collection<StoredAssetDocument>;
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
   readonly remoteKeys: Collection<RemoteKeyDocument>;
@@ -332,14 +169,14 @@ export const COLLECTION_NAMES = {
 
 export function collectionsOf(db: Db): MongoCollections {
   return {
-    users: db.collection<UserDocument>(COLLECTION_NAMES.users),
+    users: db.collection<StoredUserDocument>(COLLECTION_NAMES.users),
     issuedTokens: db.collection<IssuedTokenDocument>(COLLECTION_NAMES.issuedTokens),
     revocations: db.collection<RevocationDocument>(COLLECTION_NAMES.revocations),
     attachments: db.collection<AttachmentDocument>(COLLECTION_NAMES.attachments),
     authorizationCodes: db.collection<AuthorizationCodeDocument>(COLLECTION_NAMES.authorizationCodes),
-    jobs: db.collection<JobDocument>(COLLECTION_NAMES.jobs),
+    jobs: db.collection<StoredJobDocument>(COLLECTION_NAMES.jobs),
     laneBackoffs: db.collection<LaneBackoffDocument>(COLLECTION_NAMES.laneBackoffs),
-    assets: db.collection<AssetDocument>(COLLECTION_NAMES.assets),
+    assets: db.collection<StoredAssetDocument>(COLLECTION_NAMES.assets),
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),

@@ -1,7 +1,8 @@
 import type { AnyBulkWriteOperation, ClientSession, MongoClient } from 'mongodb';
 import { tagKeysOf } from '../../../domain/tag-key.js';
 import { isDuplicateKey } from './mongo-errors.js';
-import type { AssetDocument, MongoCollections, TagCountDocument } from './mongo-schema.js';
+import type { StoredAssetDocument } from './codecs/asset-documents.js';
+import type { MongoCollections, TagCountDocument } from './mongo-schema.js';
 import { transaction } from './mongo-transactions.js';
 
 /**
@@ -40,7 +41,7 @@ const BATCH = 1_000;
 export async function ensureTagIndex(client: MongoClient, collections: MongoCollections): Promise<void> {
   const { counters, assets } = collections;
   if (await counters.findOne({ _id: TAG_INDEX_BUILT }, { projection: { _id: 1 } })) return;
-  let writes: AnyBulkWriteOperation<AssetDocument>[] = [];
+  let writes: AnyBulkWriteOperation<StoredAssetDocument>[] = [];
   for await (const doc of assets.find({ tagKeys: { $exists: false } }, { projection: { tags: 1 } })) {
     writes.push({
       updateOne: {

@@ -3,51 +3,23 @@ import type { Positioned } from '../../../application/ports/positioned.js';
 import type { ProfileChange, UserRepository } from '../../../application/ports/user-repository.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User, UserProfile, Username } from '../../../domain/user.js';
-import { profileFromStored, storedProfile } from '../stored-profile.js';
 import { isDuplicateKey, storeCall } from './mongo-errors.js';
 import { queueProfileUpdatesIn, writeProfileIn } from './mongo-profile-write.js';
-import type { MongoCollections, UserDocument } from './mongo-schema.js';
+import { ISSUED_TOKEN_DOCUMENTS } from './codecs/token-documents.js';
+import {
+  PUBLIC_USER_FIELDS,
+  USER_DOCUMENTS,
+  userProfileOf,
+  type PublicUserDocument,
+} from './codecs/user-documents.js';
+import type { MongoCollections } from './mongo-schema.js';
 import { seek } from './mongo-seeks.js';
 import { revokeIn } from './mongo-revocation-store.js';
 import { addToCounter, readCounter, transaction } from './mongo-transactions.js';
 
-type ProfileDocument = Pick<
-  UserDocument,
-  '_id' | 'seq' | 'publicKeyPem' | 'createdAt' | 'deletedAt' | 'disabledAt' | 'profile' | 'profileVersion'
->;
-
-/** Public pages read these fields only: no password hash, no private key leaves the store for them. */
-const PROFILE = {
-  _id: 1,
-  seq: 1,
-  publicKeyPem: 1,
-  createdAt: 1,
-  deletedAt: 1,
-  disabledAt: 1,
-  profile: 1,
-  profileVersion: 1,
-} as const;
-
-const profileOf = (doc: ProfileDocument): UserProfile => ({
-  username: doc._id as Username,
-  publicKeyPem: doc.publicKeyPem,
-  createdAt: doc.createdAt,
-  deletedAt: doc.deletedAt ?? null,
-  disabledAt: doc.disabledAt ?? null,
-  // Documents written before profiles existed have neither: the empty profile, at version 0.
-  profile: profileFromStored(doc.profile),
-  profileVersion: doc.profileVersion ?? 0,
-});
-
-const fromDocument = (doc: UserDocument): User => ({
-  ...profileOf(doc),
-  passwordHash: doc.passwordHash,
-  privateKeyPem: doc.privateKeyPem,
-});
-
-const positioned = (doc: ProfileDocument): Positioned<UserProfile> => ({
+const positioned = (doc: PublicUserDocument): Positioned<UserProfile> => ({
   position: doc.seq,
-  value: profileOf(doc),
+  value: userProfileOf(doc),
 });
 
 /**
@@ -80,29 +52,14 @@ export class MongoUserRepository implements UserRepository {
         if (await users.findOne({ _id: user.username }, { session, projection: { _id: 1 } })) refuse('taken');
         const seq = await addToCounter(counters, 'users', 1, session);
         try {
-          await users.insertOne(
-            {
-              _id: user.username,
-              seq,
-              passwordHash: user.passwordHash,
-              publicKeyPem: user.publicKeyPem,
-              privateKeyPem: user.privateKeyPem,
-              createdAt: user.createdAt,
-              deletedAt: null,
-              profile: storedProfile(user.profile),
-              profileVersion: user.profileVersion,
-            },
-            { session },
-          );
+          await users.insertOne({ ...USER_DOCUMENTS.toDocument(user), seq }, { session });
         } catch (error) {
           if (isDuplicateKey(error)) refuse('taken');
           throw error;
         }
         await addToCounter(counters, 'live_users', 1, session);
-        if (firstSession) {
-          const { tokenHash, ...token } = firstSession;
-          await issuedTokens.insertOne({ _id: tokenHash, ...token }, { session });
-        }
+        if (firstSession)
+          await issuedTokens.insertOne(ISSUED_TOKEN_DOCUMENTS.toDocument(firstSession), { session });
         return 'created';
       }),
     );
@@ -110,14 +67,17 @@ export class MongoUserRepository implements UserRepository {
 
   async findByUsername(username: Username): Promise<User | null> {
     const doc = await storeCall(() => this.collections.users.findOne({ _id: username }));
-    return doc ? fromDocument(doc) : null;
+    return doc ? USER_DOCUMENTS.fromDocument(doc) : null;
   }
 
   async findProfile(username: Username): Promise<UserProfile | null> {
     const doc = await storeCall(() =>
-      this.collections.users.findOne({ _id: username }, { projection: PROFILE }),
+      this.collections.users.findOne<PublicUserDocument>(
+        { _id: username },
+        { projection: PUBLIC_USER_FIELDS },
+      ),
     );
-    return doc ? profileOf(doc as ProfileDocument) : null;
+    return doc ? userProfileOf(doc) : null;
   }
 
   async count(): Promise<number> {

@@ -1,5 +1,15 @@
 import type { Database } from 'better-sqlite3';
 import type { NewJob } from '../../../application/ports/job-queue.js';
+import { queuedJob } from '../stored-records.js';
+import { JOB_ROWS } from './codecs/job-rows.js';
+import { assignments, insertSql, type RowOf } from './sqlite-codec.js';
+
+/** A new job's row; on a pending job holding its key, that row takes every column of the new one, its lease gone. */
+const INSERT_JOB_SQL = insertSql(
+  JOB_ROWS,
+  `ON CONFLICT (replace_key) WHERE state = 'pending' AND replace_key IS NOT NULL DO UPDATE SET
+    ${assignments(JOB_ROWS, ['replace_key', 'state'], 'excluded.')}, lease_id = NULL, lease_until = NULL`,
+);
 
 /**
  * Prepares the one way a job enters the queue, shared by the queue and the transactional outboxes. A job whose
@@ -7,27 +17,9 @@ import type { NewJob } from '../../../application/ports/job-queue.js';
  * partial unique index `jobs_pending_by_replace_key` is both the rule and the conflict the upsert resolves.
  */
 export function prepareJobInsert(db: Database): (job: NewJob, now: Date) => void {
-  const insert = db.prepare<{
-    kind: string;
-    payload: string;
-    lane: string | null;
-    now: number;
-    key: string | null;
-  }>(`
-    INSERT INTO jobs (kind, payload, lane, queued_at, run_at, replace_key)
-    VALUES (@kind, @payload, @lane, @now, @now, @key)
-    ON CONFLICT (replace_key) WHERE state = 'pending' AND replace_key IS NOT NULL DO UPDATE SET
-      kind = excluded.kind, payload = excluded.payload, lane = excluded.lane, attempts = 0,
-      queued_at = excluded.queued_at, run_at = excluded.run_at, lease_id = NULL, lease_until = NULL,
-      last_error = NULL`);
+  const insert = db.prepare<[RowOf<typeof JOB_ROWS.columns>]>(INSERT_JOB_SQL);
   return (job, now) => {
-    insert.run({
-      kind: job.kind,
-      payload: JSON.stringify(job.payload ?? null),
-      lane: job.lane ?? null,
-      now: now.getTime(),
-      key: job.replaceKey ?? null,
-    });
+    insert.run(JOB_ROWS.toRow(queuedJob(job, now)));
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Migration } from './migrations.js';
+import type { Migration } from './sqlite-migrate.js';
 
 /**
  * Issue 28: what protects an account besides its password. Its own file, and its number in one place: branches that

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Persistence } from '../../../application/ports/persistence.js';
-import { appliedVersions, migrate } from './migrations.js';
+import { appliedVersions, migrate } from './sqlite-migrate.js';
 import { SqliteAccountRemoval } from './sqlite-account-removal.js';
 import { SqliteAccountSecurityStore } from './sqlite-account-security-store.js';
 import { SqliteActivityLog } from './sqlite-activity-log.js';

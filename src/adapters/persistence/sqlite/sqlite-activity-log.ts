@@ -5,39 +5,25 @@ import type {
   AppendOutcome,
   AssetChange,
 } from '../../../application/ports/activity-log.js';
-import { activityEntryText, type Activity, type ActivityType } from '../../../domain/activity.js';
-import type { Asset, AssetName } from '../../../domain/asset.js';
+import { activityEntryText, type Activity } from '../../../domain/activity.js';
 import { activityDeliveryJob } from '../../../domain/jobs.js';
-import type { Username } from '../../../domain/user.js';
+import { activityFromLog, loggedActivity } from '../stored-records.js';
+import { ACTIVITY_ROWS } from './codecs/activity-rows.js';
+import { ASSET_ROWS, FIXED_ASSET_COLUMNS, type AssetRow } from './codecs/asset-rows.js';
 import { prepareJobInsert } from './job-insert.js';
 import { prepareDeliveryInboxes } from './sqlite-delivery-inboxes.js';
 import { prepareTagIndex } from './sqlite-asset-tags.js';
+import { assignments, insertSql, type RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 import { prepareProfileWrite } from './sqlite-profile-write.js';
-import type { AssetRow } from './sqlite-asset-repository.js';
 import { FilteredSeeks, type Query } from './sqlite-seeks.js';
 import { prepareTransparencyAppend } from './sqlite-transparency-log.js';
 
-interface ActivityRow {
-  idx: number;
-  type: string;
-  actor: string;
-  object: string;
-  published: number;
-  /** The document as JSON text. */
-  document: string;
-}
+type ActivityRow = RowOf<typeof ACTIVITY_ROWS.columns>;
 
-const COLUMNS = 'idx, type, actor, object, published, document';
+const COLUMNS = ACTIVITY_ROWS.list;
 
-const fromRow = (row: ActivityRow): Activity => ({
-  idx: row.idx,
-  type: row.type as ActivityType,
-  actor: row.actor as Username,
-  object: row.object as AssetName,
-  published: new Date(row.published),
-  document: JSON.parse(row.document) as Record<string, unknown>,
-});
+const fromRow = (row: ActivityRow): Activity => activityFromLog(ACTIVITY_ROWS.fromRow(row));
 
 /** The highest idx plus one: SQLite reads MAX of the rowid alias off the end of the table's b-tree, no scan. */
 export const NEXT_IDX_SQL = 'SELECT COALESCE(MAX(idx), -1) + 1 AS n FROM activities';
@@ -68,23 +54,6 @@ export function activityCountQuery(filter: ActivityFilter): Query {
     : { sql: 'SELECT activities AS n FROM user_counts WHERE username = ?', params: [filter.actor] };
 }
 
-/** An asset's columns but `seq` and `deleted_at`, as named parameters. */
-type AssetValues = Omit<AssetRow, 'seq' | 'deleted_at'>;
-
-const valuesOf = (asset: Asset): AssetValues => ({
-  name: asset.name,
-  owner: asset.owner,
-  content_hash: asset.contentHash,
-  media_type: asset.mediaType,
-  url: asset.url,
-  description: asset.description,
-  alt_text: asset.altText,
-  sensitive: asset.sensitive ? 1 : 0,
-  tags: JSON.stringify(asset.tags),
-  created_at: asset.createdAt.getTime(),
-  updated_at: asset.updatedAt.getTime(),
-});
-
 /**
  * The global activity log, and the only writer of assets: every append applies its asset change in the same
  * IMMEDIATE transaction, which also serialises the appends of every process on the file and so keeps idx gap-free,
@@ -107,16 +76,10 @@ export class SqliteActivityLog
     this.selectNextIdx = db.prepare(NEXT_IDX_SQL);
     this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM activities WHERE idx = ?`);
 
-    const insertAsset = db.prepare<[AssetValues & { deleted_at: number | null }]>(`
-      INSERT INTO assets (name, owner, content_hash, media_type, url, description, alt_text, sensitive, tags,
-        created_at, updated_at, deleted_at)
-      VALUES (@name, @owner, @content_hash, @media_type, @url, @description, @alt_text, @sensitive, @tags,
-        @created_at, @updated_at, @deleted_at)
-      ON CONFLICT (name) DO NOTHING`);
+    const insertAsset = db.prepare<[AssetRow]>(insertSql(ASSET_ROWS, 'ON CONFLICT (name) DO NOTHING'));
     // Name, owner, content hash and creation time are fixed at registration; the rest is replaced.
-    const updateLiveAsset = db.prepare<[AssetValues & { expected_updated_at: number }]>(`
-      UPDATE assets SET media_type = @media_type, url = @url, description = @description, alt_text = @alt_text,
-        sensitive = @sensitive, tags = @tags, updated_at = @updated_at
+    const updateLiveAsset = db.prepare<[AssetRow & { expected_updated_at: number }]>(`
+      UPDATE assets SET ${assignments(ASSET_ROWS, FIXED_ASSET_COLUMNS)}
       WHERE name = @name AND deleted_at IS NULL AND updated_at = @expected_updated_at`);
     // The asset as it is before its change: the tags the tag index holds it under, the owner whose total moves.
     const liveAsset = db.prepare<[string], { seq: number; owner: string; tags: string }>(
@@ -140,18 +103,16 @@ export class SqliteActivityLog
     const deliveryInboxes = prepareDeliveryInboxes(db);
     const insertJob = prepareJobInsert(db);
     const keepInTree = options.keepTree === false ? () => {} : prepareTransparencyAppend(db);
-    const insertActivity = db.prepare<[ActivityRow]>(`
-      INSERT INTO activities (${COLUMNS}) VALUES (@idx, @type, @actor, @object, @published, @document)`);
+    const insertActivity = db.prepare<[ActivityRow]>(insertSql(ACTIVITY_ROWS));
 
     /** Applies the change; null when it was, else why not (having then written nothing). */
     const apply = (change: AssetChange): AppendOutcome | null => {
       switch (change.kind) {
         case 'create': {
           const { asset } = change;
-          const deletedAt = asset.deletedAt?.getTime() ?? null;
-          const inserted = insertAsset.run({ ...valuesOf(asset), deleted_at: deletedAt });
+          const inserted = insertAsset.run(ASSET_ROWS.toRow(asset));
           if (inserted.changes !== 1) return 'asset_exists';
-          if (deletedAt === null) {
+          if (asset.deletedAt === null) {
             countLiveAssets.run(1);
             countUserAssets(asset.owner, 1);
             tagIndex.add(Number(inserted.lastInsertRowid), asset.tags);
@@ -162,7 +123,7 @@ export class SqliteActivityLog
           const before = liveAsset.get(change.asset.name);
           if (!before) return 'asset_gone';
           const values = {
-            ...valuesOf(change.asset),
+            ...ASSET_ROWS.toRow(change.asset),
             expected_updated_at: change.expectedUpdatedAt.getTime(),
           };
           if (updateLiveAsset.run(values).changes !== 1) return 'asset_changed';
@@ -189,14 +150,7 @@ export class SqliteActivityLog
       if (refused) return refused;
       // Serialised after the asset write on purpose: if it throws, the transaction rolls the asset back too.
       const document = activityEntryText(activity.document);
-      insertActivity.run({
-        idx: activity.idx,
-        type: activity.type,
-        actor: activity.actor,
-        object: activity.object,
-        published: activity.published.getTime(),
-        document,
-      });
+      insertActivity.run(ACTIVITY_ROWS.toRow(loggedActivity(activity, document)));
       // The entry's leaf hash, the tiles it completes and the new right edge: the tree moves with the log.
       keepInTree(activity.idx, document);
       countUserActivity.run(activity.actor);

@@ -1,64 +1,18 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { AssetFilter, AssetRepository } from '../../../application/ports/asset-repository.js';
 import type { Asset, AssetName } from '../../../domain/asset.js';
-import type { Username } from '../../../domain/user.js';
 import { tagKey } from '../../../domain/tag-key.js';
+import { ASSET_ROWS, type AssetRow } from './codecs/asset-rows.js';
+import { qualifiedList } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 import { FilteredSeeks, prefixSuccessor, type Query } from './sqlite-seeks.js';
 
-/** An asset as stored: one row of `assets`. */
-export interface AssetRow {
-  seq: number;
-  name: string;
-  owner: string;
-  content_hash: string;
-  media_type: string;
-  url: string | null;
-  description: string;
-  alt_text: string | null;
-  /** 0 or 1. */
-  sensitive: number;
-  /** A JSON array of strings. */
-  tags: string;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-}
+/** An asset's row with its position. */
+type PositionedAssetRow = AssetRow & { seq: number };
 
-const COLUMN_NAMES = [
-  'seq',
-  'name',
-  'owner',
-  'content_hash',
-  'media_type',
-  'url',
-  'description',
-  'alt_text',
-  'sensitive',
-  'tags',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-] as const satisfies readonly (keyof AssetRow)[];
-
-const COLUMNS = COLUMN_NAMES.join(', ');
+const COLUMNS = `seq, ${ASSET_ROWS.list}`;
 /** The same columns of `assets a`, for the tag seeks that join it to `asset_tags t`. */
-const JOINED_COLUMNS = COLUMN_NAMES.map((c) => `a.${c}`).join(', ');
-
-const fromRow = (row: AssetRow): Asset => ({
-  name: row.name as AssetName,
-  owner: row.owner as Username,
-  contentHash: row.content_hash,
-  mediaType: row.media_type,
-  url: row.url,
-  description: row.description,
-  altText: row.alt_text,
-  sensitive: row.sensitive === 1,
-  tags: JSON.parse(row.tags) as string[],
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
-  deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
-});
+const JOINED_COLUMNS = `a.seq, ${qualifiedList(ASSET_ROWS, 'a')}`;
 
 /**
  * The conditions shared by every list and count of live assets; they match the partial indexes of migration 2.
@@ -142,7 +96,7 @@ export function assetCountQuery(filter: AssetFilter): Query {
  * `SqliteActivityLog.append`, in the transaction of their activity.
  */
 export class SqliteAssetRepository
-  extends FilteredSeeks<Asset, AssetFilter, AssetRow>
+  extends FilteredSeeks<Asset, AssetFilter, PositionedAssetRow>
   implements AssetRepository
 {
   private readonly selectByName: Statement<[string], AssetRow>;
@@ -151,13 +105,13 @@ export class SqliteAssetRepository
     super(db, {
       seek: assetSeekQuery,
       count: assetCountQuery,
-      read: (row) => ({ position: row.seq, value: fromRow(row) }),
+      read: (row) => ({ position: row.seq, value: ASSET_ROWS.fromRow(row) }),
     });
-    this.selectByName = db.prepare(`SELECT ${COLUMNS} FROM assets WHERE name = ?`);
+    this.selectByName = db.prepare(`SELECT ${ASSET_ROWS.list} FROM assets WHERE name = ?`);
   }
 
   async findByName(name: AssetName): Promise<Asset | null> {
     const row = storeCall(() => this.selectByName.get(name));
-    return row ? fromRow(row) : null;
+    return row ? ASSET_ROWS.fromRow(row) : null;
   }
 }

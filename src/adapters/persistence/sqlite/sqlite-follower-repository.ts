@@ -9,33 +9,19 @@ import {
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import type { Follower } from '../../../domain/follower.js';
-import type { Username } from '../../../domain/user.js';
 import { prepareJobInsert, prepareLaneFullCheck } from './job-insert.js';
+import { FOLLOWER_ROWS } from './codecs/federation-rows.js';
+import { assignments, insertSql, type RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 import { NO_POSITION_BOUND } from './sqlite-seeks.js';
 
-interface FollowerRow {
-  seq: number;
-  username: string;
-  actor: string;
-  inbox: string;
-  shared_inbox: string | null;
-  follow_id: string | null;
-  followed_at: number;
-}
+type FollowerRow = RowOf<typeof FOLLOWER_ROWS.columns> & { seq: number };
 
-const COLUMNS = 'seq, username, actor, inbox, shared_inbox, follow_id, followed_at';
+const COLUMNS = `seq, ${FOLLOWER_ROWS.list}`;
 
 const positioned = (row: FollowerRow): Positioned<Follower> => ({
   position: row.seq,
-  value: {
-    username: row.username as Username,
-    actor: row.actor,
-    inbox: row.inbox,
-    sharedInbox: row.shared_inbox,
-    followId: row.follow_id,
-    followedAt: new Date(row.followed_at),
-  },
+  value: FOLLOWER_ROWS.fromRow(row),
 });
 
 export class SqliteFollowerRepository implements FollowerRepository {
@@ -52,11 +38,13 @@ export class SqliteFollowerRepository implements FollowerRepository {
   constructor(db: Database) {
     const exists = db.prepare<[string, string]>('SELECT 1 FROM followers WHERE username = ? AND actor = ?');
     // A repeated Follow keeps the follower's place (seq) and takes the new addresses.
-    const upsert = db.prepare<[Record<string, string | number | null>]>(`
-      INSERT INTO followers (username, actor, inbox, shared_inbox, follow_id, followed_at)
-      VALUES (@username, @actor, @inbox, @shared_inbox, @follow_id, @followed_at)
-      ON CONFLICT (username, actor) DO UPDATE SET
-        inbox = excluded.inbox, shared_inbox = excluded.shared_inbox, follow_id = excluded.follow_id`);
+    const upsert = db.prepare<[RowOf<typeof FOLLOWER_ROWS.columns>]>(
+      insertSql(
+        FOLLOWER_ROWS,
+        `ON CONFLICT (username, actor) DO UPDATE SET
+          ${assignments(FOLLOWER_ROWS, ['username', 'actor', 'followed_at'], 'excluded.')}`,
+      ),
+    );
     const insertJob = prepareJobInsert(db);
     const laneFull = prepareLaneFullCheck(db);
     this.addFollower = db.transaction(
@@ -64,14 +52,7 @@ export class SqliteFollowerRepository implements FollowerRepository {
         // Checked under the write lock, with the writes: two Follows cannot both take the last place in the lane.
         if (laneFull(accept, maxPendingInLane)) return 'lane_full';
         const existed = exists.get(follower.username, follower.actor) !== undefined;
-        upsert.run({
-          username: follower.username,
-          actor: follower.actor,
-          inbox: follower.inbox,
-          shared_inbox: follower.sharedInbox,
-          follow_id: follower.followId,
-          followed_at: follower.followedAt.getTime(),
-        });
+        upsert.run(FOLLOWER_ROWS.toRow(follower));
         insertJob(accept, now);
         return existed ? 'updated' : 'added';
       },

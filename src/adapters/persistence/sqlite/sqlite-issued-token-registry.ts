@@ -3,45 +3,23 @@ import type { IssuedTokenRegistry } from '../../../application/ports/issued-toke
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { IssuedToken } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
+import { ISSUED_TOKEN_ROWS } from './codecs/token-rows.js';
+import { insertSql, type RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 
-interface IssuedTokenRow {
-  token_hash: string;
-  jti: string;
-  username: string;
-  session_jti: string | null;
-  l1_server: string | null;
-  issued_at: number;
-  expires_at: number;
-}
+type IssuedTokenRow = RowOf<typeof ISSUED_TOKEN_ROWS.columns>;
 
-const fromRow = (row: IssuedTokenRow): IssuedToken => ({
-  tokenHash: row.token_hash,
-  jti: row.jti,
-  username: row.username as Username,
-  sessionJti: row.session_jti,
-  l1Server: row.l1_server as L1ServerUrl | null,
-  issuedAt: new Date(row.issued_at),
-  expiresAt: new Date(row.expires_at),
-});
+const fromRow = (row: IssuedTokenRow): IssuedToken => ISSUED_TOKEN_ROWS.fromRow(row);
 
 /** Prepares the one way a token record is written, shared with registration (the first session's record). */
 export function prepareIssuedTokenInsert(db: Database): (token: IssuedToken) => void {
-  const insert = db.prepare<[IssuedTokenRow]>(`
-    INSERT OR IGNORE INTO issued_tokens (token_hash, jti, username, session_jti, l1_server, issued_at, expires_at)
-    VALUES (@token_hash, @jti, @username, @session_jti, @l1_server, @issued_at, @expires_at)`);
+  const insert = db.prepare<[IssuedTokenRow]>(insertSql(ISSUED_TOKEN_ROWS, '', 'INSERT OR IGNORE'));
   return (token) => {
-    insert.run({
-      token_hash: token.tokenHash,
-      jti: token.jti,
-      username: token.username,
-      session_jti: token.sessionJti,
-      l1_server: token.l1Server,
-      issued_at: token.issuedAt.getTime(),
-      expires_at: token.expiresAt.getTime(),
-    });
+    insert.run(ISSUED_TOKEN_ROWS.toRow(token));
   };
 }
+
+const SELECT = `SELECT ${ISSUED_TOKEN_ROWS.list} FROM issued_tokens`;
 
 export class SqliteIssuedTokenRegistry implements IssuedTokenRegistry {
   private readonly insert: (token: IssuedToken) => void;
@@ -53,13 +31,13 @@ export class SqliteIssuedTokenRegistry implements IssuedTokenRegistry {
   constructor(db: Database) {
     this.insert = prepareIssuedTokenInsert(db);
     this.bySession = db.prepare(
-      'SELECT * FROM issued_tokens WHERE session_jti = ? AND expires_at > ? ORDER BY issued_at, token_hash',
+      `${SELECT} WHERE session_jti = ? AND expires_at > ? ORDER BY issued_at, token_hash`,
     );
     this.byUser = db.prepare(
-      'SELECT * FROM issued_tokens WHERE username = ? AND expires_at > ? ORDER BY issued_at, token_hash',
+      `${SELECT} WHERE username = ? AND expires_at > ? ORDER BY issued_at, token_hash`,
     );
     this.scoped = db.prepare(
-      `SELECT * FROM issued_tokens WHERE username = ? AND l1_server = ? AND expires_at > ?
+      `${SELECT} WHERE username = ? AND l1_server = ? AND expires_at > ?
        ORDER BY issued_at, token_hash`,
     );
     this.deleteBefore = db.prepare('DELETE FROM issued_tokens WHERE expires_at < ?');

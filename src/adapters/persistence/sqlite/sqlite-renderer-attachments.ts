@@ -6,12 +6,16 @@ import type {
 import type { L1ServerUrl } from '../../../domain/l1-server.js';
 import type { Revocation } from '../../../domain/revocation.js';
 import type { Username } from '../../../domain/user.js';
+import { ATTACHMENT_ROWS } from './codecs/token-rows.js';
+import type { RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
+
+type AttachmentRow = RowOf<typeof ATTACHMENT_ROWS.columns>;
 import { prepareRevocationWrite } from './sqlite-revocation-store.js';
 
 export class SqliteRendererAttachments implements RendererAttachments {
-  private readonly upsert: Statement<[{ username: string; l1Server: string; at: number; limit: number }]>;
-  private readonly selectAll: Statement<[string], { l1_server: string; attached_at: number }>;
+  private readonly upsert: Statement<[AttachmentRow & { limit: number }]>;
+  private readonly selectAll: Statement<[string], AttachmentRow>;
   private readonly deleteOne: Statement<[string, string]>;
   private readonly detachTransaction: Transaction<
     (
@@ -25,13 +29,13 @@ export class SqliteRendererAttachments implements RendererAttachments {
   constructor(db: Database) {
     // One statement, so the count and the write are one atomic step (also across processes on the file).
     this.upsert = db.prepare(`
-      INSERT INTO renderer_attachments (username, l1_server, attached_at)
-      SELECT @username, @l1Server, @at
-      WHERE EXISTS (SELECT 1 FROM renderer_attachments WHERE username = @username AND l1_server = @l1Server)
+      INSERT INTO renderer_attachments (${ATTACHMENT_ROWS.list})
+      SELECT ${ATTACHMENT_ROWS.parameters}
+      WHERE EXISTS (SELECT 1 FROM renderer_attachments WHERE username = @username AND l1_server = @l1_server)
          OR (SELECT COUNT(*) FROM renderer_attachments WHERE username = @username) < @limit
       ON CONFLICT (username, l1_server) DO UPDATE SET attached_at = excluded.attached_at`);
     this.selectAll = db.prepare(
-      'SELECT l1_server, attached_at FROM renderer_attachments WHERE username = ? ORDER BY attached_at DESC, l1_server',
+      `SELECT ${ATTACHMENT_ROWS.list} FROM renderer_attachments WHERE username = ? ORDER BY attached_at DESC, l1_server`,
     );
     this.deleteOne = db.prepare('DELETE FROM renderer_attachments WHERE username = ? AND l1_server = ?');
     const revoke = prepareRevocationWrite(db);
@@ -42,14 +46,15 @@ export class SqliteRendererAttachments implements RendererAttachments {
   }
 
   async attach(username: Username, l1Server: L1ServerUrl, at: Date, limit: number): Promise<boolean> {
-    return storeCall(() => this.upsert.run({ username, l1Server, at: at.getTime(), limit })).changes > 0;
+    const row = ATTACHMENT_ROWS.toRow({ username, l1Server, attachedAt: at });
+    return storeCall(() => this.upsert.run({ ...row, limit })).changes > 0;
   }
 
   async list(username: Username): Promise<RendererAttachment[]> {
-    return storeCall(() => this.selectAll.all(username)).map((row) => ({
-      l1Server: row.l1_server as L1ServerUrl,
-      attachedAt: new Date(row.attached_at),
-    }));
+    return storeCall(() => this.selectAll.all(username)).map((row) => {
+      const { l1Server, attachedAt } = ATTACHMENT_ROWS.fromRow(row);
+      return { l1Server, attachedAt };
+    });
   }
 
   async detach(

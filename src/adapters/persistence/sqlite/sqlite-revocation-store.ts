@@ -2,7 +2,9 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { RevocationStore } from '../../../application/ports/revocation-store.js';
 import { revocationNoticeJob } from '../../../domain/jobs.js';
 import type { Revocation } from '../../../domain/revocation.js';
+import { REVOCATION_ROWS } from './codecs/token-rows.js';
 import { prepareJobInsert } from './job-insert.js';
+import { insertSql, type RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 
 /**
@@ -12,19 +14,14 @@ import { storeCall } from './sqlite-errors.js';
 export function prepareRevocationWrite(
   db: Database,
 ): (revocations: readonly Revocation[], now: Date) => number {
-  const insert = db.prepare<[string, string, number, number]>(
-    'INSERT OR IGNORE INTO revocations (token_hash, username, expires_at, revoked_at) VALUES (?, ?, ?, ?)',
+  const insert = db.prepare<[RowOf<typeof REVOCATION_ROWS.columns>]>(
+    insertSql(REVOCATION_ROWS, '', 'INSERT OR IGNORE'),
   );
   const insertJob = prepareJobInsert(db);
   return (revocations, now) => {
     let added = 0;
     for (const { record, notice } of revocations) {
-      const { changes } = insert.run(
-        record.tokenHash,
-        record.username,
-        record.expiresAt.getTime(),
-        now.getTime(),
-      );
+      const { changes } = insert.run(REVOCATION_ROWS.toRow({ ...record, revokedAt: now }));
       if (changes !== 1) continue;
       added++;
       if (notice) insertJob(revocationNoticeJob(notice), now);

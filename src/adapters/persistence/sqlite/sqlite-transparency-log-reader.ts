@@ -17,7 +17,7 @@ export interface TransparencyLogReader {
 
 /**
  * Opens the SQLite file at `path` read-only (no migration, no write) for one pass over its whole log: the start-up
- * check run in a child process (composition/full-log-check.ts).
+ * check run in a child process (sqlite-full-log-check.ts).
  */
 export function openTransparencyLogReader(path: string): TransparencyLogReader {
   const db = storeCall(() => new Database(path, { readonly: true, fileMustExist: true }));

@@ -3,54 +3,23 @@ import type { Positioned } from '../../../application/ports/positioned.js';
 import type { ProfileChange, UserRepository } from '../../../application/ports/user-repository.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User, UserProfile, Username } from '../../../domain/user.js';
-import { profileFromJson, profileJson } from '../stored-profile.js';
+import { PUBLIC_USER_LIST, USER_ROWS, userProfileOf } from './codecs/user-rows.js';
+import { insertSql, type RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 import { prepareIssuedTokenInsert } from './sqlite-issued-token-registry.js';
 import { prepareProfileWrite } from './sqlite-profile-write.js';
 import { prepareRevocationWrite } from './sqlite-revocation-store.js';
 import { NO_POSITION_BOUND } from './sqlite-seeks.js';
 
-interface ProfileRow {
-  seq: number;
-  username: string;
-  public_key_pem: string;
-  created_at: number;
-  deleted_at: number | null;
-  disabled_at: number | null;
-  /** JSON text (stored-profile.ts); NULL for users written before profiles existed: the empty profile. */
-  profile: string | null;
-  profile_version: number;
-}
-
-interface UserRow extends ProfileRow {
-  password_hash: string;
-  private_key_pem: string;
-}
+type UserRow = RowOf<typeof USER_ROWS.columns>;
+type ProfileRow = Parameters<typeof userProfileOf>[0] & { seq: number };
 
 /** Public pages read these columns only: no password hash, no private key leaves the store for them. */
-const PROFILE =
-  'seq, username, public_key_pem, created_at, deleted_at, disabled_at, profile, profile_version';
-const ALL = `${PROFILE}, password_hash, private_key_pem`;
-
-const profileOf = (row: ProfileRow): UserProfile => ({
-  username: row.username as Username,
-  publicKeyPem: row.public_key_pem,
-  createdAt: new Date(row.created_at),
-  deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
-  disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at),
-  profile: profileFromJson(row.profile),
-  profileVersion: row.profile_version,
-});
-
-const userOf = (row: UserRow): User => ({
-  ...profileOf(row),
-  passwordHash: row.password_hash,
-  privateKeyPem: row.private_key_pem,
-});
+const PROFILE = `seq, ${PUBLIC_USER_LIST}`;
 
 const positioned = (row: ProfileRow): Positioned<UserProfile> => ({
   position: row.seq,
-  value: profileOf(row),
+  value: userProfileOf(row),
 });
 
 /** Positions are `seq`, handed out in registration order by AUTOINCREMENT; a deleted account keeps its row. */
@@ -75,24 +44,11 @@ export class SqliteUserRepository implements UserRepository {
 
   constructor(db: Database) {
     // The unique username decides a race between two registrations; only that conflict is ignored.
-    const insert = db.prepare<[Omit<UserRow, 'seq' | 'deleted_at' | 'disabled_at'>]>(`
-      INSERT INTO users (username, password_hash, public_key_pem, private_key_pem, created_at, profile,
-        profile_version)
-      VALUES (@username, @password_hash, @public_key_pem, @private_key_pem, @created_at, @profile,
-        @profile_version)
-      ON CONFLICT (username) DO NOTHING`);
+    const insert = db.prepare<[UserRow]>(insertSql(USER_ROWS, 'ON CONFLICT (username) DO NOTHING'));
     const countOne = db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'users'");
     const insertToken = prepareIssuedTokenInsert(db);
     this.insertNew = db.transaction((user: User, firstSession?: IssuedToken) => {
-      const { changes } = insert.run({
-        username: user.username,
-        password_hash: user.passwordHash,
-        public_key_pem: user.publicKeyPem,
-        private_key_pem: user.privateKeyPem,
-        created_at: user.createdAt.getTime(),
-        profile: profileJson(user.profile),
-        profile_version: user.profileVersion,
-      });
+      const { changes } = insert.run(USER_ROWS.toRow(user));
       if (changes !== 1) return false;
       countOne.run();
       if (firstSession) insertToken(firstSession);
@@ -125,7 +81,7 @@ export class SqliteUserRepository implements UserRepository {
     this.rehash = db.prepare(
       'UPDATE users SET password_hash = ? WHERE username = ? AND password_hash = ? AND deleted_at IS NULL',
     );
-    this.selectOne = db.prepare(`SELECT ${ALL} FROM users WHERE username = ?`);
+    this.selectOne = db.prepare(`SELECT ${USER_ROWS.list} FROM users WHERE username = ?`);
     this.selectProfile = db.prepare(`SELECT ${PROFILE} FROM users WHERE username = ?`);
     this.countLive = db.prepare("SELECT value AS n FROM counters WHERE name = 'users'");
     this.selectOlder = db.prepare(
@@ -142,12 +98,12 @@ export class SqliteUserRepository implements UserRepository {
 
   async findByUsername(username: Username): Promise<User | null> {
     const row = storeCall(() => this.selectOne.get(username));
-    return row ? userOf(row) : null;
+    return row ? USER_ROWS.fromRow(row) : null;
   }
 
   async findProfile(username: Username): Promise<UserProfile | null> {
     const row = storeCall(() => this.selectProfile.get(username));
-    return row ? profileOf(row) : null;
+    return row ? userProfileOf(row) : null;
   }
 
   async count(): Promise<number> {

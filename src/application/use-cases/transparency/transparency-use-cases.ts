@@ -10,7 +10,7 @@ import { ProveInclusion } from './prove-inclusion.js';
 export const TRANSPARENCY_USE_CASES = {
   getCheckpoint: (p) => new GetCheckpoint(p.transparencyLog),
   getVerifierKey: (p) => new GetVerifierKey(p.transparencyLog),
-  getLogResource: (p) => new GetLogResource(p.transparencyLog, p.caches),
+  getLogResource: (p) => new GetLogResource(p.transparencyLog, p.entryBundles, p.caches),
   proveInclusion: (p) => new ProveInclusion(p.transparencyLog),
   getActivityEntry: (p) => new GetActivityEntry(p.transparencyLog),
 } satisfies AreaRegistry;

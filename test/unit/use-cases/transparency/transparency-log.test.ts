@@ -92,20 +92,26 @@ describe('GetActivityEntry', () => {
 });
 
 describe('GetLogResource', () => {
+  const plain = { gzip: false, client: () => '192.0.2.1' };
+
   it('serves the entry bundle and the hash tile the checkpoint covers, as tlog-tiles defines them', async () => {
     const kit = await logOfThree();
     const all = await entries(kit);
 
-    const bundle = await kit.useCases.getLogResource.execute(formatTilePath(entryBundle(0, WRITES)));
-    expect(bundle && { kind: bundle.kind, full: bundle.full }).to.deep.equal({
+    const bundle = await kit.useCases.getLogResource.execute(formatTilePath(entryBundle(0, WRITES)), plain);
+    if (!bundle.ok) throw new Error(bundle.error.type);
+    expect({ kind: bundle.value.kind, full: bundle.value.full }).to.deep.equal({
       kind: 'entries',
       full: false,
     });
-    expect(decodeEntryBundle(bundle!.bytes)).to.deep.equal(all);
+    expect(decodeEntryBundle(bundle.value.bytes)).to.deep.equal(all);
 
-    const tile = await kit.useCases.getLogResource.execute(formatTilePath(hashTile(0, 0, WRITES)));
-    expect(tile && { kind: tile.kind, full: tile.full }).to.deep.equal({ kind: 'tile', full: false });
-    expect(Buffer.from(tile!.bytes)).to.deep.equal(Buffer.concat(all.map((e) => leafHash(nodeSha256, e))));
+    const tile = await kit.useCases.getLogResource.execute(formatTilePath(hashTile(0, 0, WRITES)), plain);
+    if (!tile.ok) throw new Error(tile.error.type);
+    expect({ kind: tile.value.kind, full: tile.value.full }).to.deep.equal({ kind: 'tile', full: false });
+    expect(Buffer.from(tile.value.bytes)).to.deep.equal(
+      Buffer.concat(all.map((e) => leafHash(nodeSha256, e))),
+    );
   });
 
   it('serves nothing the latest checkpoint does not cover, and nothing at a path tlog-tiles does not spell', async () => {
@@ -117,7 +123,10 @@ describe('GetLogResource', () => {
       'tile/0/0.p/3',
       'tile/entries/000.p/3/',
     ])
-      expect(await kit.useCases.getLogResource.execute(path), path).to.equal(null);
+      expect(await kit.useCases.getLogResource.execute(path, plain), path).to.deep.equal({
+        ok: false,
+        error: { type: 'not_found' },
+      });
   });
 });
 

@@ -7,6 +7,7 @@ import type { HttpDependencies } from '../dependencies.js';
 import { PROOF_ERRORS, TLOG_ERRORS } from '../errors/transparency-errors.js';
 import type { RouteTable } from '../route-table.js';
 import { acceptsGzip, OCTET_STREAM, TEXT_CONTENT_TYPE } from '../../hot-paths/tlog-answers.js';
+import { clientAddress } from '../../shared/client-address.js';
 import { sendAnswer } from '../respond.js';
 
 const text = (description: string) => ({
@@ -21,10 +22,30 @@ const TILE_GRAMMAR =
   '`GET /activities/{idx}` as ActivityStreams), exactly as c2sp.org/tlog-tiles defines them. Only what the latest ' +
   'checkpoint covers is served, each at one spelling (no leading zeros, no `x000` group, no `.p/256`), with ' +
   '`Cache-Control: public, max-age=31536000, immutable`; entry bundles are gzip-encoded when `Accept-Encoding` ' +
-  'takes gzip (`Vary: Accept-Encoding`).';
+  'takes gzip (`Vary: Accept-Encoding`). An entry bundle is built from the store once and then kept; a read that ' +
+  'needs a build while too many are under way — for the address, or in all — is refused with `429` or `503` and ' +
+  '`Retry-After`.';
+
+/** Bundle reads refused in a burst come by the thousand: one warning per this many ms says so, with the count. */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 export function transparencyRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const answers = deps.tlogAnswers;
+  // Counted and logged here, where the refusal is answered (the hot path hands it to this route).
+  let lastLogged = Number.NEGATIVE_INFINITY;
+  const unlogged = { rate_limited: 0, busy: 0 };
+  const refused = (type: 'rate_limited' | 'busy') => {
+    deps.metrics.bundleRefused(type === 'busy' ? 'unavailable' : type);
+    unlogged[type]++;
+    const now = performance.now();
+    if (now - lastLogged < REFUSAL_LOG_INTERVAL_MS) return;
+    deps.logger.warn(
+      { refusedPerAddress: unlogged.rate_limited, refusedInAll: unlogged.busy },
+      'overloaded: entry bundle reads refused, too many bundles being built',
+    );
+    lastLogged = now;
+    unlogged.rate_limited = unlogged.busy = 0;
+  };
 
   routes.get(
     '/tlog/checkpoint',
@@ -75,13 +96,18 @@ export function transparencyRoutes(routes: RouteTable, deps: HttpDependencies): 
           content: { [OCTET_STREAM]: { schema: z.string().openapi({ format: 'binary' }) } },
         },
       },
-      refusals: [TLOG_ERRORS.only('not_found')],
+      refusals: [TLOG_ERRORS.only('not_found', 'rate_limited', 'busy')],
     },
     async (ctx: Context) => {
       // The path as sent, not decoded: `%30%30%30` is not another spelling of `000`.
-      const answer = await answers.resource(ctx.path, acceptsGzip(ctx.get('Accept-Encoding')));
-      if (answer === null) throw TLOG_ERRORS.problem({ type: 'not_found' });
-      sendAnswer(ctx, answer);
+      const found = await answers.resource(ctx.path, acceptsGzip(ctx.get('Accept-Encoding')), () =>
+        clientAddress(ctx),
+      );
+      if (!found.ok) {
+        if (found.error.type !== 'not_found') refused(found.error.type);
+        throw TLOG_ERRORS.problem(found.error);
+      }
+      sendAnswer(ctx, found.value);
     },
   );
 

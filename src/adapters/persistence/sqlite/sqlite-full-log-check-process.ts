@@ -1,11 +1,11 @@
-// The child process of composition/full-log-check.ts: checks the whole transparency log of one SQLite file (every
+// The child process of sqlite-full-log-check.ts: checks the whole transparency log of one SQLite file (every
 // entry, leaf hash and tile hash, as the service's start-up check does), answers the tree it reached, and exits —
 // taking with it the memory the reads leave behind. Started with an IPC channel ('advanced' serialization); sent
 // one FullLogCheckRequest, it answers one FullLogCheckAnswer.
-import { nodeSha256 } from '@l2/tlog/node-crypto';
-import { openTransparencyLogReader } from '../adapters/persistence/sqlite/sqlite-transparency-log-reader.js';
-import { LogInconsistency, VerifiedTree } from '../application/services/transparency/verified-tree.js';
-import type { FullLogCheckAnswer, FullLogCheckRequest } from './full-log-check.js';
+import { LogInconsistency, VerifiedTree } from '../../../application/services/transparency/verified-tree.js';
+import { storeSha256 } from '../transparency-hashes.js';
+import type { FullLogCheckAnswer, FullLogCheckRequest } from './sqlite-full-log-check.js';
+import { openTransparencyLogReader } from './sqlite-transparency-log-reader.js';
 
 const send = (answer: FullLogCheckAnswer) =>
   new Promise<void>((resolve) => process.send!(answer, undefined, undefined, () => resolve()));
@@ -17,7 +17,7 @@ async function check({ path, size, marks }: FullLogCheckRequest): Promise<FullLo
       // Yields between batches, so that the parent's going away (the IPC channel closing) is heard.
       const tree = new VerifiedTree(
         reader.store,
-        nodeSha256,
+        storeSha256,
         () => new Promise((resolve) => setImmediate(resolve)),
       );
       await tree.extendTo(size, marks);

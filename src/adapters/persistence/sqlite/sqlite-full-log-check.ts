@@ -1,8 +1,8 @@
 import { fork } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckedTree, FullLogCheck } from '../application/ports/full-log-check.js';
-import { LogInconsistency } from '../application/services/transparency/verified-tree.js';
+import type { CheckedTree, FullLogCheck } from '../../../application/ports/full-log-check.js';
+import { LogInconsistency } from '../../../application/services/transparency/verified-tree.js';
 
 /**
  * Below this many entries the start-up check reads in the service's own process: starting a Node process costs a
@@ -23,7 +23,7 @@ export type FullLogCheckAnswer =
 
 /** The child's module beside this one: .js in the build, .ts from the sources (then through tsx, as its parent). */
 const here = fileURLToPath(import.meta.url);
-const CHILD = fileURLToPath(new URL(`./full-log-check-process${extname(here)}`, import.meta.url));
+const CHILD = fileURLToPath(new URL(`./sqlite-full-log-check-process${extname(here)}`, import.meta.url));
 const CHILD_EXEC_ARGV = extname(here) === '.ts' ? ['--import', 'tsx'] : [];
 
 /**

@@ -1,0 +1,83 @@
+// What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair.
+import type { ObjectId } from 'mongodb';
+import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
+import type { Follower } from '../../../../domain/follower.js';
+import type { Username } from '../../../../domain/user.js';
+import type { InstanceKey } from '../../stored-records.js';
+import type { MongoCodec } from '../mongo-codec.js';
+
+/** A follow; `seq` is its position among all follows, from the `follower_seq` counter. */
+export interface FollowerDocument {
+  _id?: ObjectId;
+  seq: number;
+  username: string;
+  actor: string;
+  inbox: string;
+  sharedInbox: string | null;
+  followId: string | null;
+  followedAt: Date;
+}
+
+export const FOLLOWER_DOCUMENTS: MongoCodec<Follower, Omit<FollowerDocument, 'seq'>> = {
+  toDocument: (f) => ({
+    username: f.username,
+    actor: f.actor,
+    inbox: f.inbox,
+    sharedInbox: f.sharedInbox,
+    followId: f.followId,
+    followedAt: f.followedAt,
+  }),
+  fromDocument: (doc) => ({
+    username: doc.username as Username,
+    actor: doc.actor,
+    inbox: doc.inbox,
+    sharedInbox: doc.sharedInbox,
+    followId: doc.followId,
+    followedAt: doc.followedAt,
+  }),
+};
+
+/** A remote actor's public key, keyed by its key id. */
+export interface RemoteKeyDocument {
+  _id: string;
+  owner: string;
+  publicKeyPem: string;
+  fetchedAt: Date;
+}
+
+export const REMOTE_KEY_DOCUMENTS: MongoCodec<RemoteKey, RemoteKeyDocument> = {
+  toDocument: (k) => ({
+    _id: k.keyId,
+    owner: k.owner,
+    publicKeyPem: k.publicKeyPem,
+    fetchedAt: k.fetchedAt,
+  }),
+  fromDocument: (doc) => ({
+    keyId: doc._id,
+    owner: doc.owner,
+    publicKeyPem: doc.publicKeyPem,
+    fetchedAt: doc.fetchedAt,
+  }),
+};
+
+/** The service actor's key pair: one document, `_id` "instance". */
+export interface InstanceKeyDocument {
+  _id: 'instance';
+  publicKeyPem: string;
+  privateKeyPem: string;
+  createdAt: Date;
+}
+
+export const INSTANCE_KEY_DOCUMENTS: MongoCodec<InstanceKey, InstanceKeyDocument> = {
+  toDocument: (k) => ({
+    _id: 'instance',
+    publicKeyPem: k.publicKeyPem,
+    privateKeyPem: k.privateKeyPem,
+    createdAt: k.createdAt,
+  }),
+  fromDocument: (doc) => ({
+    publicKeyPem: doc.publicKeyPem,
+    privateKeyPem: doc.privateKeyPem,
+    createdAt: doc.createdAt,
+  }),
+};

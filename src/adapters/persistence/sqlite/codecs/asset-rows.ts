@@ -1,0 +1,59 @@
+import type { Asset, AssetName } from '../../../../domain/asset.js';
+import type { Username } from '../../../../domain/user.js';
+import { dateOrNull, millisOrNull, sqliteTable, type RowOf } from '../sqlite-codec.js';
+
+/** An asset as one row of `assets`; `seq`, its registration position, is the store's (AUTOINCREMENT). */
+export const ASSET_ROWS = sqliteTable(
+  'assets',
+  {
+    name: 'text',
+    owner: 'text',
+    content_hash: 'text',
+    media_type: 'text',
+    url: 'text?',
+    description: 'text',
+    alt_text: 'text?',
+    /** 0 or 1. */
+    sensitive: 'integer',
+    /** A JSON array of strings. */
+    tags: 'text',
+    created_at: 'integer',
+    updated_at: 'integer',
+    deleted_at: 'integer?',
+  },
+  ['seq'],
+).codec<Asset>({
+  toRow: (asset) => ({
+    name: asset.name,
+    owner: asset.owner,
+    content_hash: asset.contentHash,
+    media_type: asset.mediaType,
+    url: asset.url,
+    description: asset.description,
+    alt_text: asset.altText,
+    sensitive: asset.sensitive ? 1 : 0,
+    tags: JSON.stringify(asset.tags),
+    created_at: asset.createdAt.getTime(),
+    updated_at: asset.updatedAt.getTime(),
+    deleted_at: millisOrNull(asset.deletedAt),
+  }),
+  fromRow: (row) => ({
+    name: row.name as AssetName,
+    owner: row.owner as Username,
+    contentHash: row.content_hash,
+    mediaType: row.media_type,
+    url: row.url,
+    description: row.description,
+    altText: row.alt_text,
+    sensitive: row.sensitive === 1,
+    tags: JSON.parse(row.tags) as string[],
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    deletedAt: dateOrNull(row.deleted_at),
+  }),
+});
+
+/** What registration fixes: an update replaces every other column but `deleted_at` (a delete's). */
+export const FIXED_ASSET_COLUMNS = ['name', 'owner', 'content_hash', 'created_at', 'deleted_at'] as const;
+
+export type AssetRow = RowOf<typeof ASSET_ROWS.columns>;
