@@ -107,6 +107,25 @@ describe('architecture: the dependency rule', () => {
     expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
   });
 
+  it("keeps the HTTP front ends apart: the hot paths import nothing of Koa's, and what both use is in shared/", () => {
+    const http = imports('adapters/http');
+    const offending = http.filter(
+      (i) =>
+        (i.file.startsWith('adapters/http/hot-paths/') &&
+          (i.target.startsWith('adapters/http/koa/') ||
+            i.target === 'koa' ||
+            i.target.startsWith('@koa/'))) ||
+        (i.file.startsWith('adapters/http/shared/') &&
+          (i.target.startsWith('adapters/http/koa/') ||
+            i.target.startsWith('adapters/http/hot-paths/') ||
+            i.target === 'koa' ||
+            i.target.startsWith('@koa/'))),
+    );
+    expect(offending.map((i) => `${i.file} → ${i.specifier}`)).to.deep.equal([]);
+    expect(http.some((i) => i.file.startsWith('adapters/http/hot-paths/'))).to.equal(true);
+    expect(http.some((i) => i.file.startsWith('adapters/http/shared/'))).to.equal(true);
+  });
+
   it('builds adapters only in the composition root (and in the adapters that compose them)', () => {
     const adapterClasses = sourceFiles(join(SRC, 'adapters')).flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]!),

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ActorAnswers } from '../adapters/http/hot-paths/answers.js';
 import { TlogAnswers } from '../adapters/http/hot-paths/tlog-answers.js';
 import { ConfigError } from './config-error.js';
-import { L1ServerUrls } from '../adapters/http/koa/l1-server-urls.js';
+import { L1ServerUrls } from '../adapters/http/shared/l1-server-urls.js';
 import { createHttpFrontEnd } from '../adapters/http/request-listener.js';
 import { IntervalTask } from '../adapters/scheduling/interval-task.js';
 import { isHttps, type L2Parts } from './compose.js';
@@ -57,7 +57,7 @@ export function buildApplication(l2: L2Parts): L2Application {
       cookies: { secure: isHttps(config) },
       trustProxy: config.trustProxy,
       metricsToken: config.metricsToken,
-      strictRefusals: !config.production,
+      strictAnswers: !config.production,
     },
     urls: l2.urls,
     logger,

@@ -46,7 +46,7 @@ export function passwordHasher(
           retryAfterSeconds: retryAfterNow,
           maxWaitSeconds: config.bcryptQueueSeconds,
         },
-        'overloaded: password checks refused, the bcrypt line is full or one client holds its share of it',
+        'overloaded: password checks refused, the bcrypt line is full (clientShare: of the client holding most of it)',
       ),
     ['line_full', 'client_share'],
   );

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { negotiate, prefersHtml } from '../../src/adapters/http/koa/negotiate.js';
+import { negotiate, prefersHtml } from '../../src/adapters/http/shared/negotiate.js';
 
 describe('content negotiation', () => {
   const pages = ['html', 'json', 'ap'] as const;

@@ -6,13 +6,10 @@ import { clientShare, FairHashingQueue } from './fair-hashing-queue.js';
 import { HashingLine } from './hashing-line.js';
 
 /**
- * Password checks of one client (an IPv4 address, an IPv6 /56) that may wait for a core at once: a person retrying,
- * and one more behind the same address. Beyond it the check is refused (503) rather than queued, so that one home
- * cannot fill the line that everyone's logins wait in.
+ * Why a job was refused: the whole line is full and its client holds no more of it than anyone (`line_full`), or it
+ * is the newest of the client holding most of a full line (`client_share`) — turned away to make room for another
+ * client's, or refused at once when it would have joined it.
  */
-export const WAITING_CHECKS_PER_CLIENT = 2;
-
-/** Why a job was refused: the whole line is full, or its client already has its share waiting. */
 export type RefusalReason = 'line_full' | 'client_share';
 
 const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -54,8 +51,8 @@ export class BcryptPasswordHasher implements PasswordHasher {
    * `atOnce`: hashes and compares running at the same time; the rest wait their turn. One per core keeps a login
    * storm from crowding the event loop off the CPU (the thread pool has more threads than this machine has cores).
    * The line of those waiting is bounded by `options.maxWaitSeconds` of work: an unbounded one let a flood of logins
-   * hold every other login (and registration, password change, account deletion) for minutes. One client may hold
-   * at most WAITING_CHECKS_PER_CLIENT places in it.
+   * hold every other login (and registration, password change, account deletion) for minutes. The clients take
+   * turns at the cores, and a full line sheds the newest check of the client holding most of it.
    */
   constructor(
     private readonly cost: number,
@@ -134,33 +131,42 @@ export class BcryptPasswordHasher implements PasswordHasher {
   }
 
   /**
-   * Runs a job in its turn, or refuses it at once when the work already waiting would hold it longer than allowed
-   * or its client (`share`) already has its places in line: decided synchronously, before anything is queued, so a
-   * flood cannot slip in between check and queue.
+   * Runs a job in its turn (the cores go to the clients in turn: FairHashingQueue). When the work already waiting
+   * would hold it longer than allowed, the line makes room by turning away the newest check of the client holding
+   * most of it — at least two places more than this job's client — else this job is refused at once. Decided
+   * synchronously, before anything is queued, so a flood cannot slip in between check and queue.
    */
   private run<T>(share: string | null, job: () => Promise<T>): Promise<T> {
     if (!this.cores.coreFree) {
       const waiting = this.cores.waiting;
-      const refusal =
-        share !== null && this.cores.waitingOf(share) >= WAITING_CHECKS_PER_CLIENT
-          ? { reason: 'client_share' as const, ...this.line.drained(waiting) }
-          : this.lineFull(waiting);
-      if (refusal) {
-        this.options.onRefused?.({ ...refusal, waiting });
-        return Promise.reject(
-          new OverloadedError(
-            `${waiting} password hashes and checks are waiting already`,
-            refusal.retryAfterSeconds,
-          ),
+      const full = this.lineFull(waiting);
+      if (full) {
+        const heaviest = this.cores.heaviest();
+        const makesRoom =
+          heaviest !== null && heaviest.share !== share && heaviest.waiting > this.cores.waitingOf(share) + 1;
+        if (!makesRoom) {
+          const reason = heaviest !== null && heaviest.share === share ? 'client_share' : 'line_full';
+          return Promise.reject(this.refused(reason, waiting, full.retryAfterSeconds));
+        }
+        this.cores.dropNewestOf(
+          heaviest.share,
+          this.refused('client_share', waiting, full.retryAfterSeconds),
         );
       }
     }
     return this.cores.run(share, () => this.timed(job));
   }
 
+  private refused(reason: RefusalReason, waiting: number, retryAfterSeconds: number): OverloadedError {
+    this.options.onRefused?.({ reason, waiting, retryAfterSeconds });
+    return new OverloadedError(
+      `${waiting} password hashes and checks are waiting already`,
+      retryAfterSeconds,
+    );
+  }
+
   private lineFull(waiting: number) {
-    const refusal = this.line.refusal(waiting, this.options.maxWaitSeconds);
-    return refusal && { reason: 'line_full' as const, ...refusal };
+    return this.line.refusal(waiting, this.options.maxWaitSeconds);
   }
 
   /** Runs the job, its running time learnt as what a job takes. */

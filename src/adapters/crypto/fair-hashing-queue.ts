@@ -1,23 +1,30 @@
 import ipaddr from 'ipaddr.js';
 
-/** A job waiting for a core: whose share of the line it holds (null: nobody's), and how to start it. */
+/** A job waiting for a core: how to start it, and how to turn it away if the line must make room. */
 interface WaitingJob {
-  readonly share: string | null;
   readonly start: () => void;
+  readonly refuse: (error: Error) => void;
 }
 
+/** The share of jobs no client holds (new hashes: registrations, password changes). */
+const NOBODY = '';
+
 /**
- * Who gets the next core (issue 33, item 4). Jobs run one per core; the rest wait in one line, first come first
- * served, where each client's share is counted so that the hasher can keep one client to its fair part of the
- * line. A compare against the dummy hash (an unknown username) never waits: it runs only on a free core of its own
- * share of the cores, and only while no other job waits — the rest of the cores and the whole line are kept for
- * the passwords of accounts that exist.
+ * Who gets the next core (issue 33, item 4): fair queuing. Jobs run one per core; the rest wait in one line per
+ * client share, and a freed core goes to the shares in turn (round robin), so a client with forty checks waiting
+ * delays another client's one check by at most one job per core, not forty. When the line is full, the client
+ * holding most of it gives up its newest place (`dropNewestOf`) rather than another client being refused.
+ *
+ * A compare against the dummy hash (an unknown username) never waits: it runs only on a free core of its own share
+ * of the cores, and only while no other job waits — the rest of the cores and the whole line are kept for the
+ * passwords of accounts that exist.
  */
 export class FairHashingQueue {
   private active = 0;
   private activeDummies = 0;
-  private readonly line: WaitingJob[] = [];
-  private readonly waitingByShare = new Map<string, number>();
+  private total = 0;
+  /** Each share's waiting jobs, oldest first; the Map's order is the turn order (a share served moves last). */
+  private readonly lines = new Map<string, WaitingJob[]>();
 
   constructor(
     /** Jobs running at once: one per core. */
@@ -33,17 +40,36 @@ export class FairHashingQueue {
 
   /** Jobs waiting their turn. */
   get waiting(): number {
-    return this.line.length;
+    return this.total;
   }
 
   /** Whether a job given now would start at once. */
   get coreFree(): boolean {
-    return this.active < this.atOnce && this.line.length === 0;
+    return this.active < this.atOnce && this.total === 0;
   }
 
-  /** Jobs of `share` waiting their turn. */
-  waitingOf(share: string): number {
-    return this.waitingByShare.get(share) ?? 0;
+  /** Jobs of `share` (null: nobody's) waiting their turn. */
+  waitingOf(share: string | null): number {
+    return this.lines.get(share ?? NOBODY)?.length ?? 0;
+  }
+
+  /** The client share with the most jobs waiting (the first in turn among equals), or null when none waits. */
+  heaviest(): { readonly share: string; readonly waiting: number } | null {
+    let found: { share: string; waiting: number } | null = null;
+    for (const [share, jobs] of this.lines)
+      if (share !== NOBODY && (found === null || jobs.length > found.waiting))
+        found = { share, waiting: jobs.length };
+    return found;
+  }
+
+  /** Turns away the newest waiting job of `share` with `error`, making room in the line. */
+  dropNewestOf(share: string, error: Error): void {
+    const jobs = this.lines.get(share);
+    const dropped = jobs?.pop();
+    if (!dropped) return;
+    this.total--;
+    if (jobs!.length === 0) this.lines.delete(share);
+    dropped.refuse(error);
   }
 
   /** Runs a dummy compare at once when a core of the dummies' share is free; null (nothing run) otherwise. */
@@ -53,18 +79,15 @@ export class FairHashingQueue {
     return this.start(job).finally(() => this.activeDummies--);
   }
 
-  /** Runs the job in its turn: at once on a free core, otherwise after every job that waited before it. */
+  /** Runs the job at once on a free core, or in its share's turn. */
   run<T>(share: string | null, job: () => Promise<T>): Promise<T> {
     if (this.coreFree) return this.start(job);
-    if (share !== null) this.waitingByShare.set(share, this.waitingOf(share) + 1);
     return new Promise<T>((resolve, reject) => {
-      this.line.push({
-        share,
-        start: () => {
-          this.left(share);
-          this.start(job).then(resolve, reject);
-        },
-      });
+      const key = share ?? NOBODY;
+      const jobs = this.lines.get(key) ?? [];
+      if (jobs.length === 0) this.lines.set(key, jobs);
+      jobs.push({ start: () => this.start(job).then(resolve, reject), refuse: reject });
+      this.total++;
     });
   }
 
@@ -74,15 +97,20 @@ export class FairHashingQueue {
       return await job();
     } finally {
       this.active--;
-      if (this.active < this.atOnce) this.line.shift()?.start();
+      if (this.active < this.atOnce) this.next()?.start();
     }
   }
 
-  private left(share: string | null): void {
-    if (share === null) return;
-    const waiting = this.waitingOf(share) - 1;
-    if (waiting > 0) this.waitingByShare.set(share, waiting);
-    else this.waitingByShare.delete(share);
+  /** The oldest job of the share whose turn it is; that share then goes to the end of the turns. */
+  private next(): WaitingJob | undefined {
+    const first = this.lines.entries().next();
+    if (first.done) return undefined;
+    const [share, jobs] = first.value;
+    const job = jobs.shift();
+    this.lines.delete(share);
+    if (jobs.length > 0) this.lines.set(share, jobs);
+    this.total--;
+    return job;
   }
 }
 

@@ -2,9 +2,10 @@
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { HotPaths } from './hot-paths/hot-paths.js';
-import { createApp } from './koa/create-app.js';
+import { createApp, serviceRouteTable } from './koa/create-app.js';
+import { mediaTypeOf } from './shared/request-body.js';
 import type { HttpDependencies } from './koa/dependencies.js';
-import { HttpMetrics } from './koa/metrics.js';
+import { HttpMetrics } from './shared/metrics.js';
 
 export interface HttpFrontEnd {
   /** The Koa application (every route). */
@@ -22,8 +23,9 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
     deps.useCases.getStatistics,
     deps.useCases.getQueueStatistics,
   );
-  const app = createApp(deps, metrics);
-  const { publicUrl, webfingerDomain } = deps.settings;
+  const routes = serviceRouteTable(deps, metrics);
+  const app = createApp(deps, metrics, routes);
+  const { publicUrl, webfingerDomain, strictAnswers } = deps.settings;
   const hot = new HotPaths(
     deps.useCases,
     deps.urls,
@@ -33,6 +35,12 @@ export function createHttpFrontEnd(deps: HttpDependencies): HttpFrontEnd {
       webfingerDomain,
       https: publicUrl.startsWith('https:'),
       trustProxy: deps.settings.trustProxy,
+      // Outside production, a hot answer is sent only when its route's schema describes it (else Koa answers, and
+      // fails it); production parses nothing on a hot path.
+      describes: strictAnswers
+        ? (method, answer) =>
+            routes.describes(method, answer.route, 200, mediaTypeOf(answer.contentType), answer.body)
+        : null,
     },
     metrics,
     deps.metrics,

@@ -71,7 +71,7 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
     );
     this.bcryptRefusals = this.counter(
       'l2_bcrypt_refused_total',
-      'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited, or the client (an IPv4 address, an IPv6 /56) already had 2 checks waiting.',
+      'Password hashes and checks refused with 503 instead of queued: BCRYPT_QUEUE_SECONDS of hashing already waited, the newest check of the client (an IPv4 address, an IPv6 /56) holding most of the line first.',
       [],
     );
     this.bcryptSheddings = this.counter(

@@ -1,3 +1,4 @@
+import bcrypt from 'bcrypt';
 import { expect } from 'chai';
 import {
   BcryptPasswordHasher,
@@ -102,30 +103,56 @@ describe('BcryptPasswordHasher with a bounded line', () => {
     expect(await unknown).to.equal(false);
   });
 
-  it('keeps one client (an IPv6 /56) to two checks waiting: its third is refused at once with Retry-After, and another client still joins the line', async () => {
+  it('gives the core to the clients in turn: one client’s many checks delay another’s by one check, not all', async () => {
+    const hasher = new BcryptPasswordHasher(4, 1, { maxWaitSeconds: 60, firstEstimateSeconds: 0.05 });
+    const hash = await hasher.hash(bytes('the password'));
+    const answered: string[] = [];
+    const check = (who: string, address: string) =>
+      hasher.verify(bytes('a guess'), hash, address).then(() => answered.push(who));
+    // A home (one IPv6 /56, four /64s) sends five checks; another client one, after them.
+    const home = [1, 2, 3, 4, 5].map((n) => check(`home ${n}`, `2001:db8:77:${n}::/64`));
+    const other = check('other', '198.51.100.7');
+    expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 1, waiting: 5 });
+
+    await Promise.all([...home, other]);
+    expect(answered).to.deep.equal(['home 1', 'home 2', 'other', 'home 3', 'home 4', 'home 5']);
+  });
+
+  it('makes room in a full line by turning away the newest check of the client holding most of it', async () => {
     const refusals: unknown[] = [];
+    // One core, 50 ms a check assumed, 0.2 s of waiting allowed: one running and four waiting.
     const hasher = new BcryptPasswordHasher(4, 1, {
-      maxWaitSeconds: 60,
+      maxWaitSeconds: 0.2,
       firstEstimateSeconds: 0.05,
       onRefused: (refusal) => refusals.push(refusal),
     });
-    const hash = await hasher.hash(bytes('the password'));
-    const home = (n: number) => `2001:db8:77:${n}::/64`;
-    const checks = [1, 2, 3].map((n) => hasher.verify(bytes('a guess'), hash, home(n)));
-    expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 1, waiting: 2 });
-
-    const third = await hasher.verify(bytes('a guess'), hash, home(4)).then(
-      () => null,
-      (error: unknown) => error,
+    // Hashed outside the hasher, so that its estimate stays the assumed 50 ms a check.
+    const hash = bcrypt.hashSync('the password', 4);
+    const outcome = (check: Promise<boolean>) =>
+      check.then(
+        (matched) => matched,
+        (error: unknown) => error,
+      );
+    const home = [1, 2, 3, 4, 5].map((n) =>
+      outcome(hasher.verify(bytes('a guess'), hash, `2001:db8:77:${n}::/64`)),
     );
-    expect(third).to.be.instanceOf(OverloadedError);
-    expect((third as OverloadedError).retryAfterSeconds).to.equal(1);
-    expect(refusals).to.deep.equal([{ reason: 'client_share', waiting: 2, retryAfterSeconds: 1 }]);
+    expect({ running: hasher.running, waiting: hasher.waiting }).to.deep.equal({ running: 1, waiting: 4 });
 
-    const elsewhere = hasher.verify(bytes('the password'), hash, '198.51.100.7');
-    expect(hasher.waiting, 'another client joins the line').to.equal(3);
-    expect(await Promise.all(checks)).to.deep.equal([false, false, false]);
-    expect(await elsewhere).to.equal(true);
+    const elsewhere = outcome(hasher.verify(bytes('the password'), hash, '198.51.100.7'));
+    const homeAgain = outcome(hasher.verify(bytes('a guess'), hash, '2001:db8:77:6::/64'));
+
+    expect(hasher.waiting, 'the line stays at its bound').to.equal(4);
+    expect(await elsewhere, 'another client’s check is answered').to.equal(true);
+    const homeAnswers = await Promise.all([...home, homeAgain]);
+    expect(homeAnswers.slice(0, 4)).to.deep.equal([false, false, false, false]);
+    for (const refused of homeAnswers.slice(4)) {
+      expect(refused).to.be.instanceOf(OverloadedError);
+      expect((refused as OverloadedError).retryAfterSeconds).to.equal(1);
+    }
+    expect(refusals).to.deep.equal([
+      { reason: 'client_share', waiting: 4, retryAfterSeconds: 1 },
+      { reason: 'client_share', waiting: 4, retryAfterSeconds: 1 },
+    ]);
   });
 
   describe('an unknown user while no core of its share is free', () => {

@@ -143,9 +143,11 @@ describe('route refusals', () => {
 
     before(async () => {
       // Deliberately wrong: GET /things/:name declares only not_found, and answers gone too.
-      const table = new RouteTable((refusal) => {
-        reported.push(refusal);
-        if (strict) throw new Error('undeclared');
+      const table = new RouteTable({
+        onUndeclared: (refusal) => {
+          reported.push(refusal);
+          if (strict) throw new Error('undeclared');
+        },
       });
       table.get(
         '/things/:name',

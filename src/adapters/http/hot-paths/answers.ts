@@ -1,14 +1,15 @@
-// The successful answers of the routes that also have a hot path (introspection's are in introspection-answer.ts), written once: the Koa routes and the hot
-// paths both send exactly these (representation, headers, metric label).
+// The successful answers of the routes that also have a hot path (introspection's are in introspection-answer.ts),
+// written once: the Koa routes and the hot paths both send exactly these (representation, headers, metric label).
+// Their JSON bodies are the presenters of shared/presenters/, typed by the routes' schemas.
 import { LRUCache } from 'lru-cache';
 import type { Urls } from '../../../domain/activity-streams.js';
 import type { TokenClaims } from '../../../domain/token.js';
 import type { UserProfile } from '../../../domain/user.js';
 import { actorDocument, type ActorView } from '../../../domain/actor-document.js';
-import { userJrd } from '../koa/activitypub/webfinger.js';
-import type { Representation } from '../koa/negotiate.js';
+import type { Representation } from '../shared/negotiate.js';
 import { AP_CONTENT_TYPE, JRD_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
-import { verifiedJson } from './verify-answer.js';
+import { userJrd } from '../shared/presenters/service-presenters.js';
+import { verifiedJson } from '../shared/presenters/token-presenters.js';
 
 /** A 200 answer: the route pattern it is counted under, its content type, headers and serialised body. */
 export interface Answer {

@@ -1,30 +1,29 @@
 // The requests other servers make most — an L1 server's POST /auth/verify (or its RFC 7662 form, POST
 // /oauth/introspect), a peer's webfinger lookup and its GET of an actor — answered straight from node:http in their
-// common, successful form. Everything else, and every
-// request of theirs that is not plainly that (another content type, a query, an error to report, a store that
-// fails), goes to the Koa application. What they answer is answers.ts, which the Koa routes send too (README.md).
+// common, successful form. Everything else, and every request of theirs that is not plainly that (another content
+// type, a query, an error to report, a store that fails), goes to the Koa application. What they answer is
+// answers.ts, which the Koa routes send too (README.md); they import nothing of Koa's (what both use is in shared/).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { UseCases } from '../../../application/use-cases.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import { USERNAME_RULE, type UserProfile } from '../../../domain/user.js';
 import { logRequest } from '../access-log.js';
-import { usernameFromResource } from '../koa/activitypub/webfinger.js';
-import { BODY_LIMIT_BYTES, mediaTypeOf, parseStrictJson, PRE_READ_BODY } from '../koa/body-middleware.js';
-import type { OutcomeMetrics } from '../koa/dependencies.js';
-import type { L1ServerUrls } from '../koa/l1-server-urls.js';
-import type { HttpMetrics } from '../koa/metrics.js';
-import { negotiate } from '../koa/negotiate.js';
-import { VerifyRequest } from '../koa/schemas.js';
-import { securityHeaderList } from '../koa/security-headers.js';
+import { usernameFromResource } from '../shared/webfinger.js';
+import { BODY_LIMIT_BYTES, mediaTypeOf, parseStrictJson, PRE_READ_BODY } from '../shared/request-body.js';
+import type { L1ServerUrls } from '../shared/l1-server-urls.js';
+import type { HttpMetrics, OutcomeMetrics } from '../shared/metrics.js';
+import { negotiate } from '../shared/negotiate.js';
+import { VerifyRequest } from '../shared/schemas.js';
+import { securityHeaderList } from '../shared/security-headers.js';
 import { requestIdOf } from '../request-id.js';
 import type { ActorAnswers } from './answers.js';
 import { acceptsGzip, type TlogAnswers } from './tlog-answers.js';
-import { USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type Answer } from './answers.js';
-import { verifyInput } from './verify-answer.js';
+import { HOT_ROUTES, USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type Answer } from './answers.js';
+import { verifyInput } from './verify-input.js';
 import { activeAnswer, INACTIVE_ANSWER, INTROSPECTION_ROUTE } from './introspection-answer.js';
-import { addressKey, requestIp } from '../koa/client-address.js';
-import { IntrospectionRequest } from '../koa/oauth-schemas.js';
+import { addressKey, requestIp } from '../shared/client-address.js';
+import { IntrospectionRequest } from '../shared/oauth-schemas.js';
 
 /** The one path shape a hot actor request has: a lower-case username, no query. */
 const USER_PATH = new RegExp(`^/users/(${USERNAME_RULE.pattern})$`);
@@ -35,9 +34,22 @@ export interface HotPathSettings {
   readonly https: boolean;
   /** Whether X-Forwarded-For names the client (as Koa's `proxy`): introspection and bundle builds count per address. */
   readonly trustProxy: boolean;
+  /**
+   * Outside production, whether the schema of an answer's route describes it (an answer it does not is Koa's to
+   * send, and fail); null in production, which parses nothing here.
+   */
+  readonly describes: ((method: string, answer: Answer) => boolean) | null;
 }
 
-/** The body types a hot POST takes, as the Koa body parser reads them. */
+/**
+ * A POST answered here: the body types it reads (as the Koa body parser reads them), and its answer to a body —
+ * null, or a promise of null, when the Koa route is to answer it (from the same bytes).
+ */
+interface HotPost {
+  readonly types: readonly string[];
+  answer(req: IncomingMessage, type: string, text: string): Promise<Answer | null> | null;
+}
+
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
@@ -89,8 +101,8 @@ export class HotPaths {
   private take(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
     const url = req.url ?? '';
     if (req.method === 'POST') {
-      if (url === '/auth/verify') return this.verify(req, res, koa);
-      return url === INTROSPECTION_ROUTE && this.introspect(req, res, koa);
+      if (url === HOT_ROUTES.verify) return this.post(req, res, koa, this.verification);
+      return url === INTROSPECTION_ROUTE && this.post(req, res, koa, this.introspection);
     }
     if (req.method !== 'GET') return false;
     if (url.startsWith('/users/')) return this.actor(req, res, koa, url);
@@ -122,82 +134,75 @@ export class HotPaths {
     const started = performance.now();
     answer()
       .then(
-        (made) => (made ? this.send(req, res, started, made) : koa(req, res)),
+        (made) => (made && this.described(req, made) ? this.send(req, res, started, made) : koa(req, res)),
         () => koa(req, res),
       )
       .catch((error: unknown) => this.failed(req, res, error));
     return true;
   }
 
-  private verify(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
-    const length = Number(req.headers['content-length']);
-    if (
-      req.headers['transfer-encoding'] !== undefined ||
-      !(length > 0 && length <= BODY_LIMIT_BYTES) ||
-      mediaTypeOf(req.headers['content-type'] ?? '') !== 'application/json'
-    )
-      return false;
-    const started = performance.now();
-    readBody(req, length)
-      .then(
-        async (bytes) => {
-          // Anything but a valid token in a well-formed body is the Koa route's to answer, from the same bytes.
-          const handOver = () => {
-            req[PRE_READ_BODY] = bytes;
-            koa(req, res);
-          };
-          const json = parseStrictJson(bytes.toString('utf8'));
-          const input = json && VerifyRequest.safeParse(json.value);
-          if (!input?.success) return handOver();
-          const result = await this.useCases.verifyToken
-            .execute(verifyInput(input.data, this.l1ServerUrls))
-            .catch(() => null);
-          if (!result?.ok) return handOver();
+  /** POST /auth/verify: a valid token in a well-formed body; every refusal is the Koa route's to explain (and count). */
+  private readonly verification: HotPost = {
+    types: [JSON_TYPE],
+    answer: (_req, _type, text) => {
+      const json = parseStrictJson(text);
+      const input = json && VerifyRequest.safeParse(json.value);
+      if (!input?.success) return null;
+      return this.useCases.verifyToken.execute(verifyInput(input.data, this.l1ServerUrls)).then(
+        (result) => {
+          if (!result.ok) return null;
           this.outcomes.verified('valid');
-          this.send(req, res, started, verifiedAnswer(result.value.claims));
+          return verifiedAnswer(result.value.claims);
         },
-        () => res.destroy(),
-      )
-      .catch((error: unknown) => this.failed(req, res, error));
-    return true;
-  }
+        () => null,
+      );
+    },
+  };
 
   /**
    * A token introspected: the same use-case as the route (which counts a token that does not verify against the
-   * caller's address), the same answer. A refusal — such a token from an address whose budget is spent, a request
-   * without a token, a store that fails — goes to Koa to be explained.
+   * caller's address), the same answer, active or not. A refusal — such a token from an address whose budget is
+   * spent, a request without a token, a store that fails — goes to Koa to be explained.
    */
-  private introspect(req: IncomingMessage, res: ServerResponse, koa: RequestListener): boolean {
+  private readonly introspection: HotPost = {
+    types: [JSON_TYPE, FORM_TYPE],
+    answer: (req, type, text) => {
+      const fields =
+        type === FORM_TYPE ? Object.fromEntries(new URLSearchParams(text)) : parseStrictJson(text)?.value;
+      const input = IntrospectionRequest.safeParse(fields);
+      if (!input.success) return null;
+      const clientAddress = addressKey(requestIp(req, this.settings.trustProxy));
+      const { token, resource } = input.data;
+      return this.useCases.introspectToken.execute({ token, resource: resource ?? null, clientAddress }).then(
+        (result) => (!result.ok ? null : result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER),
+        () => null,
+      );
+    },
+  };
+
+  /**
+   * A hot POST: its body, read as Koa would read it (Content-Length within the limit, one of the route's types),
+   * answered by the route, or handed to Koa with the bytes read when the route does not answer it.
+   */
+  private post(req: IncomingMessage, res: ServerResponse, koa: RequestListener, route: HotPost): boolean {
     const length = Number(req.headers['content-length']);
     const type = mediaTypeOf(req.headers['content-type'] ?? '');
     if (
       req.headers['transfer-encoding'] !== undefined ||
       !(length > 0 && length <= BODY_LIMIT_BYTES) ||
-      (type !== JSON_TYPE && type !== FORM_TYPE)
+      !route.types.includes(type)
     )
       return false;
     const started = performance.now();
     readBody(req, length)
       .then(
         async (bytes) => {
-          const handOver = () => {
-            req[PRE_READ_BODY] = bytes;
-            koa(req, res);
-          };
-          const text = bytes.toString('utf8');
-          const fields =
-            type === FORM_TYPE ? Object.fromEntries(new URLSearchParams(text)) : parseStrictJson(text)?.value;
-          const input = IntrospectionRequest.safeParse(fields);
-          if (!input.success) return handOver();
-          const result = await this.useCases.introspectToken
-            .execute({
-              token: input.data.token,
-              resource: input.data.resource ?? null,
-              clientAddress: addressKey(requestIp(req, this.settings.trustProxy)),
-            })
-            .catch(() => null);
-          if (!result?.ok) return handOver();
-          this.send(req, res, started, result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER);
+          const pending = route.answer(req, type, bytes.toString('utf8'));
+          const answer = pending && (await pending);
+          if (answer && this.described(req, answer)) return this.send(req, res, started, answer);
+          // Anything else is the Koa route's to answer, from the same bytes (the stream is spent).
+          req[PRE_READ_BODY] = bytes;
+          koa(req, res);
         },
         () => res.destroy(),
       )
@@ -236,7 +241,7 @@ export class HotPaths {
         (found) =>
           found.ok
             ? Promise.resolve(answer(found.value)).then(
-                (made) => this.send(req, res, started, made),
+                (made) => (this.described(req, made) ? this.send(req, res, started, made) : koa(req, res)),
                 () => koa(req, res),
               )
             : koa(req, res),
@@ -244,6 +249,11 @@ export class HotPaths {
       )
       .catch((error: unknown) => this.failed(req, res, error));
     return true;
+  }
+
+  /** Whether `answer` may go out: always in production; elsewhere when its route's schema describes it. */
+  private described(req: IncomingMessage, answer: Answer): boolean {
+    return this.settings.describes === null || this.settings.describes(req.method ?? 'GET', answer);
   }
 
   /** A bug in a hot path: logged, and the connection closed (nothing half-written is left to look like an answer). */

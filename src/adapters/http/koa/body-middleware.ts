@@ -1,8 +1,14 @@
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
+import {
+  BODY_LIMIT_BYTES,
+  mediaTypeOf,
+  parseStrictJson,
+  PRE_READ_BODY,
+  withoutProto,
+} from '../shared/request-body.js';
 import { BODY_ERRORS, INBOX_BODY_ERRORS } from './errors/edge-errors.js';
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Activities from peers may carry long content: inboxes take four times the API's limit. */
 export const INBOX_BODY_LIMIT_BYTES = 256 * 1024;
 const JSON_TYPE = 'application/json';
@@ -31,24 +37,6 @@ function mediaType(ctx: Context): string {
   return mediaTypeOf(ctx.get('Content-Type'));
 }
 
-/** A Content-Type's media type, lower-cased, without parameters. */
-export function mediaTypeOf(header: string): string {
-  const semicolon = header.indexOf(';');
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-}
-
-/**
- * Where the hot paths (hot-paths.ts) leave a body they read and then handed over: the stream is spent, its bytes
- * are here. They read only what Content-Length announced, within the limit.
- */
-export const PRE_READ_BODY = Symbol('l2.preReadBody');
-
-declare module 'node:http' {
-  interface IncomingMessage {
-    [PRE_READ_BODY]?: Buffer;
-  }
-}
-
 /** Reads the body's bytes, refusing more than `limit` (before reading, when Content-Length says so). */
 async function readBytes(
   ctx: Context,
@@ -68,21 +56,6 @@ async function readBytes(
 }
 
 const NOT_JSON = 'The request body is not valid JSON.';
-
-/** Drops `__proto__` keys: well-formed JSON that must neither fail nor pollute anything. */
-const withoutProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
-
-/** A JSON object or array (as the API takes: no bare strings or numbers), `__proto__` keys dropped; null when it is not one. */
-export function parseStrictJson(text: string): { value: unknown } | null {
-  const first = /\S/.exec(text)?.[0];
-  if (first !== '{' && first !== '[') return null;
-  try {
-    // The reviver costs a call per key: only bodies that mention __proto__ pay for it.
-    return { value: JSON.parse(text, text.includes('__proto__') ? withoutProto : undefined) as unknown };
-  } catch {
-    return null;
-  }
-}
 
 /**
  * JSON and form bodies up to 64 KiB, read as bytes with raw-body (the limit is enforced while streaming, so a huge

@@ -1,6 +1,5 @@
 import type { UseCases } from '../../../application/use-cases.js';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import type { StoreHealth } from '../../../application/ports/store-health.js';
 import type { LogHealth } from '../../../application/services/transparency/transparency-log.js';
 import type { TlogAnswers } from '../hot-paths/tlog-answers.js';
@@ -11,7 +10,9 @@ import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import type { StaticFile } from '../../views/static-files.js';
 import type { ActorAnswers } from '../hot-paths/answers.js';
 import type { CsrfGuard } from './csrf.js';
-import type { L1ServerUrls } from './l1-server-urls.js';
+import type { L1ServerUrls } from '../shared/l1-server-urls.js';
+import type { OutcomeMetrics } from '../shared/metrics.js';
+import type { NoticeJwk } from '../shared/presenters/oauth-presenters.js';
 import type { CookiePolicy } from './session-cookies.js';
 
 export interface HttpSettings {
@@ -26,11 +27,12 @@ export interface HttpSettings {
   /** The bearer token /metrics asks for, or null for open metrics. */
   readonly metricsToken: string | null;
   /**
-   * A route answering with a refusal it does not declare (and so does not document) is a bug: outside production
-   * it then answers 500, so that tests and developers meet it; in production the refusal goes out as it is, and a
-   * warning is logged.
+   * An answer that does not match its route's description is a bug: a refusal the route does not declare (and so
+   * does not document), a JSON success body its schema does not describe. Outside production such an answer is a
+   * 500, so that tests and developers meet it; in production the refusal goes out as it is and a warning is logged,
+   * and success bodies are not parsed.
    */
-  readonly strictRefusals: boolean;
+  readonly strictAnswers: boolean;
 }
 
 /** Everything the HTTP adapter needs, handed over by the composition root. */
@@ -57,21 +59,10 @@ export interface HttpDependencies {
   /** The normal form of the L1 server URLs verify is sent, remembered for both front ends. */
   readonly l1ServerUrls: L1ServerUrls;
   /** The JWK Set of the notice signing keys (API.md §2.1): public keys only. */
-  readonly noticeJwks: () => unknown;
+  readonly noticeJwks: () => { readonly keys: readonly NoticeJwk[] };
   /** What every signed-in request authenticates through: a service, not a use-case. */
   readonly authentication: AuthenticateToken;
   readonly useCases: UseCases;
   /** Counters of outcomes the routes see, and the registry GET /metrics serves. */
   readonly metrics: OutcomeMetrics;
-}
-
-/** What the HTTP adapter counts beyond requests: verify and login outcomes (the codes of API.md, or `valid`/`ok`). */
-export interface OutcomeMetrics {
-  readonly registry: Registry;
-  verified(outcome: string): void;
-  loggedIn(outcome: string): void;
-  /** An inbox request refused: a signature refusal's reason, `unavailable` or `rate_limited`. */
-  inboxRefused(reason: string): void;
-  /** An entry bundle read refused for want of a build slot: `rate_limited` (its address's) or `unavailable` (all). */
-  bundleRefused(reason: 'rate_limited' | 'unavailable'): void;
 }

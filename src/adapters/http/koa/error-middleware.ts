@@ -7,7 +7,7 @@ import {
   TransparencyLogUnavailableError,
 } from '../../../application/ports/errors.js';
 import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
-import { prefersHtml } from './negotiate.js';
+import { prefersHtml } from '../shared/negotiate.js';
 import { HttpProblem, OAuthProblem, oauthErrorBody, problemBody, statusTitle } from './problem.js';
 
 /** Codes for errors raised by Koa and its middleware (body parser, router) rather than by our routes. */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { CursorRequest } from '../../../application/pagination.js';
 import { QUERY_ERRORS } from './errors/edge-errors.js';
-import { ListQuery } from './schemas.js';
+import { ListQuery } from '../shared/schemas.js';
 
 /** The one value of a query parameter; a repeated parameter (`?q=a&q=b`, `?q[]=a`) is a 400, never ignored. */
 export function singleQuery(ctx: Context, name: string): string | undefined {

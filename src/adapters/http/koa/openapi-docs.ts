@@ -6,8 +6,8 @@ import { AUTHENTICATION } from './errors/account-errors.js';
 import { CSRF_ERRORS, JSON_BODY, NOT_ACCEPTABLE, QUERY_ERRORS } from './errors/edge-errors.js';
 import type { Answer, Refusals } from './errors/error-table.js';
 import { SCOPED_TOKEN } from './errors/shared-refusals.js';
-import { OAuthError } from './oauth-schemas.js';
-import * as schemas from './schemas.js';
+import { OAuthError } from '../shared/oauth-schemas.js';
+import * as schemas from '../shared/schemas.js';
 
 type Responses = RouteConfig['responses'];
 
@@ -101,6 +101,18 @@ export const apJson = (description: string) => ({
   content: {
     'application/activity+json': { schema: z.object({}).passthrough() },
     'application/json': { schema: z.object({}).passthrough() },
+  },
+});
+
+/**
+ * A negotiated answer: the plain JSON `schema` describes, or the ActivityStreams document (application/activity+json,
+ * which every peer reads; a document whose shape is the ActivityStreams vocabulary's, not this API's).
+ */
+export const jsonOrActivityStreams = (schema: z.ZodType, description: string) => ({
+  description,
+  content: {
+    'application/json': { schema },
+    'application/activity+json': { schema: z.object({}).passthrough() },
   },
 });
 

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { RevocationNoticeBody } from './oauth-schemas.js';
+import { RevocationNoticeBody } from '../shared/oauth-schemas.js';
 import type { DocumentedRoute } from './route-table.js';
 
 /**

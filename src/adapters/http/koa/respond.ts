@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { negotiate, type Representation } from './negotiate.js';
+import { negotiate, type Representation } from '../shared/negotiate.js';
 import { NOT_ACCEPTABLE } from './errors/edge-errors.js';
 import { AP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../content-types.js';
 import type { Answer } from '../hot-paths/answers.js';

@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import type { Answer, Refusals } from './errors/error-table.js';
 import { errorResponses } from './openapi-docs.js';
 import { HttpProblem } from './problem.js';
+import { isJsonMediaType, undescribed } from './success-check.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
@@ -42,6 +43,26 @@ export interface UndeclaredRefusal {
   readonly problem: HttpProblem;
 }
 
+/** A JSON success body its route does not describe (see success-check.ts): a bug, which `onUndescribed` reports. */
+export interface UndescribedSuccess {
+  readonly route: string;
+  readonly status: number;
+  readonly mediaType: string;
+  /** What is wrong with it: the fields missing or of another type, those not declared, an undeclared status. */
+  readonly issue: string;
+}
+
+/** What the route table tells of answers that do not match their route's description. */
+export interface AnswerChecks {
+  /** A refusal a JSON route answered with but does not declare (it may throw, to fail the request). */
+  readonly onUndeclared?: (refusal: UndeclaredRefusal) => void;
+  /**
+   * A JSON success body its route's schema does not describe (it may throw, to fail the request). Without it,
+   * success bodies are not parsed at all, as in production: parsing each would cost a second serialisation.
+   */
+  readonly onUndescribed?: (success: UndescribedSuccess) => void;
+}
+
 /** Koa's `/assets/:name` (and a wildcard's `*name`) as OpenAPI's `/assets/{name}`. */
 export const openApiPath = (path: string): string => path.replace(/[:*]([A-Za-z_]\w*)/g, '{$1}');
 
@@ -54,13 +75,15 @@ const answerKey = (answer: { readonly status: number; readonly code: string }) =
  * OpenAPI document, so a JSON route cannot be served undocumented or documented unserved. Its refusals are
  * documented from what it declares, and a problem it answers with that it does not declare goes to `onUndeclared`
  * (which may replace it): a route cannot document a refusal by hand, nor answer with one it does not document.
+ * With `onUndescribed`, each JSON success body is parsed against the schema its route declares for the status and
+ * media type, and one that schema does not describe exactly goes there.
  * Registered routes carry their kind as the router layer's name ('json' or 'page'), which the OpenAPI test reads
  * back.
  */
 export class RouteTable {
   private readonly entries: Entry[] = [];
 
-  constructor(private readonly onUndeclared: (refusal: UndeclaredRefusal) => void = () => {}) {}
+  constructor(private readonly checks: AnswerChecks = {}) {}
 
   get(path: string | RegExp, doc: RouteDoc | typeof PAGE, handler: Handler): void {
     this.add({ method: 'get', path, doc, handler });
@@ -98,6 +121,21 @@ export class RouteTable {
     });
   }
 
+  /**
+   * Whether the schema `route` (its pattern, as /metrics names it) declares for `status` and `mediaType` describes
+   * `body`, for a front end that answers the route without Koa (the hot paths); always true when success bodies are
+   * not checked, or when the body is not JSON. Reports nothing: an answer it refuses is Koa's to send, and report.
+   */
+  describes(method: string, route: string, status: number, mediaType: string, body: unknown): boolean {
+    if (!this.checks.onUndescribed || !isJsonMediaType(mediaType)) return true;
+    const entry = this.entries.find((e) => e.method === method.toLowerCase() && e.path === route);
+    return (
+      entry !== undefined &&
+      entry.doc !== PAGE &&
+      undescribed(entry.doc.responses, status, mediaType, body) === null
+    );
+  }
+
   private add(entry: Entry): void {
     const { doc } = entry;
     const byHand = doc === PAGE ? [] : Object.keys(doc.responses).filter((status) => Number(status) >= 400);
@@ -110,18 +148,30 @@ export class RouteTable {
     this.entries.push(entry);
   }
 
-  /** The handler, reporting any problem it answers with that the route does not declare. */
+  /**
+   * The handler, reporting any problem it answers with that the route does not declare, and (with
+   * `onUndescribed`) any JSON success body the route's schema does not describe.
+   */
   private guarded(method: Method, path: string | RegExp, doc: RouteDoc, handler: Handler): Handler {
     const declared = new Set(doc.refusals.flatMap((refusals) => refusals.answers.map(answerKey)));
     const route = `${method.toUpperCase()} ${String(path)}`;
+    const { onUndeclared, onUndescribed } = this.checks;
     return async (ctx, next) => {
+      let answered: unknown;
       try {
-        return await handler(ctx, next);
+        answered = await handler(ctx, next);
       } catch (error) {
         if (error instanceof HttpProblem && !declared.has(answerKey(error)))
-          this.onUndeclared({ route, problem: error });
+          onUndeclared?.({ route, problem: error });
         throw error;
       }
+      const { status } = ctx;
+      const mediaType = ctx.response.type;
+      if (onUndescribed && status >= 200 && status < 300 && isJsonMediaType(mediaType)) {
+        const issue = undescribed(doc.responses, status, mediaType, ctx.body);
+        if (issue !== null) onUndescribed({ route, status, mediaType, issue });
+      }
+      return answered;
     };
   }
 }

@@ -1,11 +1,13 @@
 // Account management (API.md §1): change the password, see and end sessions, delete the account — for API clients
 // (bearer or cookie + CSRF) and for the browser (the Account and Sessions pages).
 import type { Context } from 'koa';
-import type { z } from 'zod';
 import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
-import type { SessionView } from '../../../../application/use-cases/accounts/list-sessions.js';
 import { noticeOf, renderAccountPage } from '../account-page.js';
-import { clientAddress } from '../client-address.js';
+import {
+  deletedAccountJson,
+  revokedJson,
+  sessionListJson,
+} from '../../shared/presenters/account-presenters.js';
 import type { HttpDependencies } from '../dependencies.js';
 import {
   CHANGE_PASSWORD_ERRORS,
@@ -13,26 +15,17 @@ import {
   REVOKE_SESSION_ERRORS,
 } from '../errors/account-errors.js';
 import { BODY_ERRORS } from '../errors/edge-errors.js';
-import type { Refusals } from '../errors/error-table.js';
 import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
-import { json, ownListDoc, SESSION_WRITE, signedIn, signedInPostDoc } from '../openapi-docs.js';
-import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
+import { json, ownListDoc, SESSION_WRITE, signedIn } from '../openapi-docs.js';
+import { isFormPost, renderPage, seeOther } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
+import { confirmedPost } from '../confirmed-post.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import { clearTokenCookie } from '../session-cookies.js';
-import { validateBody } from '../validate.js';
 import { LOG_UNSIGNABLE } from '../errors/transparency-errors.js';
-
-const sessionJson = (session: SessionView) => ({
-  jti: session.jti,
-  issued_at: session.issuedAt.toISOString(),
-  expires_at: session.expiresAt.toISOString(),
-  l1_server: session.l1Server,
-  current: session.current,
-});
 
 export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
@@ -61,33 +54,10 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
     await renderAccount(ctx, { notice: noticeOf(ctx.query) });
   });
 
-  /**
-   * A signed-in POST that asks for a password (change it, delete the account): the same answers, the Account page
-   * shown again on a refused form, the session required before the body is judged.
-   */
-  const passwordConfirmedPost = <S extends z.ZodType>(
-    path: string,
-    doc: {
-      summary: string;
-      body: S;
-      ok: [number, z.ZodType, string];
-      redirect: string;
-      refusals: readonly Refusals[];
-    },
-    handle: (
-      ctx: Context,
-      asker: { session: AuthenticatedToken; clientAddress: string },
-      input: z.infer<S>,
-    ) => Promise<void>,
-  ) =>
-    routes.post(path, signedInPostDoc(doc), (ctx) =>
-      formOrJson(ctx, showAccountForm(ctx), async () => {
-        const session = await requireSession(ctx, deps);
-        await handle(ctx, { session, clientAddress: clientAddress(ctx) }, validateBody(ctx, doc.body));
-      }),
-    );
-
-  passwordConfirmedPost(
+  // The password changes, or the account goes: a refused form shows the Account page again.
+  confirmedPost(
+    routes,
+    deps,
     '/auth/password',
     {
       summary: 'Change the password; every other token of the user is revoked in the same write',
@@ -98,11 +68,18 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
     },
     async (ctx, asker, input) => {
       const { current_password: currentPassword, new_password: newPassword } = input;
-      const result = await useCases.changePassword.execute({ ...asker, currentPassword, newPassword });
+      const { session, clientAddress } = asker;
+      const result = await useCases.changePassword.execute({
+        session,
+        clientAddress,
+        currentPassword,
+        newPassword,
+      });
       if (!result.ok) throw CHANGE_PASSWORD_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/account?changed=1');
-      ctx.body = { revoked: result.value.revoked };
+      ctx.body = revokedJson(result.value.revoked);
     },
+    showAccountForm,
   );
 
   routes.get(
@@ -116,15 +93,17 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       const listFor = async (session: AuthenticatedToken) => {
         const result = await useCases.listSessions.execute(session);
         if (!result.ok) throw SCOPED_TOKEN.problem(result.error);
-        return result.value.map(sessionJson);
+        return result.value;
       };
       await respond(ctx, {
         html: async () => {
           const session = await signedInOrLogin(ctx);
-          if (session)
-            await renderPage(ctx, deps, 'sessions', { title: 'Sessions', items: await listFor(session) });
+          if (session) {
+            const { items } = sessionListJson(await listFor(session));
+            await renderPage(ctx, deps, 'sessions', { title: 'Sessions', items });
+          }
         },
-        json: async () => ({ items: await listFor(await requireSession(ctx, deps)) }),
+        json: async () => sessionListJson(await listFor(await requireSession(ctx, deps))),
       });
     },
   );
@@ -149,11 +128,13 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       const ownSession = jti === session.claims.jti;
       if (ownSession) clearTokenCookie(ctx, settings.cookies);
       if (isFormPost(ctx)) return seeOther(ctx, ownSession ? '/' : '/auth/sessions');
-      ctx.body = { revoked: result.value.revoked };
+      ctx.body = revokedJson(result.value.revoked);
     },
   );
 
-  passwordConfirmedPost(
+  confirmedPost(
+    routes,
+    deps,
     '/auth/delete-account',
     {
       summary:
@@ -165,11 +146,17 @@ export function accountRoutes(routes: RouteTable, deps: HttpDependencies): void 
       refusals: [DELETE_ACCOUNT_ERRORS, LOG_UNSIGNABLE],
     },
     async (ctx, asker, input) => {
-      const result = await useCases.deleteAccount.execute({ ...asker, password: input.password });
+      const { session, clientAddress } = asker;
+      const result = await useCases.deleteAccount.execute({
+        session,
+        clientAddress,
+        password: input.password,
+      });
       if (!result.ok) throw DELETE_ACCOUNT_ERRORS.problem(result.error);
       clearTokenCookie(ctx, settings.cookies);
       if (isFormPost(ctx)) return seeOther(ctx, '/');
-      ctx.body = { deleted: true, username: asker.session.claims.username, ...result.value };
+      ctx.body = deletedAccountJson(asker.session.claims.username, result.value);
     },
+    showAccountForm,
   );
 }

@@ -15,13 +15,14 @@ import { instanceActorDocument } from '../activitypub/instance-actor-document.js
 import type { HttpDependencies } from '../dependencies.js';
 import { NOT_ACCEPTABLE, QUERY_ERRORS } from '../errors/edge-errors.js';
 import { PUBLIC_ACTOR_ERRORS } from '../errors/federation-errors.js';
-import { apJson, json, listDoc, negotiated, userParam } from '../openapi-docs.js';
+import { apJson, jsonOrActivityStreams, listDoc, negotiated, userParam } from '../openapi-docs.js';
 import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
-import { activityJson, assetJson, listJson, userJson, userWithProfileJson } from '../representations.js';
-import * as profileSchemas from '../profile-schemas.js';
+import { activityListJson, assetJson, assetListJson } from '../../shared/presenters/registry-presenters.js';
+import { userListJson, userWithProfileJson } from '../../shared/presenters/user-presenters.js';
+import * as profileSchemas from '../../shared/profile-schemas.js';
 import { respond } from '../respond.js';
 
 /** An ActivityStreams collection of a user; a paged one reads a cursor. */
@@ -56,7 +57,7 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
   routes.get('/users', listDoc('Registered users, newest first', schemas.UserList), async (ctx) => {
     const request = cursorRequest(ctx);
     const page = await useCases.listUsers.execute(request);
-    const json = () => listJson(page, (u) => userJson(u, urls), pageLink(ctx, settings.publicUrl));
+    const json = () => userListJson(page, urls, pageLink(ctx, settings.publicUrl));
     await respond(ctx, {
       html: () =>
         renderPage(ctx, deps, 'users', { title: 'Users', list: json(), domain: settings.webfingerDomain }),
@@ -70,7 +71,12 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       summary: 'One user; application/activity+json gives the ActivityPub actor',
       description: `${negotiated} Other spellings of the name answer 301 to the lower-case URL.`,
       request: { params: userParam },
-      responses: { 200: json(profileSchemas.UserWithProfile, 'The user and their profile') },
+      responses: {
+        200: jsonOrActivityStreams(
+          profileSchemas.UserWithProfile,
+          'The user and their profile, or the actor',
+        ),
+      },
       // A deleted account is a Tombstone in the ActivityPub form; a deleted or disabled one a page in HTML. The
       // page lists the user's activities, paged by the query.
       refusals: [NOT_ACCEPTABLE, PUBLIC_ACTOR_ERRORS, QUERY_ERRORS],
@@ -137,13 +143,13 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
             alternate: urls.actor(user.username),
             handle: `@${user.username}@${settings.webfingerDomain}`,
             followers,
-            assets: listJson(
+            assets: assetListJson(
               assets,
-              (a) => assetJson(a, urls),
+              urls,
               (c) => `/registry?owner=${user.username}&${new URLSearchParams(c)}`,
             ),
             // The profile pages through the user's activities itself (?before= / ?after=).
-            activities: listJson(activities, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl)),
+            activities: activityListJson(activities, urls, pageLink(ctx, settings.publicUrl)),
           });
         },
         // AP before JSON: a peer sending both types at equal q gets the actor, not the plain user.

@@ -1,6 +1,5 @@
 // Assets (API.md §3): register, change and delete one — from the API or the browser's forms — and read one.
 import type { Context } from 'koa';
-import type { Activity } from '../../../../domain/activity.js';
 import { tombstoneObject } from '../../../../domain/activity-document.js';
 import { ACTIVITY_CONTEXT } from '../../../../domain/activity-streams.js';
 import { altTextOf, assetNote } from '../../../../domain/asset-note.js';
@@ -11,6 +10,7 @@ import { ASSET_ERRORS } from '../errors/registry-errors.js';
 import {
   body,
   json,
+  jsonOrActivityStreams,
   nameParam,
   negotiated,
   SESSION_WRITE,
@@ -18,11 +18,15 @@ import {
   signedInPostDoc,
 } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as registrySchemas from '../registry-schemas.js';
+import * as registrySchemas from '../../shared/registry-schemas.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
-import { activityJson, assetJson } from '../representations.js';
-import { negotiate } from '../negotiate.js';
+import {
+  assetJson,
+  assetWithActivityJson,
+  deletedAssetJson,
+} from '../../shared/presenters/registry-presenters.js';
+import { negotiate } from '../../shared/negotiate.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { validateBody } from '../validate.js';
@@ -104,10 +108,6 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     if (!editable.ok) throw ASSET_ERRORS.problem(editable.error, { name });
     await renderAssetForm(ctx, editable.value, formValues({}, editable.value));
   });
-  const withActivity = (asset: Asset, activity: Activity) => ({
-    ...assetJson(asset, urls),
-    activity: { idx: activity.idx, id: urls.activity(activity.idx) },
-  });
 
   routes.post(
     '/assets',
@@ -151,7 +151,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     if (isFormPost(ctx)) return seeOther(ctx, `/assets/${encodeURIComponent(asset.name)}`);
     ctx.status = 201;
     ctx.set('Location', urls.asset(asset.name));
-    ctx.body = withActivity(asset, activity);
+    ctx.body = assetWithActivityJson(asset, activity, urls);
   };
 
   const update = async (ctx: Context) => {
@@ -178,7 +178,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     });
     if (!result.ok) throw ASSET_ERRORS.problem(result.error, { name });
     if (isFormPost(ctx)) return seeOther(ctx, `/assets/${encodeURIComponent(name)}`);
-    ctx.body = withActivity(result.value.asset, result.value.activity);
+    ctx.body = assetWithActivityJson(result.value.asset, result.value.activity, urls);
   };
 
   const remove = async (ctx: Context) => {
@@ -187,7 +187,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
     const result = await useCases.deleteAsset.execute({ writer: session.claims, name });
     if (!result.ok) throw ASSET_ERRORS.problem(result.error, { name });
     if (isFormPost(ctx)) return seeOther(ctx, '/registry');
-    ctx.body = { activity: activityJson(result.value.activity, urls) };
+    ctx.body = deletedAssetJson(result.value.activity, urls);
   };
 
   routes.patch(
@@ -252,7 +252,7 @@ export function assetRoutes(routes: RouteTable, deps: HttpDependencies): void {
         `${negotiated} application/activity+json gives the ActivityStreams object (a Tombstone, with 410, once ` +
         'the asset is deleted).',
       request: { params: nameParam },
-      responses: { 200: json(registrySchemas.Asset, 'The asset') },
+      responses: { 200: jsonOrActivityStreams(registrySchemas.Asset, 'The asset, or its Note') },
       refusals: [NOT_ACCEPTABLE, ASSET_ERRORS.only('not_found', 'gone')],
     },
     async (ctx) => {

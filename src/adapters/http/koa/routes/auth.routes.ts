@@ -1,12 +1,16 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { methodsOf } from '../../../../domain/sign-in-methods.js';
-import { expiresAt, issuedAt, TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress } from '../../shared/client-address.js';
+import {
+  loggedInJson,
+  meJson,
+  registeredJson,
+  revokedJson,
+} from '../../shared/presenters/account-presenters.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { body, json, signedIn } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import * as schemas from '../../shared/schemas.js';
 import {
   AUTHENTICATION,
   LOGIN_ERRORS,
@@ -27,11 +31,11 @@ import {
 } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { guardCookieRequest, presentedToken, requireAuth } from '../request-auth.js';
-import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../schemas.js';
+import { LoginRequest, LogoutRequest, RegisterRequest, VerifyRequest } from '../../shared/schemas.js';
 import { clearTokenCookie, setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 import { verifiedAnswer } from '../../hot-paths/answers.js';
-import { verifyInput } from '../../hot-paths/verify-answer.js';
+import { verifyInput } from '../../hot-paths/verify-input.js';
 import { sendAnswer } from '../respond.js';
 import { counted } from '../outcomes.js';
 import { secondStepOf } from './sign-in.routes.js';
@@ -54,7 +58,6 @@ const showAuthForm =
 
 export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings } = deps;
-  const actorUrl = deps.urls.actor;
 
   /** POST /auth/<page>: an API call, or a signed-out visitor's form (CSRF-checked, shown again when refused). */
   const signedOutForm = (
@@ -105,15 +108,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
         return seeOther(ctx, '/');
       }
       ctx.status = 201;
-      ctx.body = {
-        username: user.username,
-        actor: actorUrl(user.username),
-        webfinger: `acct:${user.username}@${settings.webfingerDomain}`,
-        created_at: user.createdAt.toISOString(),
-        access_token: session.token,
-        token_type: 'Bearer',
-        expires_at: session.expiresAt.toISOString(),
-      };
+      ctx.body = registeredJson(user, session, deps.urls, settings.webfingerDomain);
     },
   );
 
@@ -145,13 +140,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       setTokenCookie(ctx, session.token, settings.cookies);
       return seeOther(ctx, safeNextPath((ctx.request.body as Record<string, unknown>).next));
     }
-    ctx.body = {
-      username: session.claims.username,
-      access_token: session.token,
-      token_type: 'Bearer',
-      expires_in: TOKEN_LIFETIME_SECONDS,
-      expires_at: session.expiresAt.toISOString(),
-    };
+    ctx.body = loggedInJson(session);
   };
 
   routes.get(
@@ -167,21 +156,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       const session = await requireAuth(ctx, deps);
       const found = await useCases.getCurrentUser.execute(session);
       if (!found.ok) throw TOKEN_ERRORS.problem(found.error);
-      const user = found.value;
-      const { claims } = session;
-      ctx.body = {
-        username: user.username,
-        actor: actorUrl(user.username),
-        created_at: user.createdAt.toISOString(),
-        l2_server: settings.publicUrl,
-        token: {
-          jti: claims.jti,
-          issued_at: issuedAt(claims).toISOString(),
-          expires_at: expiresAt(claims).toISOString(),
-          l1_server: claims.l1_server ?? null,
-          amr: methodsOf(claims),
-        },
-      };
+      ctx.body = meJson(found.value, session.claims, deps.urls, settings.publicUrl);
     },
   );
 
@@ -236,7 +211,7 @@ export function authRoutes(routes: RouteTable, deps: HttpDependencies): void {
       clearTokenCookie(ctx, settings.cookies);
       if (!result.ok) throw LOGOUT_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/');
-      ctx.body = { revoked: result.value.revoked };
+      ctx.body = revokedJson(result.value.revoked);
     },
   );
 }

@@ -1,15 +1,20 @@
 // Discovery (API.md §4): webfinger, host-meta and NodeInfo, which other servers read before anything else.
 import { JRD_CONTENT_TYPE } from '../../content-types.js';
 import { webfingerAnswer } from '../../hot-paths/answers.js';
-import { hostMetaXml, usernameFromResource } from '../activitypub/webfinger.js';
+import { hostMetaXml, usernameFromResource } from '../../shared/webfinger.js';
 import { z } from 'zod';
+import { Jrd, NodeInfo, NodeInfoLinks } from '../../shared/service-schemas.js';
+import {
+  instanceJrd,
+  NODEINFO_21,
+  nodeInfoJson,
+  nodeInfoLinksJson,
+} from '../../shared/presenters/service-presenters.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { PUBLIC_ACTOR_ERRORS, WEBFINGER_ERRORS } from '../errors/federation-errors.js';
 import { json } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 import { sendAnswer } from '../respond.js';
-
-const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
 
 export function discoveryRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
@@ -24,10 +29,7 @@ export function discoveryRoutes(routes: RouteTable, deps: HttpDependencies): voi
         'WebFinger (JRD) for acct:<user>@<domain>, an actor URL, or the service actor acct:<host>@<domain>',
       request: { query: z.object({ resource: z.string().openapi({ example: 'acct:alice@l2.example' }) }) },
       responses: {
-        200: {
-          description: 'JRD',
-          content: { 'application/jrd+json': { schema: z.object({}).passthrough() } },
-        },
+        200: { description: 'JRD', content: { 'application/jrd+json': { schema: Jrd } } },
       },
       refusals: [WEBFINGER_ERRORS, PUBLIC_ACTOR_ERRORS.only('gone', 'disabled')],
     },
@@ -40,11 +42,7 @@ export function discoveryRoutes(routes: RouteTable, deps: HttpDependencies): voi
       }
       if (resource.toLowerCase() === instanceAcct || resource === urls.instanceActor()) {
         ctx.type = JRD_CONTENT_TYPE;
-        ctx.body = {
-          subject: instanceAcct,
-          aliases: [urls.instanceActor()],
-          links: [{ rel: 'self', type: 'application/activity+json', href: urls.instanceActor() }],
-        };
+        ctx.body = instanceJrd(instanceAcct, urls);
         return;
       }
       const named = usernameFromResource(resource, {
@@ -82,12 +80,12 @@ export function discoveryRoutes(routes: RouteTable, deps: HttpDependencies): voi
     '/.well-known/nodeinfo',
     {
       summary: 'Links to the NodeInfo documents',
-      responses: { 200: json(z.object({}).passthrough(), 'NodeInfo links') },
+      responses: { 200: json(NodeInfoLinks, 'NodeInfo links') },
       refusals: [],
     },
     (ctx) => {
       ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.body = { links: [{ rel: NODEINFO_21, href: `${settings.publicUrl}/nodeinfo/2.1` }] };
+      ctx.body = nodeInfoLinksJson(settings.publicUrl);
     },
   );
 
@@ -95,22 +93,14 @@ export function discoveryRoutes(routes: RouteTable, deps: HttpDependencies): voi
     '/nodeinfo/2.1',
     {
       summary: 'NodeInfo 2.1 (linked from /.well-known/nodeinfo)',
-      responses: { 200: json(z.object({}).passthrough(), 'NodeInfo') },
+      responses: { 200: json(NodeInfo, 'NodeInfo') },
       refusals: [],
     },
     async (ctx) => {
       const stats = await useCases.getStatistics.execute();
       ctx.set('Access-Control-Allow-Origin', '*');
       ctx.type = `application/json; profile="${NODEINFO_21}#"`;
-      ctx.body = {
-        version: '2.1',
-        software: { name: 'l2', version: settings.version },
-        protocols: ['activitypub'],
-        services: { inbound: [], outbound: [] },
-        openRegistrations: true,
-        usage: { users: { total: stats.users }, localPosts: stats.activities },
-        metadata: {},
-      };
+      ctx.body = nodeInfoJson(settings.version, stats);
     },
   );
 }

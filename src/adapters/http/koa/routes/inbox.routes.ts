@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { refusalReason } from '../../../../application/use-cases/federation/receive-activity.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { INBOX_BODY_ERRORS } from '../errors/edge-errors.js';
 import type { ErrorTable } from '../errors/error-table.js';

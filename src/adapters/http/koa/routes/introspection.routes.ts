@@ -1,11 +1,11 @@
 // RFC 7662 introspection (API.md §2.2): the answer /auth/verify gives, in the shape OAuth libraries read.
 import type { Context } from 'koa';
 import { INACTIVE_ANSWER, activeAnswer } from '../../hot-paths/introspection-answer.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { BODY_ERRORS, REVOCATIONS_UNREADABLE } from '../errors/edge-errors.js';
 import { INTROSPECTION_ERRORS } from '../errors/oauth-errors.js';
-import * as oauth from '../oauth-schemas.js';
+import * as oauth from '../../shared/oauth-schemas.js';
 import { body, json } from '../openapi-docs.js';
 import { sendAnswer } from '../respond.js';
 import type { RouteTable } from '../route-table.js';

@@ -1,32 +1,16 @@
 // What an OAuth library reads first (API.md §2.1): the RFC 8414 metadata and the keys that sign notices.
 import type { Context } from 'koa';
 import type { HttpDependencies } from '../dependencies.js';
-import * as oauth from '../oauth-schemas.js';
+import * as oauth from '../../shared/oauth-schemas.js';
+import {
+  authorizationServerMetadata,
+  JWKS_PATH,
+  noticeKeysJson,
+} from '../../shared/presenters/oauth-presenters.js';
 import { json } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
 
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
-export const JWKS_PATH = '/.well-known/jwks.json';
-
-/** RFC 8414 §2: every endpoint L2 has, and only the methods it supports. */
-export function authorizationServerMetadata(base: string) {
-  return {
-    issuer: base,
-    authorization_endpoint: `${base}/oauth/authorize`,
-    token_endpoint: `${base}/oauth/token`,
-    introspection_endpoint: `${base}/oauth/introspect`,
-    jwks_uri: `${base}${JWKS_PATH}`,
-    response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none'],
-    introspection_endpoint_auth_methods_supported: ['none'],
-    scopes_supported: ['l1'],
-    backchannel_logout_supported: true,
-    backchannel_logout_session_supported: true,
-  };
-}
-
 /** Public documents, the same for everyone: any origin may read them, and caches may keep them a while. */
 function publicDocument(ctx: Context, body: unknown, maxAgeSeconds: number): void {
   ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
@@ -59,6 +43,6 @@ export function oauthMetadataRoutes(routes: RouteTable, deps: HttpDependencies):
       refusals: [],
     },
     // Five minutes: a rotation publishes the next key as `.previous` well before it signs anything.
-    (ctx) => publicDocument(ctx, deps.noticeJwks(), 300),
+    (ctx) => publicDocument(ctx, noticeKeysJson(deps.noticeJwks()), 300),
   );
 }

@@ -8,7 +8,8 @@ import { BODY_ERRORS, CSRF_ERRORS } from '../errors/edge-errors.js';
 import { AUTHORIZATION_REQUEST_ERRORS, TOKEN_REQUEST_ERRORS } from '../errors/oauth-errors.js';
 import { ATTACH_ERRORS, AUTHENTICATION } from '../errors/account-errors.js';
 import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
-import * as oauth from '../oauth-schemas.js';
+import * as oauth from '../../shared/oauth-schemas.js';
+import { exchangedTokenJson } from '../../shared/presenters/oauth-presenters.js';
 import { json, signedIn } from '../openapi-docs.js';
 import { renderPage, seeOther } from '../pages.js';
 import { requireSession, viewer } from '../request-auth.js';
@@ -185,12 +186,7 @@ export function oauthRoutes(routes: RouteTable, deps: HttpDependencies): void {
       if (!request.ok) throw TOKEN_REQUEST_ERRORS.problem(request.error);
       const exchanged = await useCases.exchangeAuthorizationCode.execute(request.value);
       if (!exchanged.ok) throw TOKEN_REQUEST_ERRORS.problem(exchanged.error);
-      ctx.body = {
-        access_token: exchanged.value.token,
-        token_type: 'Bearer',
-        expires_in: exchanged.value.expiresIn,
-        scope: 'l1',
-      };
+      ctx.body = exchangedTokenJson(exchanged.value);
     },
   );
 }

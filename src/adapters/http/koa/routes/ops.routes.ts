@@ -5,7 +5,8 @@ import type { HttpDependencies } from '../dependencies.js';
 import { OPS_ERRORS } from '../errors/edge-errors.js';
 import { json } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import { healthJson } from '../../shared/presenters/service-presenters.js';
+import * as schemas from '../../shared/schemas.js';
 
 export function opsRoutes(
   routes: RouteTable,
@@ -21,7 +22,7 @@ export function opsRoutes(
       refusals: [],
     },
     (ctx) => {
-      ctx.body = { status: 'ok' };
+      ctx.body = healthJson('ok');
     },
   );
 
@@ -41,7 +42,7 @@ export function opsRoutes(
       const log = deps.logHealth();
       if (log.state === 'checking') throw OPS_ERRORS.problem({ type: 'tlog_checking' });
       if (log.state === 'inconsistent') throw OPS_ERRORS.problem({ type: 'tlog_inconsistent' });
-      ctx.body = { status: 'ready' };
+      ctx.body = healthJson('ready');
     },
   );
 

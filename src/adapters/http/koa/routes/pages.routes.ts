@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { HttpDependencies } from '../dependencies.js';
 import { NOT_ACCEPTABLE } from '../errors/edge-errors.js';
 import { json, negotiated } from '../openapi-docs.js';
@@ -6,13 +5,8 @@ import { renderPage, safeNextPath, seeOther } from '../pages.js';
 import { viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-
-const ServiceResponse = z.object({
-  name: z.string(),
-  version: z.string(),
-  l2_server: z.string(),
-  stats: z.object({ users: z.number().int(), assets: z.number().int(), activities: z.number().int() }),
-});
+import { serviceJson } from '../../shared/presenters/service-presenters.js';
+import { ServiceResponse } from '../../shared/service-schemas.js';
 
 export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
   routes.get(
@@ -28,12 +22,7 @@ export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
       await respond(ctx, {
         html: async () =>
           renderPage(ctx, deps, 'home', { title: 'L2', stats, readme: await deps.readmeHtml() }),
-        json: () => ({
-          name: 'l2',
-          version: deps.settings.version,
-          l2_server: deps.settings.publicUrl,
-          stats,
-        }),
+        json: () => serviceJson(deps.settings.version, deps.settings.publicUrl, stats),
       });
     },
   );

@@ -11,8 +11,9 @@ import { PROFILE_ERRORS, PUBLIC_ACTOR_ERRORS } from '../errors/federation-errors
 import { apJson, body, json, SESSION_WRITE, signedIn, userParam } from '../openapi-docs.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import { HttpProblem } from '../problem.js';
-import * as profileSchemas from '../profile-schemas.js';
-import { assetJson, userWithProfileJson } from '../representations.js';
+import * as profileSchemas from '../../shared/profile-schemas.js';
+import { assetJson } from '../../shared/presenters/registry-presenters.js';
+import { userWithProfileJson } from '../../shared/presenters/user-presenters.js';
 import { requireSession, viewer } from '../request-auth.js';
 import { respond } from '../respond.js';
 import { PAGE, type RouteTable } from '../route-table.js';

@@ -4,14 +4,18 @@ import { normaliseUsername } from '../../../../domain/user.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { NOT_ACCEPTABLE } from '../errors/edge-errors.js';
 import { ACTIVITY_ERRORS, OWNER_FILTER_ERRORS } from '../errors/registry-errors.js';
-import { json, listDoc, listParams, negotiated } from '../openapi-docs.js';
+import { jsonOrActivityStreams, listDoc, listParams, negotiated } from '../openapi-docs.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as registrySchemas from '../registry-schemas.js';
+import * as registrySchemas from '../../shared/registry-schemas.js';
 import { cursorRequest, pageLink, singleQuery } from '../listing.js';
 import { renderPage } from '../pages.js';
-import { activityJson, assetJson, listJson } from '../representations.js';
+import {
+  activityJson,
+  activityListJson,
+  assetListJson,
+} from '../../shared/presenters/registry-presenters.js';
 import { respond } from '../respond.js';
-import { negotiate, type Representation } from '../negotiate.js';
+import { negotiate, type Representation } from '../../shared/negotiate.js';
 import { AP_CONTENT_TYPE } from '../../content-types.js';
 
 /** What GET /activities/{idx} offers, in the order respond() takes them (ties go to the first). */
@@ -41,7 +45,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
         { ...(owner?.ok ? { owner: owner.value } : {}), ...(q ? { namePrefix: q } : {}) },
         request,
       );
-      const json = () => listJson(page, (a) => assetJson(a, urls), pageLink(ctx, settings.publicUrl));
+      const json = () => assetListJson(page, urls, pageLink(ctx, settings.publicUrl));
       await respond(ctx, {
         html: () =>
           renderPage(ctx, deps, 'registry', {
@@ -67,7 +71,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     async (ctx) => {
       const tag = String(ctx.params.tag).replace(/^#/, '');
       const page = await useCases.listRegistry.execute({ tag }, cursorRequest(ctx));
-      const json = () => listJson(page, (a) => assetJson(a, urls), pageLink(ctx, settings.publicUrl));
+      const json = () => assetListJson(page, urls, pageLink(ctx, settings.publicUrl));
       await respond(ctx, {
         html: () => renderPage(ctx, deps, 'tag', { title: `#${tag}`, tag, list: json() }),
         json,
@@ -80,7 +84,7 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
     listDoc('The activity log, newest first', registrySchemas.ActivityList),
     async (ctx) => {
       const page = await useCases.listActivities.execute({}, cursorRequest(ctx));
-      const json = () => listJson(page, (a) => activityJson(a, urls), pageLink(ctx, settings.publicUrl));
+      const json = () => activityListJson(page, urls, pageLink(ctx, settings.publicUrl));
       await respond(ctx, {
         html: () => renderPage(ctx, deps, 'activities', { title: 'Activities', list: json() }),
         json,
@@ -94,7 +98,9 @@ export function registryRoutes(routes: RouteTable, deps: HttpDependencies): void
       summary: 'One activity',
       description: `${negotiated} application/activity+json gives the signed ActivityStreams document: the exact stored bytes, which are entry idx of the transparency log (GET /tlog/tile/entries/…, GET /activities/{idx}/proof).`,
       request: { params: z.object({ idx: z.string().openapi({ example: '0' }) }) },
-      responses: { 200: json(registrySchemas.Activity, 'The activity') },
+      responses: {
+        200: jsonOrActivityStreams(registrySchemas.Activity, 'The activity, or its signed document'),
+      },
       refusals: [NOT_ACCEPTABLE, ACTIVITY_ERRORS],
     },
     async (ctx) => {

@@ -4,7 +4,8 @@ import { attachCallbackUrl, normaliseL1Server, type L1ServerUrl } from '../../..
 import type { HttpDependencies } from '../dependencies.js';
 import { ownListDoc, signedInPostDoc } from '../openapi-docs.js';
 import type { RouteTable } from '../route-table.js';
-import * as schemas from '../schemas.js';
+import { attachedJson, renderersJson, revokedJson } from '../../shared/presenters/account-presenters.js';
+import * as schemas from '../../shared/schemas.js';
 import { ATTACH_ERRORS, L1_SERVER_ERRORS } from '../errors/account-errors.js';
 import type { Refusals } from '../errors/error-table.js';
 import { SCOPED_TOKEN } from '../errors/shared-refusals.js';
@@ -19,10 +20,11 @@ const TITLE = 'Renderers';
 export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases } = deps;
 
-  const listItems = async (session: AuthenticatedToken) => {
+  /** The caller's attachments, as the JSON answer and the page list them. */
+  const listed = async (session: AuthenticatedToken) => {
     const result = await useCases.listRenderers.execute(session);
     if (!result.ok) throw SCOPED_TOKEN.problem(result.error);
-    return result.value.map((a) => ({ l1_server: a.l1Server, attached_at: a.attachedAt.toISOString() }));
+    return renderersJson(result.value);
   };
 
   /** A refused attach or detach form shows the renderers page again with the message and the value entered. */
@@ -37,7 +39,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
       {
         title: TITLE,
         error: problem.detail,
-        items: await listItems(signedIn),
+        items: (await listed(signedIn)).items,
         l1_server: typeof body.l1_server === 'string' ? body.l1_server : '',
       },
       problem.status,
@@ -59,9 +61,9 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
         html: async () => {
           const signedIn = await viewer(ctx, deps);
           if (!signedIn) return seeOther(ctx, `/login?next=${encodeURIComponent('/renderers')}`);
-          await renderPage(ctx, deps, 'renderers', { title: TITLE, items: await listItems(signedIn) });
+          await renderPage(ctx, deps, 'renderers', { title: TITLE, items: (await listed(signedIn)).items });
         },
-        json: async () => ({ items: await listItems(await requireAuth(ctx, deps)) }),
+        json: async () => listed(await requireAuth(ctx, deps)),
       });
     },
   );
@@ -108,12 +110,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
         return seeOther(ctx, attachCallbackUrl(l1Server, scoped.token));
       }
       ctx.status = 201;
-      ctx.body = {
-        access_token: scoped.token,
-        token_type: 'Bearer',
-        l1_server: l1Server,
-        expires_at: scoped.expiresAt.toISOString(),
-      };
+      ctx.body = attachedJson(scoped, l1Server);
     },
     ATTACH_ERRORS,
   );
@@ -129,7 +126,7 @@ export function renderersRoutes(routes: RouteTable, deps: HttpDependencies): voi
       const outcome = await useCases.detachRenderer.execute({ session, l1Server });
       if (!outcome.ok) throw SCOPED_TOKEN.problem(outcome.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/renderers');
-      ctx.body = { revoked: outcome.value.revoked };
+      ctx.body = revokedJson(outcome.value.revoked);
     },
     SCOPED_TOKEN,
   );

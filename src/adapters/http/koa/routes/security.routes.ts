@@ -1,36 +1,39 @@
 // What protects an account (docs/accounts.md): two-step sign-in, recovery codes and passkeys, for API clients (bearer
 // or cookie + CSRF) and for the browser (the Account page). Every change asks for the current password or a passkey.
 import type { Context } from 'koa';
-import type { z } from 'zod';
-import type { AuthenticatedToken } from '../../../../application/services/authenticate-token.js';
-import type { Confirmation } from '../../../../application/services/identity-confirmation.js';
 import type { Asker } from '../../../../application/use-cases/security/asker.js';
-import type { PasskeyView } from '../../../../application/use-cases/security/get-account-security.js';
 import type { SecurityError } from '../../../../application/use-cases/security/security-errors.js';
 import { qrCodeDataUrl } from '../../../views/qr-code.js';
 import { renderAccountPage } from '../account-page.js';
-import { clientAddress, requestAddress } from '../client-address.js';
+import { confirmedPost, type AccountAsker } from '../confirmed-post.js';
 import type { HttpDependencies } from '../dependencies.js';
-import type { Refusals } from '../errors/error-table.js';
 import { CONFIRMATION, SECURITY_ERRORS } from '../errors/security-errors.js';
-import { json, SESSION, SESSION_WRITE, signedIn, signedInPostDoc } from '../openapi-docs.js';
+import { json, SESSION, SESSION_WRITE, signedIn } from '../openapi-docs.js';
 import { formOrJson, isFormPost, renderPage, seeOther } from '../pages.js';
 import type { HttpProblem } from '../problem.js';
 import { requireSession } from '../request-auth.js';
 import type { RouteTable } from '../route-table.js';
-import * as security from '../security-schemas.js';
-import { validateBody } from '../validate.js';
+import {
+  accountSecurityJson,
+  ceremonyOptionsJson,
+  PASSKEY_REMOVED,
+  passkeyJson,
+  recoveryCodesJson,
+  totpDisabledJson,
+  totpEnabledJson,
+  totpSetupJson,
+} from '../../shared/presenters/security-presenters.js';
+import * as security from '../../shared/security-schemas.js';
 
-const passkeyJson = (p: PasskeyView) => ({
-  id: p.id,
-  name: p.name,
-  created_at: p.createdAt.toISOString(),
-  last_used_at: p.lastUsedAt?.toISOString() ?? null,
-  kind: p.kind,
+/** Who asks for a change of what protects the account, from where, and how they confirmed it is them. */
+const confirmed = (
+  asker: AccountAsker,
+  body: { current_password?: string | undefined; passkey?: unknown },
+): Asker => ({
+  ...asker,
+  confirmation:
+    body.current_password !== undefined ? { password: body.current_password } : { passkey: body.passkey },
 });
-
-const confirmationOf = (body: { current_password?: string | undefined; passkey?: unknown }): Confirmation =>
-  body.current_password !== undefined ? { password: body.current_password } : { passkey: body.passkey };
 
 const refusedWith = (...types: SecurityError['type'][]) => SECURITY_ERRORS.only(...CONFIRMATION, ...types);
 
@@ -45,36 +48,6 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
   const showRecoveryCodes = (ctx: Context, codes: readonly string[], first: boolean) =>
     renderPage(ctx, deps, 'recovery-codes', { title: 'Your recovery codes', codes, first });
 
-  /**
-   * A signed-in POST that changes what protects the account: the session required before the body is judged, the
-   * asker (who, how they confirmed it, from where) made from the body, the form's refusal shown by `show`.
-   */
-  const confirmedPost = <S extends z.ZodType<{ current_password?: string | undefined; passkey?: unknown }>>(
-    path: string,
-    doc: {
-      summary: string;
-      body: S;
-      ok: [number, z.ZodType, string];
-      redirect: string;
-      refusals: readonly Refusals[];
-    },
-    handle: (ctx: Context, asker: Asker, input: z.output<S>) => Promise<void>,
-    show: (ctx: Context) => (problem: HttpProblem) => Promise<void> = showAccount,
-  ) =>
-    routes.post(path, signedInPostDoc(doc), (ctx) =>
-      formOrJson(ctx, show(ctx), async () => {
-        const session = await requireSession(ctx, deps);
-        const input = validateBody(ctx, doc.body);
-        const asker: Asker = {
-          session,
-          confirmation: confirmationOf(input),
-          clientAddress: clientAddress(ctx),
-          address: requestAddress(ctx),
-        };
-        await handle(ctx, asker, input);
-      }),
-    );
-
   routes.get(
     '/auth/security',
     {
@@ -87,21 +60,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     async (ctx) => {
       const view = await useCases.getAccountSecurity.execute(await requireSession(ctx, deps));
       if (!view.ok) throw SECURITY_ERRORS.problem(view.error);
-      const { secondFactor, recoveryCodesLeft, passkeys, history } = view.value;
-      ctx.body = {
-        second_factor: {
-          enabled: secondFactor.enabled,
-          enabled_at: secondFactor.enabledAt?.toISOString() ?? null,
-        },
-        recovery_codes_left: recoveryCodesLeft,
-        passkeys: passkeys.map(passkeyJson),
-        history: history.map((e) => ({
-          kind: e.kind,
-          detail: e.detail,
-          at: e.at.toISOString(),
-          address: e.address,
-        })),
-      };
+      ctx.body = accountSecurityJson(view.value);
     },
   );
 
@@ -126,7 +85,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
         if (!result.ok) throw SETUP_ERRORS.problem(result.error);
         const { secret, uri } = result.value;
         if (!isFormPost(ctx)) {
-          ctx.body = { secret, otpauth_uri: uri };
+          ctx.body = totpSetupJson(result.value);
           return;
         }
         await renderPage(ctx, deps, 'totp-setup', {
@@ -149,6 +108,8 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     );
 
   confirmedPost(
+    routes,
+    deps,
     '/auth/totp',
     {
       summary:
@@ -160,19 +121,17 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       refusals: [refusedWith('invalid_request', 'already_enabled')],
     },
     async (ctx, asker, input) => {
-      const result = await useCases.enableTotp.execute({ ...asker, code: input.code });
+      const result = await useCases.enableTotp.execute({ ...confirmed(asker, input), code: input.code });
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return showRecoveryCodes(ctx, result.value.recoveryCodes, true);
-      ctx.body = {
-        enabled: true,
-        recovery_codes: result.value.recoveryCodes,
-        ended_sessions: result.value.endedSessions,
-      };
+      ctx.body = totpEnabledJson(result.value);
     },
     showSetupAgain,
   );
 
   confirmedPost(
+    routes,
+    deps,
     '/auth/totp/disable',
     {
       summary: 'Turn two-step sign-in off (its recovery codes go with it); the password still signs in',
@@ -181,15 +140,18 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       redirect: 'Form post: redirected to /account',
       refusals: [refusedWith()],
     },
-    async (ctx, asker) => {
-      const result = await useCases.disableTotp.execute(asker);
+    async (ctx, asker, input) => {
+      const result = await useCases.disableTotp.execute(confirmed(asker, input));
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return seeOther(ctx, '/account?done=totp-off');
-      ctx.body = { enabled: false, changed: result.value.changed };
+      ctx.body = totpDisabledJson(result.value.changed);
     },
+    showAccount,
   );
 
   confirmedPost(
+    routes,
+    deps,
     '/auth/recovery-codes',
     {
       summary: 'Ten new recovery codes (shown once); the old ones stop working',
@@ -198,12 +160,13 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       redirect: 'never: a form gets the page of its recovery codes',
       refusals: [refusedWith('not_enabled')],
     },
-    async (ctx, asker) => {
-      const result = await useCases.regenerateRecoveryCodes.execute(asker);
+    async (ctx, asker, input) => {
+      const result = await useCases.regenerateRecoveryCodes.execute(confirmed(asker, input));
       if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
       if (isFormPost(ctx)) return showRecoveryCodes(ctx, result.value.recoveryCodes, false);
-      ctx.body = { recovery_codes: result.value.recoveryCodes };
+      ctx.body = recoveryCodesJson(result.value.recoveryCodes);
     },
+    showAccount,
   );
 
   // ---- passkeys ----
@@ -221,11 +184,13 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     async (ctx) => {
       const result = await useCases.startPasskeyRegistration.execute(await requireSession(ctx, deps));
       if (!result.ok) throw REGISTRATION_ERRORS.problem(result.error);
-      ctx.body = result.value;
+      ctx.body = ceremonyOptionsJson(result.value);
     },
   );
 
   confirmedPost(
+    routes,
+    deps,
     '/auth/passkeys',
     {
       summary: 'Add the passkey the browser made, under a name',
@@ -236,7 +201,7 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
     },
     async (ctx, asker, input) => {
       const result = await useCases.addPasskey.execute({
-        ...asker,
+        ...confirmed(asker, input),
         name: input.name,
         response: input.response,
       });
@@ -245,32 +210,30 @@ export function securityRoutes(routes: RouteTable, deps: HttpDependencies): void
       ctx.status = 201;
       ctx.body = passkeyJson(result.value);
     },
+    showAccount,
   );
 
-  const removeDoc = signedInPostDoc({
-    summary: 'Remove one of your passkeys; the password still signs in',
-    body: security.ConfirmRequest,
-    ok: [200, security.PasskeyRemoved, 'Removed'],
-    redirect: 'Form post: redirected to /account',
-    refusals: [refusedWith('not_found')],
-  });
-  routes.post(
+  confirmedPost(
+    routes,
+    deps,
     '/auth/passkeys/:id/remove',
-    { ...removeDoc, request: { ...removeDoc.request, params: security.PasskeyParam } },
-    (ctx) =>
-      formOrJson(ctx, showAccount(ctx), async () => {
-        const session: AuthenticatedToken = await requireSession(ctx, deps);
-        const input = validateBody(ctx, security.ConfirmRequest);
-        const result = await useCases.removePasskey.execute({
-          session,
-          confirmation: confirmationOf(input),
-          clientAddress: clientAddress(ctx),
-          address: requestAddress(ctx),
-          id: String(ctx.params.id),
-        });
-        if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
-        if (isFormPost(ctx)) return seeOther(ctx, '/account?done=passkey-removed');
-        ctx.body = { removed: true };
-      }),
+    {
+      summary: 'Remove one of your passkeys; the password still signs in',
+      body: security.ConfirmRequest,
+      params: security.PasskeyParam,
+      ok: [200, security.PasskeyRemoved, 'Removed'],
+      redirect: 'Form post: redirected to /account',
+      refusals: [refusedWith('not_found')],
+    },
+    async (ctx, asker, input) => {
+      const result = await useCases.removePasskey.execute({
+        ...confirmed(asker, input),
+        id: String(ctx.params.id),
+      });
+      if (!result.ok) throw SECURITY_ERRORS.problem(result.error);
+      if (isFormPost(ctx)) return seeOther(ctx, '/account?done=passkey-removed');
+      ctx.body = PASSKEY_REMOVED;
+    },
+    showAccount,
   );
 }

@@ -6,9 +6,7 @@ import type { PendingSignIn } from '../../../../application/services/second-step
 import type { CompleteSignInError } from '../../../../application/use-cases/security/complete-sign-in.js';
 import type { ResetPasswordError } from '../../../../application/use-cases/security/reset-password.js';
 import { PASSWORD_HASHED_BYTES } from '../../../../domain/password.js';
-import { methodsOf } from '../../../../domain/sign-in-methods.js';
-import { TOKEN_LIFETIME_SECONDS } from '../../../../domain/token.js';
-import { clientAddress, requestAddress } from '../client-address.js';
+import { clientAddress, requestAddress } from '../../shared/client-address.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { CSRF_ERRORS, JSON_BODY } from '../errors/edge-errors.js';
 import { ErrorTable } from '../errors/error-table.js';
@@ -25,7 +23,12 @@ import {
 import type { HttpProblem } from '../problem.js';
 import { counted } from '../outcomes.js';
 import { PAGE, type RouteTable } from '../route-table.js';
-import * as security from '../security-schemas.js';
+import {
+  ceremonyOptionsJson,
+  resetDoneJson,
+  signedInJson,
+} from '../../shared/presenters/security-presenters.js';
+import * as security from '../../shared/security-schemas.js';
 import { setTokenCookie } from '../session-cookies.js';
 import { validateBody } from '../validate.js';
 
@@ -85,16 +88,6 @@ const SECOND_STEP_ERRORS = new ErrorTable<CompleteSignInError>({
     input: true,
     detail: 'This sign-in has expired or was completed already. Please sign in again.',
   },
-});
-
-/** The JSON answer of a completed sign-in: as a password login's, with how the person signed in. */
-export const signedInJson = (session: IssuedTokenView) => ({
-  username: session.claims.username,
-  access_token: session.token,
-  token_type: 'Bearer',
-  expires_in: TOKEN_LIFETIME_SECONDS,
-  expires_at: session.expiresAt.toISOString(),
-  amr: methodsOf(session.claims),
 });
 
 const formField = (ctx: Context, name: string): string => {
@@ -190,7 +183,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
     async (ctx) => {
       const result = await useCases.startPasskeySignIn.execute(clientAddress(ctx));
       if (!result.ok) throw PASSKEY_OPTIONS_ERRORS.problem(result.error);
-      ctx.body = result.value;
+      ctx.body = ceremonyOptionsJson(result.value);
     },
   );
 
@@ -281,7 +274,7 @@ export function signInRoutes(routes: RouteTable, deps: HttpDependencies): void {
           });
           if (!result.ok) throw RESET_ERRORS.problem(result.error);
           if (isFormPost(ctx)) return seeOther(ctx, '/login?reset=1');
-          ctx.body = { username: result.value.username, revoked: result.value.revoked };
+          ctx.body = resetDoneJson(result.value);
         },
       );
     },

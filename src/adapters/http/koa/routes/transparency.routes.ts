@@ -7,7 +7,7 @@ import type { HttpDependencies } from '../dependencies.js';
 import { PROOF_ERRORS, TLOG_ERRORS } from '../errors/transparency-errors.js';
 import type { RouteTable } from '../route-table.js';
 import { acceptsGzip, OCTET_STREAM, TEXT_CONTENT_TYPE } from '../../hot-paths/tlog-answers.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress } from '../../shared/client-address.js';
 import { sendAnswer } from '../respond.js';
 
 const text = (description: string) => ({

@@ -1,6 +1,5 @@
 import ipaddr from 'ipaddr.js';
 import type { IncomingMessage } from 'node:http';
-import type { Context } from 'koa';
 
 /** Every address that cannot be read shares one budget, rather than each spelling getting its own. */
 const UNREADABLE = 'unreadable';
@@ -13,6 +12,12 @@ function withoutPort(raw: string): string {
   return v4WithPort?.[1] ?? raw;
 }
 
+/** A request as the two functions below read it: Koa's context, or anything else that knows the address. */
+interface WithAddress {
+  /** The client's address as Koa gives it (`ctx.ip`: behind a trusted proxy, the hop that proxy appended). */
+  readonly ip: string;
+}
+
 /**
  * The address the per-address limits count against. Behind a trusted proxy it is the address that proxy saw
  * (the right-most X-Forwarded-For entry: Koa is built with maxIpsCount 1), never a left-most one the client
@@ -20,7 +25,7 @@ function withoutPort(raw: string): string {
  * logins; registrations, rarer and costlier, per /48 — a site); an IPv4-mapped IPv6 address counts as its IPv4
  * address.
  */
-export function clientAddress(ctx: Context, ipv6Prefix: 48 | 64 = 64): string {
+export function clientAddress(ctx: WithAddress, ipv6Prefix: 48 | 64 = 64): string {
   return addressKey(ctx.ip, ipv6Prefix);
 }
 
@@ -50,7 +55,7 @@ export function addressKey(ip: string, ipv6Prefix: 48 | 64 = 64): string {
  * The request's own address as the limits' proxy rule reads it (no port, an IPv4-mapped IPv6 address as its IPv4
  * address), whole: what an account's history says a change came from.
  */
-export function requestAddress(ctx: Context): string {
+export function requestAddress(ctx: WithAddress): string {
   const raw = withoutPort(ctx.ip);
   return ipaddr.isValid(raw) ? ipaddr.process(raw).toString() : UNREADABLE;
 }

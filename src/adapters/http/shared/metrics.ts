@@ -1,8 +1,18 @@
-import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { GetQueueStatistics } from '../../../application/use-cases/operations/get-queue-statistics.js';
 import type { GetStatistics } from '../../../application/use-cases/operations/get-statistics.js';
 import { JOB_KINDS } from '../../../domain/jobs.js';
+
+/** What the HTTP adapter counts beyond requests: verify and login outcomes (the codes of API.md, or `valid`/`ok`). */
+export interface OutcomeMetrics {
+  readonly registry: Registry;
+  verified(outcome: string): void;
+  loggedIn(outcome: string): void;
+  /** An inbox request refused: a signature refusal's reason, `unavailable` or `rate_limited`. */
+  inboxRefused(reason: string): void;
+  /** An entry bundle read refused for want of a build slot: `rate_limited` (its address's) or `unavailable` (all). */
+  bundleRefused(reason: 'rate_limited' | 'unavailable'): void;
+}
 
 /**
  * Prometheus metrics for `GET /metrics`: process metrics, requests by route pattern (never by raw path, so the
@@ -90,7 +100,7 @@ export class HttpMetrics {
   /** The counter and histogram of each method, route pattern and status seen, so a request hashes no label set. */
   private readonly series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
 
-  /** Records one answered request: its route pattern, status and time taken. */
+  /** Records one answered request (by either front end): its route pattern, status and time taken. */
   record(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${route} ${status}`;
     let series = this.series.get(key);
@@ -102,19 +112,6 @@ export class HttpMetrics {
     }
     series.observe(seconds);
     series.count();
-  }
-
-  /** Records every request; put it outermost so errors are counted with their final status. */
-  middleware() {
-    return async (ctx: Context, next: Next): Promise<void> => {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-        this.record(ctx.method, String(route), ctx.status, (performance.now() - started) / 1000);
-      }
-    };
   }
 }
 

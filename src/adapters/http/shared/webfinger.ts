@@ -1,17 +1,5 @@
-import type { Urls } from '../../../../domain/activity-streams.js';
-
-/** A user's JRD (API.md §4): the acct: subject, the actor as alias, self and profile-page links. */
-export function userJrd(username: string, domain: string, urls: Urls) {
-  const actor = urls.actor(username);
-  return {
-    subject: `acct:${username}@${domain}`,
-    aliases: [actor],
-    links: [
-      { rel: 'self', type: 'application/activity+json', href: actor },
-      { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
-    ],
-  };
-}
+// Webfinger's request (API.md §4): which account a `resource` names; and host-meta, which points peers at it. The
+// JRD answers are presenters/service-presenters.ts.
 
 /**
  * Which username a webfinger `resource` names on this server: `acct:<u>@<domain>`, `acct:@<u>@<domain>`, or the
