@@ -39,7 +39,9 @@ function runAs(): { uid: number; gid: number } | undefined {
       // Try the next account.
     }
   }
-  throw new Error('Running as root, and neither a postgres nor a nobody account exists to run PostgreSQL as.');
+  throw new Error(
+    'Running as root, and neither a postgres nor a nobody account exists to run PostgreSQL as.',
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -103,10 +105,27 @@ export class PostgresNode {
 
   /** A streaming standby of `primary` (pg_basebackup -R), started; `name` is its application_name. */
   static async standbyOf(primary: PostgresNode, name: string): Promise<PostgresNode> {
-    const node = new PostgresNode(primary.bin, primary.owner, PostgresNode.folder(primary.owner), await freePort());
+    const node = new PostgresNode(
+      primary.bin,
+      primary.owner,
+      PostgresNode.folder(primary.owner),
+      await freePort(),
+    );
     await run(
       join(primary.bin, 'pg_basebackup'),
-      ['-h', '127.0.0.1', '-p', String(primary.port), '-U', SUPERUSER, '-D', node.dataDir, '-R', '-X', 'stream'],
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        SUPERUSER,
+        '-D',
+        node.dataDir,
+        '-R',
+        '-X',
+        'stream',
+      ],
       primary.owner,
     );
     node.configure({

@@ -35,7 +35,8 @@ export class PostgresAccountRemoval implements AccountRemoval {
         ])
       ).map((row) => row.name);
       const planned = new Set(plan.assetDeletes.map((d) => d.name as string));
-      if (live.length !== planned.size || live.some((name) => !planned.has(name))) return refuse('assets_changed');
+      if (live.length !== planned.size || live.some((name) => !planned.has(name)))
+        return refuse('assets_changed');
       await writeRevocations(tx, plan.revocations, now);
       for (const { activity, name } of plan.assetDeletes) {
         const outcome = await appendIn(tx, activity, { kind: 'delete', name, deletedAt: activity.published });
@@ -44,7 +45,9 @@ export class PostgresAccountRemoval implements AccountRemoval {
       const inboxes = await deliveryInboxes(tx, plan.username);
       await insertJobs(
         tx,
-        inboxes.map((inbox) => documentDeliveryJob({ signer: plan.username, inbox, document: plan.actorDelete })),
+        inboxes.map((inbox) =>
+          documentDeliveryJob({ signer: plan.username, inbox, document: plan.actorDelete }),
+        ),
         now,
       );
       return 'removed';

@@ -68,9 +68,10 @@ export class PostgresAccountSecurityStore implements AccountSecurityStore {
   constructor(private readonly db: PostgresDatabase) {}
 
   async factors(username: Username): Promise<AccountFactors> {
-    const [totp] = await this.db.query<Row<typeof TOTP_FACTOR_ROWS>>(select(TOTP_FACTOR_ROWS, 'username = $1'), [
-      username,
-    ]);
+    const [totp] = await this.db.query<Row<typeof TOTP_FACTOR_ROWS>>(
+      select(TOTP_FACTOR_ROWS, 'username = $1'),
+      [username],
+    );
     const [enrolment] = await this.db.query<Row<typeof TOTP_ENROLMENT_ROWS>>(
       select(TOTP_ENROLMENT_ROWS, 'username = $1'),
       [username],
@@ -132,7 +133,12 @@ export class PostgresAccountSecurityStore implements AccountSecurityStore {
     });
   }
 
-  async usePasskey(credentialId: string, previousCounter: number, counter: number, now: Date): Promise<boolean> {
+  async usePasskey(
+    credentialId: string,
+    previousCounter: number,
+    counter: number,
+    now: Date,
+  ): Promise<boolean> {
     const { count } = await this.db.query(
       'UPDATE passkeys SET counter = $1, last_used_at = $2 WHERE credential_id = $3 AND counter = $4',
       [counter, now, credentialId, previousCounter],
@@ -206,16 +212,22 @@ async function applyIn(
     return refuse({ type: 'passkey_taken' });
   if (change.totp === null) await tx.query('DELETE FROM totp_factors WHERE username = $1', [username]);
   else if (change.totp) await SET_TOTP.run(tx, TOTP_FACTOR_ROWS.toRow({ ...change.totp, username }));
-  if (change.enrolment === null) await tx.query('DELETE FROM totp_enrolments WHERE username = $1', [username]);
+  if (change.enrolment === null)
+    await tx.query('DELETE FROM totp_enrolments WHERE username = $1', [username]);
   else if (change.enrolment)
     await SET_ENROLMENT.run(tx, TOTP_ENROLMENT_ROWS.toRow({ ...change.enrolment, username }));
   if (change.recoveryCodeHashes !== undefined) {
     await tx.query('DELETE FROM recovery_codes WHERE username = $1', [username]);
-    const rows = change.recoveryCodeHashes.map((hash) => RECOVERY_CODE_ROWS.toRow({ username, hash, usedAt: null }));
+    const rows = change.recoveryCodeHashes.map((hash) =>
+      RECOVERY_CODE_ROWS.toRow({ username, hash, usedAt: null }),
+    );
     if (rows.length > 0) await INSERT_CODES.run(tx, columnArrays(RECOVERY_CODE_ROWS, rows));
   }
   if (change.passwordHash !== undefined)
-    await tx.query('UPDATE users SET password_hash = $1 WHERE username = $2', [change.passwordHash, username]);
+    await tx.query('UPDATE users SET password_hash = $1 WHERE username = $2', [
+      change.passwordHash,
+      username,
+    ]);
   const revoked = await writeRevocations(tx, change.revocations ?? [], now);
   await insertEvents(tx, change.events);
   return { type: 'applied', revoked };

@@ -124,7 +124,11 @@ async function apply(tx: Queryable, change: AssetChange): Promise<AppendOutcome 
  * the change, inserts the activity, keeps its hashes, and queues one delivery per distinct follower inbox (and the
  * profile's Updates). Answers why not, having written nothing, or 'appended'.
  */
-export async function appendIn(tx: Queryable, activity: Activity, change: AssetChange): Promise<AppendOutcome> {
+export async function appendIn(
+  tx: Queryable,
+  activity: Activity,
+  change: AssetChange,
+): Promise<AppendOutcome> {
   const tree = await lockedTree(tx);
   if (activity.idx !== tree.size) return 'idx_taken';
   // Checked before the first write, so that a moved version writes nothing (the write below then holds).
@@ -158,7 +162,10 @@ export async function appendIn(tx: Queryable, activity: Activity, change: AssetC
  * leaves a transaction the server rolls back whole), keeps the transparency log's hashes of the new entry, and
  * queues the activity's deliveries to the actor's followers.
  */
-export class PostgresActivityLog extends FilteredSeeks<Activity, ActivityFilter, ActivityRow> implements ActivityLog {
+export class PostgresActivityLog
+  extends FilteredSeeks<Activity, ActivityFilter, ActivityRow>
+  implements ActivityLog
+{
   constructor(private readonly database: PostgresDatabase) {
     super(database, {
       seek: activitySeekQuery,

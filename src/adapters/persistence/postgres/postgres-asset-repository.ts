@@ -103,7 +103,9 @@ export class PostgresAssetRepository
   }
 
   async findByName(name: AssetName): Promise<Asset | null> {
-    const [row] = await this.db.query<AssetRow>(`SELECT ${ASSET_ROWS.list} FROM assets WHERE name = $1`, [name]);
+    const [row] = await this.db.query<AssetRow>(`SELECT ${ASSET_ROWS.list} FROM assets WHERE name = $1`, [
+      name,
+    ]);
     return row ? ASSET_ROWS.fromRow(row) : null;
   }
 }

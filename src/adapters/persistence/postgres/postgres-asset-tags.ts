@@ -60,7 +60,7 @@ const BUILD_BATCH = 5_000;
 export async function buildTagIndex(tx: Queryable): Promise<void> {
   await tx.query('DELETE FROM asset_tags');
   await tx.query('DELETE FROM tag_counts');
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await tx.query<{ seq: number; tags: string }>(
       'SELECT seq, tags FROM assets WHERE deleted_at IS NULL AND seq > $1 ORDER BY seq LIMIT $2',
       [after, BUILD_BATCH],
@@ -81,5 +81,7 @@ export async function buildTagIndex(tx: Queryable): Promise<void> {
     if (!last || rows.length < BUILD_BATCH) break;
     after = last.seq;
   }
-  await tx.query('INSERT INTO tag_counts (tag, live_assets) SELECT tag, COUNT(*) FROM asset_tags GROUP BY tag');
+  await tx.query(
+    'INSERT INTO tag_counts (tag, live_assets) SELECT tag, COUNT(*) FROM asset_tags GROUP BY tag',
+  );
 }

@@ -20,7 +20,13 @@ export type ColumnType =
 export type Columns = { readonly [column: string]: ColumnType };
 
 type Base<T extends ColumnType> = T extends `${infer B}?` ? B : T;
-type Plain<B> = B extends 'text' ? string : B extends 'boolean' ? boolean : B extends 'timestamptz' ? Date : number;
+type Plain<B> = B extends 'text'
+  ? string
+  : B extends 'boolean'
+    ? boolean
+    : B extends 'timestamptz'
+      ? Date
+      : number;
 type ValueOf<T extends ColumnType> = T extends `${string}?` ? Plain<Base<T>> | null : Plain<T>;
 
 /** A row of the columns, as the driver binds it and reads it back (bigint read as a number: ids, positions). */

@@ -68,7 +68,10 @@ export class PostgresDatabase implements Queryable {
   };
 
   /** One statement, in a transaction of its own. */
-  async query<Row = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<Rows<Row>> {
+  async query<Row = Record<string, unknown>>(
+    text: string,
+    params: readonly unknown[] = [],
+  ): Promise<Rows<Row>> {
     return this.timed('statement', async () => queryable(await this.connection()).query<Row>(text, params));
   }
 
@@ -113,11 +116,14 @@ export class PostgresDatabase implements Queryable {
       });
     const unavailable = (error: unknown) => this.unavailable(error);
     return {
-      query: <Row>(text: string, params: readonly unknown[] = []) => mapped(queryable(reserved).query<Row>(text, params)),
+      query: <Row>(text: string, params: readonly unknown[] = []) =>
+        mapped(queryable(reserved).query<Row>(text, params)),
       cursor: <Row>(text: string, params: readonly unknown[], rows: number) => ({
         async *[Symbol.asyncIterator]() {
           try {
-            yield* reserved.unsafe(text, params as never[], { prepare: true }).cursor(rows) as AsyncIterable<Row[]>;
+            yield* reserved.unsafe(text, params as never[], { prepare: true }).cursor(rows) as AsyncIterable<
+              Row[]
+            >;
           } catch (error) {
             throw unavailable(error);
           }

@@ -49,7 +49,8 @@ const SESSION = {
 };
 
 /** Reconnection back-off in seconds after the `retries`-th failure in a row: 0.1, 0.2, 0.4 … at most 2, jittered. */
-const backoff = (retries: number): number => Math.min(0.1 * 2 ** Math.max(0, retries - 1), 2) * (0.75 + Math.random() / 2);
+const backoff = (retries: number): number =>
+  Math.min(0.1 * 2 ** Math.max(0, retries - 1), 2) * (0.75 + Math.random() / 2);
 
 type DriverOptions = Options<{ bigint: PostgresType<number> }>;
 
@@ -66,7 +67,10 @@ export function driverOptions(
   return {
     ...unlessInUrl('max', settings.poolSize),
     ...unlessInUrl('connect_timeout', settings.connectTimeoutSeconds),
-    ...unlessInUrl('idle_timeout', settings.idleTimeoutSeconds === 0 ? undefined : settings.idleTimeoutSeconds),
+    ...unlessInUrl(
+      'idle_timeout',
+      settings.idleTimeoutSeconds === 0 ? undefined : settings.idleTimeoutSeconds,
+    ),
     ...unlessInUrl('max_lifetime', settings.maxLifetimeSeconds === 0 ? null : settings.maxLifetimeSeconds),
     ...tlsOptions(query),
     backoff,

@@ -21,7 +21,12 @@ export const POSTGRES_DRIVER: StoreDriver<PostgresPersistence> = {
     open: async () => {
       if (!serverUrl) throw new Error('the PostgreSQL contract suites need the URL of a server');
       const scratch = await scratchDatabase(serverUrl);
-      const store = openPostgresPersistence(scratch.url, { poolSize: 4, connectTimeoutSeconds: 5, idleTimeoutSeconds: 0, maxLifetimeSeconds: 0 });
+      const store = openPostgresPersistence(scratch.url, {
+        poolSize: 4,
+        connectTimeoutSeconds: 5,
+        idleTimeoutSeconds: 0,
+        maxLifetimeSeconds: 0,
+      });
       await store.ready();
       return {
         ...store,

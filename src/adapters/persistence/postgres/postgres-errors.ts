@@ -55,14 +55,14 @@ const fromServer = (error: unknown): boolean =>
 export function meansStoreUnavailable(error: unknown): boolean {
   const code = codeOf(error);
   if (code === null) return false;
-  if (fromServer(error)) return UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || UNAVAILABLE_STATES.has(code);
+  if (fromServer(error))
+    return UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || UNAVAILABLE_STATES.has(code);
   // TLS handshakes failing (a certificate not trusted, expired, for another name) come from Node's tls module.
   return CONNECTION_CODES.has(code) || /CERT|SSL|TLS/.test(code);
 }
 
 /** Whether the server refused a write on a unique constraint (unique_violation). */
-export const isUniqueViolation = (error: unknown): boolean =>
-  fromServer(error) && codeOf(error) === '23505';
+export const isUniqueViolation = (error: unknown): boolean => fromServer(error) && codeOf(error) === '23505';
 
 /** Whether the transaction lost a race that running it again resolves (a serialization failure, a deadlock). */
 export const isRetryable = (error: unknown): boolean =>

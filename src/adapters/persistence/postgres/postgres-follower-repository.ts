@@ -58,8 +58,14 @@ export class PostgresFollowerRepository implements FollowerRepository {
   async remove(actor: string, match: FollowMatch): Promise<number> {
     const { count } =
       'username' in match
-        ? await this.db.query('DELETE FROM followers WHERE actor = $1 AND username = $2', [actor, match.username])
-        : await this.db.query('DELETE FROM followers WHERE actor = $1 AND follow_id = $2', [actor, match.followId]);
+        ? await this.db.query('DELETE FROM followers WHERE actor = $1 AND username = $2', [
+            actor,
+            match.username,
+          ])
+        : await this.db.query('DELETE FROM followers WHERE actor = $1 AND follow_id = $2', [
+            actor,
+            match.followId,
+          ]);
     return count;
   }
 
@@ -80,9 +86,10 @@ export class PostgresFollowerRepository implements FollowerRepository {
   }
 
   async count(filter: FollowerFilter): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM followers WHERE username = $1', [
-      filter.username,
-    ]);
+    const [row] = await this.db.query<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM followers WHERE username = $1',
+      [filter.username],
+    );
     return row?.n ?? 0;
   }
 

@@ -44,7 +44,10 @@ export class PostgresIssuedTokenRegistry implements IssuedTokenRegistry {
   }
 
   private async list(where: string, params: unknown[]): Promise<IssuedToken[]> {
-    const rows = await this.db.query<IssuedTokenRow>(`${SELECT} ${where} ORDER BY issued_at, token_hash`, params);
+    const rows = await this.db.query<IssuedTokenRow>(
+      `${SELECT} ${where} ORDER BY issued_at, token_hash`,
+      params,
+    );
     return rows.map(fromRow);
   }
 }

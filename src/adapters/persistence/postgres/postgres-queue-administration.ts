@@ -79,7 +79,12 @@ export class PostgresQueueAdministration implements QueueAdministration {
   }
 
   async statsByKind(): Promise<KindStatistics[]> {
-    const rows = await this.db.query<{ kind: string; pending: number; abandoned: number; oldest: Date | null }>(`
+    const rows = await this.db.query<{
+      kind: string;
+      pending: number;
+      abandoned: number;
+      oldest: Date | null;
+    }>(`
       SELECT kind, COUNT(*) FILTER (WHERE state = 'pending') AS pending,
         COUNT(*) FILTER (WHERE state = 'abandoned') AS abandoned,
         MIN(queued_at) FILTER (WHERE state = 'pending') AS oldest

@@ -54,7 +54,9 @@ async function makeTemplate(serverUrl: string, admin: PostgresDatabase): Promise
     const maker = openPostgresPersistence(serverUrl, { ...DEFAULT_STORE_SETTINGS, poolSize: 1 }).database;
     const building = `${TEMPLATE}_${randomBytes(4).toString('hex')}`;
     try {
-      await maker.query(`CREATE DATABASE ${building} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+      await maker.query(
+        `CREATE DATABASE ${building} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
+      );
       const store = openPostgresPersistence(withDatabase(serverUrl, building), {
         ...DEFAULT_STORE_SETTINGS,
         poolSize: 1,

@@ -8,18 +8,35 @@ import {
   type TransferRecord,
 } from '../../../application/ports/store-transfer.js';
 import type { StoredKind, StoredRecords } from '../stored-records.js';
-import { byKind, exportRecords, writeRecord, type RecordReaders, type RecordWriters } from '../table-transfer.js';
+import {
+  byKind,
+  exportRecords,
+  writeRecord,
+  type RecordReaders,
+  type RecordWriters,
+} from '../table-transfer.js';
 import { checkedBatches } from '../transfer-checks.js';
 import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_ROWS } from './codecs/activity-rows.js';
 import { ASSET_ROWS } from './codecs/asset-rows.js';
 import { FOLLOWER_ROWS, INSTANCE_KEY_ROWS, REMOTE_KEY_ROWS } from './codecs/federation-rows.js';
 import { JOB_ROWS } from './codecs/job-rows.js';
-import { ACCOUNT_EVENT_ROWS, PASSKEY_ROWS, RECOVERY_CODE_ROWS, TOTP_FACTOR_ROWS } from './codecs/security-rows.js';
+import {
+  ACCOUNT_EVENT_ROWS,
+  PASSKEY_ROWS,
+  RECOVERY_CODE_ROWS,
+  TOTP_FACTOR_ROWS,
+} from './codecs/security-rows.js';
 import { ATTACHMENT_ROWS, ISSUED_TOKEN_ROWS, REVOCATION_ROWS } from './codecs/token-rows.js';
 import { USER_ROWS } from './codecs/user-rows.js';
 import { buildTagIndex } from './postgres-asset-tags.js';
-import { columnArrays, insertManySql, type Columns, type PostgresCodec, type RowOf } from './postgres-codec.js';
+import {
+  columnArrays,
+  insertManySql,
+  type Columns,
+  type PostgresCodec,
+  type RowOf,
+} from './postgres-codec.js';
 import type { PostgresDatabase, ReservedConnection } from './postgres-database.js';
 import { isUniqueViolation } from './postgres-errors.js';
 import { named, type Queryable } from './postgres-sql.js';

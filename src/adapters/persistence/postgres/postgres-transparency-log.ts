@@ -31,7 +31,12 @@ const KEEP = `
  * Adds entry `idx` (the stored text) to the tree of `edge`, inside the append's transaction, after the activity's
  * insert: its leaf hash, the tiles it completes and the new right edge, in one statement. Answers the new edge.
  */
-export async function keepInTree(tx: Queryable, edge: RightEdge, idx: number, text: string): Promise<RightEdge> {
+export async function keepInTree(
+  tx: Queryable,
+  edge: RightEdge,
+  idx: number,
+  text: string,
+): Promise<RightEdge> {
   const appended = appendEntry(edge, idx, text);
   await writeTree(tx, appended.edge, appended.completed);
   return appended.edge;

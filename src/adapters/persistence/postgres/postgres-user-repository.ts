@@ -46,7 +46,9 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   async findProfile(username: Username): Promise<UserProfile | null> {
-    const [row] = await this.db.query<ProfileRow>(`SELECT ${PROFILE} FROM users WHERE username = $1`, [username]);
+    const [row] = await this.db.query<ProfileRow>(`SELECT ${PROFILE} FROM users WHERE username = $1`, [
+      username,
+    ]);
     return row ? userProfileOf(row) : null;
   }
 
