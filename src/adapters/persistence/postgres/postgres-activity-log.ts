@@ -180,6 +180,8 @@ export class PostgresActivityLog
   }
 
   async get(idx: number): Promise<Activity | null> {
+    // A bigint column refuses 0.5 outright (SQLite just finds nothing): no such idx is ever appended.
+    if (!Number.isSafeInteger(idx)) return null;
     const [row] = await this.db.query<ActivityRow>(`SELECT ${COLUMNS} FROM activities WHERE idx = $1`, [idx]);
     return row ? fromRow(row) : null;
   }
