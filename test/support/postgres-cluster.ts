@@ -3,17 +3,32 @@
 // unprivileged user when the tests run as root, since PostgreSQL refuses to run as root). Streaming standbys for the
 // failover tests come from the same binaries (pg_basebackup -R).
 import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openPostgresPersistence } from '../../src/adapters/persistence/postgres/open-postgres-persistence.js';
 import {
   scratchDatabase,
+  withDatabase,
   type ScratchDatabase,
 } from '../../src/adapters/persistence/postgres/postgres-scratch-databases.js';
+import { DEFAULT_STORE_SETTINGS } from '../../src/adapters/persistence/store-driver.js';
 
 /** The superuser the throwaway clusters are made with (trust authentication, loopback only). */
 const SUPERUSER = 'l2';
+/** The group whose members a throwaway cluster asks for their password. */
+const PASSWORD_GROUP = 'l2_password_users';
 
 /** Where Debian (or PG_BIN) keeps initdb, pg_ctl and pg_basebackup: the newest version installed. */
 export function postgresBinaries(): string | null {
@@ -98,7 +113,15 @@ export class PostgresNode {
       owner,
     );
     node.configure({ wal_level: 'replica', max_wal_senders: '10', ...settings });
-    appendFileSync(join(node.dataDir, 'pg_hba.conf'), `host replication ${SUPERUSER} 127.0.0.1/32 trust\n`);
+    // Members of PASSWORD_GROUP must give their password (scram), first-match before initdb's trust lines: the tests
+    // of what is never shown run with a password that matters.
+    const hba = join(node.dataDir, 'pg_hba.conf');
+    writeFileSync(
+      hba,
+      `host all +${PASSWORD_GROUP} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}` +
+        `host replication ${SUPERUSER} 127.0.0.1/32 trust\n`,
+    );
+    if (owner) chownSync(hba, owner.uid, owner.gid);
     await node.start();
     return node;
   }
@@ -227,4 +250,52 @@ export const POSTGRES_SKIPPED =
 /** A fresh, empty, migrated database on the test-wide server (dropped when `drop` is called). */
 export async function freshDatabase(): Promise<ScratchDatabase> {
   return scratchDatabase(await postgresServerUrl());
+}
+
+/** A database of its own for a role of its own that signs in with a password, as an operator's would. */
+export interface PasswordDatabase extends ScratchDatabase {
+  readonly password: string;
+  /** The URL without the database (`…@host:port`), to write other forms of it. */
+  readonly server: string;
+  readonly database: string;
+}
+
+/**
+ * A new, empty database (not migrated: L2 migrates it on start) owned by a new role with a password, on the
+ * test-wide server. On a throwaway cluster the password is checked (scram); at PG_TEST_URL, as that server says.
+ */
+export async function passwordDatabase(): Promise<PasswordDatabase> {
+  const serverUrl = await postgresServerUrl();
+  const admin = openPostgresPersistence(serverUrl, { ...DEFAULT_STORE_SETTINGS, poolSize: 1 }).database;
+  const suffix = randomBytes(6).toString('hex');
+  const role = `l2_role_${suffix}`;
+  const database = `l2_owned_${suffix}`;
+  // Letters, digits and URL-reserved characters: redaction must find it as written and as percent-encoded.
+  const password = `pw/${randomBytes(9).toString('base64url')}@:%`;
+  try {
+    await admin.query(`DO $$ BEGIN CREATE ROLE ${PASSWORD_GROUP}; EXCEPTION WHEN duplicate_object THEN END $$`);
+    await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' IN ROLE ${PASSWORD_GROUP}`);
+    await admin.query(
+      `CREATE DATABASE ${database} OWNER ${role} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
+    );
+  } finally {
+    await admin.close();
+  }
+  const { host } = new URL(serverUrl.replace(/^postgres(ql)?:/, 'http:'));
+  const server = `postgres://${role}:${encodeURIComponent(password)}@${host}`;
+  return {
+    url: withDatabase(server, database),
+    password,
+    server,
+    database,
+    drop: async () => {
+      const dropper = openPostgresPersistence(serverUrl, { ...DEFAULT_STORE_SETTINGS, poolSize: 1 }).database;
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await dropper.query(`DROP ROLE IF EXISTS ${role}`);
+      } finally {
+        await dropper.close();
+      }
+    },
+  };
 }
