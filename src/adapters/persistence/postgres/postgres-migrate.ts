@@ -26,6 +26,10 @@ export async function migrate(
   migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
   upTo = Infinity,
 ): Promise<number[]> {
+  // The common case — every instance start after the first — reads one row set and takes no lock.
+  const recorded = new Set(await appliedVersions(db));
+  const wanted = migrations.filter((m) => m.version <= upTo);
+  if (wanted.every((m) => recorded.has(m.version))) return [];
   await db.transaction(async (tx) => {
     await tx.query(LOCKED, [MIGRATION_LOCK]);
     await tx.query(TABLE);
