@@ -1,6 +1,14 @@
+import { expect } from 'chai';
+import { openPostgresPersistence } from '../../../src/adapters/persistence/postgres/open-postgres-persistence.js';
 import { POSTGRES_DRIVER } from '../../../src/adapters/persistence/postgres/postgres-driver.js';
+import { DEFAULT_STORE_SETTINGS } from '../../../src/adapters/persistence/store-driver.js';
 import { persistenceContracts } from '../../contract/persistence-contracts.js';
-import { POSTGRES_SKIPPED, postgresAvailable, postgresServerUrl } from '../../support/postgres-cluster.js';
+import {
+  POSTGRES_SKIPPED,
+  freshDatabase,
+  postgresAvailable,
+  postgresServerUrl,
+} from '../../support/postgres-cluster.js';
 
 describe('PostgreSQL persistence', function () {
   if (!postgresAvailable()) {
@@ -10,5 +18,37 @@ describe('PostgreSQL persistence', function () {
 
   persistenceContracts('postgres', {
     open: async () => POSTGRES_DRIVER.contractHarness(await postgresServerUrl()).open(),
+  });
+
+  describe('statements', () => {
+    /** How many statements the one connection of a store on `url` holds prepared after a few reads. */
+    async function preparedAfterReads(query: string): Promise<number> {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(`${scratch.url}${query}`, {
+        ...DEFAULT_STORE_SETTINGS,
+        poolSize: 1,
+      });
+      try {
+        await store.ready();
+        await store.activities.get(0);
+        await store.revocations.isRevoked('0'.repeat(64));
+        await store.activities.get(1);
+        const [row] = await store.database.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_prepared_statements',
+        );
+        return row!.n;
+      } finally {
+        await store.close();
+        await scratch.drop();
+      }
+    }
+
+    it('are prepared once per connection and kept (parsed and planned once, not per call)', async () => {
+      expect(await preparedAfterReads('')).to.be.at.least(2);
+    });
+
+    it('are sent unprepared with ?prepare=false, for a pooler in transaction mode (PgBouncer before 1.21)', async () => {
+      expect(await preparedAfterReads('?prepare=false')).to.equal(0);
+    });
   });
 });
