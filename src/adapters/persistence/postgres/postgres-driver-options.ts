@@ -1,6 +1,6 @@
 // What postgres.js is given: the URL (less what it would misread) and the options L2 sets — the pool from the
 // configuration unless the URL sets it, TLS, numbers for bigint columns, silence for notices, and the session
-// settings a store shared by several instances needs. docs/adr/0017 says why each.
+// settings a store shared by several instances needs. docs/adr/0018 says why each.
 import { readFileSync } from 'node:fs';
 import type { Options, PostgresType } from 'postgres';
 import type { StoreSettings } from '../store-driver.js';

@@ -118,7 +118,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // A deleted asset keeps its row (its name stays taken; it answers 410). The tag index and the per-user totals are
     // kept by the append. tlog_hashes keeps every leaf hash (level 0) and the root of every completed tile above;
     // tlog_state's one row holds the tree's size and right edge — the append locks it first, so appends take turns
-    // and idx has no gap (docs/adr/0013, 0017); tlog_signed's the origin and the latest checkpoint, apart, so that
+    // and idx has no gap (docs/adr/0013, 0018); tlog_signed's the origin and the latest checkpoint, apart, so that
     // keeping a checkpoint never waits for an append.
     sql: `
       CREATE TABLE assets (
