@@ -51,4 +51,36 @@ describe('PostgreSQL persistence', function () {
       expect(await preparedAfterReads('?prepare=false')).to.equal(0);
     });
   });
+
+  describe('a connection lost under the driver', () => {
+    // postgres.js 3.4.9 wrote to a closed connection from a timer and threw where nothing could catch it: the whole
+    // process ended (porsager/postgres#1208). scripts/patch-postgres-driver.js guards the write; this is its repro.
+    it('rejects the next statement on a connection whose server process ended, and the process lives on', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 2 });
+      const killer = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 1 });
+      try {
+        await store.ready();
+        const reserved = await store.database.reserve();
+        const [row] = await reserved.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await killer.database.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+        const outcomes: string[] = [];
+        for (let i = 0; i < 3; i++)
+          outcomes.push(
+            await reserved.query('SELECT 1').then(
+              () => 'answered',
+              (error: Error) => error.name,
+            ),
+          );
+        reserved.release();
+
+        expect(outcomes).to.deep.equal(Array(3).fill('StoreUnavailableError'));
+        expect(await store.users.count(), 'the pool serves on').to.equal(0);
+      } finally {
+        await store.close();
+        await killer.close();
+        await scratch.drop();
+      }
+    });
+  });
 });
