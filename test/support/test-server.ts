@@ -33,6 +33,11 @@ export interface TestServerOptions {
    * fresh PostgreSQL database instead (see test-store.ts), unless the test names STORE in `env`.
    */
   readonly store?: 'memory' | 'sqlite';
+  /**
+   * The test reaches into the store's own objects (a memory store's maps, the SQLite handle): it runs on the store
+   * it asks for, whatever L2_TEST_STORE says.
+   */
+  readonly storeInternals?: boolean;
   /** Extra environment values, as an operator would set them. */
   readonly env?: Record<string, string>;
   /** Parts made the test's way (a fixed clock, a failing store, …), each typed like the part it replaces. */
@@ -65,7 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: dir,
-    STORE: await testStore(options.store, dir),
+    STORE: await testStore(options.store, dir, options.storeInternals === true),
     BCRYPT_COST: '4',
     PUBLIC_URL:
       options.publicUrlIsServer === 'localhost'

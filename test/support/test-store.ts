@@ -29,15 +29,19 @@ function nextDatabase(): Promise<ScratchDatabase> {
   return ready.shift()!;
 }
 
-/** The STORE of a test server whose folder is `dir`. */
-export async function testStore(asked: 'memory' | 'sqlite' | undefined, dir: string): Promise<string> {
-  if (TEST_STORE_OVERRIDE === 'postgres') {
+/** The STORE of a test server whose folder is `dir`; `pinned`: the one asked for, whatever the override. */
+export async function testStore(
+  asked: 'memory' | 'sqlite' | undefined,
+  dir: string,
+  pinned = false,
+): Promise<string> {
+  if (TEST_STORE_OVERRIDE !== undefined && !['', 'postgres'].includes(TEST_STORE_OVERRIDE))
+    throw new Error(`L2_TEST_STORE: only postgres is known (got ${TEST_STORE_OVERRIDE})`);
+  if (TEST_STORE_OVERRIDE === 'postgres' && !pinned) {
     let database = databases.get(dir);
     if (!database) databases.set(dir, (database = nextDatabase()));
     return (await database).url;
   }
-  if (TEST_STORE_OVERRIDE !== undefined && TEST_STORE_OVERRIDE !== '')
-    throw new Error(`L2_TEST_STORE: only postgres is known (got ${TEST_STORE_OVERRIDE})`);
   return asked === 'sqlite' ? `sqlite:${join(dir, 'l2.sqlite')}` : 'memory:';
 }
 
