@@ -134,15 +134,13 @@ export class PostgresNode {
       PostgresNode.folder(primary.owner),
       await freePort(),
     );
+    // -R writes primary_conninfo (from -d, application_name included: what synchronous_standby_names names) into
+    // postgresql.auto.conf, which postgresql.conf cannot override.
     await run(
       join(primary.bin, 'pg_basebackup'),
       [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(primary.port),
-        '-U',
-        SUPERUSER,
+        '-d',
+        `host=127.0.0.1 port=${primary.port} user=${SUPERUSER} application_name=${name}`,
         '-D',
         node.dataDir,
         '-R',
@@ -151,9 +149,6 @@ export class PostgresNode {
       ],
       primary.owner,
     );
-    node.configure({
-      primary_conninfo: `'host=127.0.0.1 port=${primary.port} user=${SUPERUSER} application_name=${name}'`,
-    });
     await node.start();
     return node;
   }
@@ -273,7 +268,9 @@ export async function passwordDatabase(): Promise<PasswordDatabase> {
   // Letters, digits and URL-reserved characters: redaction must find it as written and as percent-encoded.
   const password = `pw/${randomBytes(9).toString('base64url')}@:%`;
   try {
-    await admin.query(`DO $$ BEGIN CREATE ROLE ${PASSWORD_GROUP}; EXCEPTION WHEN duplicate_object THEN END $$`);
+    await admin.query(
+      `DO $$ BEGIN CREATE ROLE ${PASSWORD_GROUP}; EXCEPTION WHEN duplicate_object THEN END $$`,
+    );
     await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' IN ROLE ${PASSWORD_GROUP}`);
     await admin.query(
       `CREATE DATABASE ${database} OWNER ${role} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
