@@ -21,6 +21,7 @@ const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 async function storeCheck(
   dir: string,
   store: string,
+  env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, 'store', 'check'], {
     env: {
@@ -29,6 +30,7 @@ async function storeCheck(
       STORE: store,
       PUBLIC_URL: 'http://l2.test',
       LOG_LEVEL: 'silent',
+      ...env,
     },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -130,6 +132,16 @@ describe('l2 store check', function () {
       const owned = await passwordDatabase();
       try {
         const wrong = owned.url.replace(encodeURIComponent(owned.password), 'not-the-password-9f3a');
+        // The password may also come from PGPASSWORD, the URL then holding none.
+        const fromEnvironment = await storeCheck(
+          dir,
+          owned.url.replace(`:${encodeURIComponent(owned.password)}@`, '@'),
+          {
+            PGPASSWORD: owned.password,
+          },
+        );
+        expect(fromEnvironment.code, fromEnvironment.stderr).to.equal(0);
+
         const refused = await storeCheck(dir, wrong);
         expect(refused.code).to.equal(1);
         expect(refused.stderr.trim()).to.match(
