@@ -11,7 +11,8 @@ COPY package.json package-lock.json ./
 # The workspace package the service depends on (the transparency log, ADR 15): its manifest before `npm ci`, which
 # links it into node_modules/@l2/tlog. The L1 kit's workspace is not needed and not copied.
 COPY packages/tlog/package.json ./packages/tlog/
-# Scripts are skipped here because `prepare` needs the sources; native modules are built explicitly instead.
+# Scripts are skipped here because `prepare` needs the sources; native modules are built explicitly instead (and
+# `npm run build` below patches the PostgreSQL driver: scripts/patch-postgres-driver.js, docs/adr/0018).
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild bcrypt better-sqlite3
 COPY tsconfig.json tsconfig.build.json ./
 COPY packages/tlog/tsconfig.json packages/tlog/tsconfig.build.json ./packages/tlog/

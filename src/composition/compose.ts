@@ -31,6 +31,7 @@ import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rs
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
 import type { OpenedStore } from '../adapters/persistence/store-driver.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
+import { registerStoreMetrics } from '../adapters/metrics/store-metrics.js';
 import { HttpFederationClient } from '../adapters/outbound/http-federation-client.js';
 import { HttpL1Notifier } from '../adapters/outbound/http-l1-notifier.js';
 import { IpDestinationPolicy } from '../adapters/outbound/ip-destination-policy.js';
@@ -133,7 +134,12 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
       return new SimpleWebAuthnPasskeys({ id: hostname, origin, name: `L2 (${host})` });
     },
     caches: () => new LruCacheFactory(),
-    metrics: () => new ServiceMetrics(),
+    metrics: (p) => {
+      const metrics = new ServiceMetrics();
+      const { instruments } = p.openedStore;
+      if (instruments) registerStoreMetrics(metrics.registry, instruments);
+      return metrics;
+    },
     bcrypt: (p) => passwordHasher(config, p.metrics, () => p.logger),
     passwordHasher: (p) => p.bcrypt,
     warmUp: (p) => () => p.bcrypt.dummy(),

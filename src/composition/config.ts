@@ -13,16 +13,11 @@ import {
   TLOG_KEY_FILE,
   type NoticeKeyFiles,
 } from './secrets.js';
-import { STORE_DRIVERS, STORE_FORMS, storeKindOf, type StoreLocation } from './store-drivers.js';
+import { booleanFlag, int } from './env-fields.js';
+import { STORE_ENV, storeLocation } from './store-config.js';
+import type { StoreLocation } from './store-drivers.js';
 
 export { ConfigError };
-
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1');
-const int = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
 
 const EnvSchema = z.object({
   PORT: int(0, 65535, 8200),
@@ -34,10 +29,7 @@ const EnvSchema = z.object({
       (v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(v) && URL.canParse(v),
       'must be an absolute http(s) URL',
     ),
-  STORE: z
-    .string()
-    .default('sqlite:./data/l2.sqlite')
-    .refine((v) => storeKindOf(v) !== undefined, { message: `must be ${STORE_FORMS}` }),
+  ...STORE_ENV,
   SECRETS_DIR: z.string().min(1).default('/run/secrets'),
   BCRYPT_COST: int(4, 17, 12),
   // Five seconds of hashing may wait for a core; a password check beyond that is refused with 503. Enough for the
@@ -165,15 +157,6 @@ export interface Config {
   readonly http: ServerLimits;
 }
 
-/** STORE, which the schema found to name a store: its kind, once its driver's rules have read it. */
-function parseStore(url: string): StoreLocation {
-  const kind = storeKindOf(url);
-  if (kind === undefined) throw new ConfigError(`STORE: must be ${STORE_FORMS}`);
-  const problem = STORE_DRIVERS[kind].url.problemWith(url);
-  if (problem !== null) throw new ConfigError(`STORE: ${problem}`);
-  return { kind, url };
-}
-
 /** Reads and validates the environment, the JWT secret and the notice keys once; any problem is one clear line. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -197,7 +180,7 @@ export function loadConfig(
     host: e.HOST,
     publicUrl,
     publicAddress: address,
-    store: parseStore(e.STORE),
+    store: storeLocation(e),
     jwtSecret: loadJwtSecret({
       secretsDir: e.SECRETS_DIR,
       production,

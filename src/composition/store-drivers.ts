@@ -5,9 +5,16 @@
 import { MEMORY_DRIVER } from '../adapters/persistence/memory/memory-driver.js';
 import { MEMORY_URL } from '../adapters/persistence/memory/memory-url.js';
 import { MONGODB_URL } from '../adapters/persistence/mongodb/mongo-url.js';
+import { POSTGRES_DRIVER } from '../adapters/persistence/postgres/postgres-driver.js';
+import { POSTGRES_URL } from '../adapters/persistence/postgres/postgres-url.js';
 import { SQLITE_DRIVER } from '../adapters/persistence/sqlite/sqlite-driver.js';
 import { SQLITE_URL } from '../adapters/persistence/sqlite/sqlite-url.js';
-import type { OpenedStore, StoreDriver, StoreUrl } from '../adapters/persistence/store-driver.js';
+import type {
+  OpenedStore,
+  StoreDriver,
+  StoreSettings,
+  StoreUrl,
+} from '../adapters/persistence/store-driver.js';
 
 interface StoreLine {
   readonly url: StoreUrl;
@@ -21,6 +28,8 @@ interface StoreLine {
 export const STORE_DRIVERS = {
   memory: { url: MEMORY_URL, driver: MEMORY_DRIVER },
   sqlite: { url: SQLITE_URL, driver: SQLITE_DRIVER },
+  // Imported here (one module graph); its driver library, postgres.js, is loaded only when the store connects.
+  postgres: { url: POSTGRES_URL, driver: POSTGRES_DRIVER },
   // The MongoDB driver library holds about 20 MiB: loaded only when STORE names MongoDB.
   mongodb: {
     url: MONGODB_URL,
@@ -30,10 +39,11 @@ export const STORE_DRIVERS = {
 
 export type StoreKind = keyof typeof STORE_DRIVERS;
 
-/** Where the data is: the kind of store STORE names, and STORE itself. */
+/** Where the data is: the kind of store STORE names, STORE itself, and how a store that is a server is reached. */
 export interface StoreLocation {
   readonly kind: StoreKind;
   readonly url: string;
+  readonly settings?: StoreSettings;
 }
 
 const KINDS = Object.keys(STORE_DRIVERS) as StoreKind[];
@@ -56,5 +66,5 @@ export async function storeDriver(location: StoreLocation): Promise<StoreDriver>
 
 /** Opens the store STORE names: migrations run here; a store that is a server connects on `ready()`. */
 export async function openStore(location: StoreLocation): Promise<OpenedStore> {
-  return (await storeDriver(location)).open(location.url);
+  return (await storeDriver(location)).open(location.url, location.settings);
 }

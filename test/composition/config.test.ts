@@ -35,7 +35,11 @@ describe('configuration and the JWT secret', () => {
     expect(config.port).to.equal(8200);
     expect(config.host).to.equal('0.0.0.0');
     expect(config.publicUrl).to.equal('http://localhost:8200');
-    expect(config.store).to.deep.equal({ kind: 'sqlite', url: 'sqlite:./data/l2.sqlite' });
+    expect(config.store).to.deep.equal({
+      kind: 'sqlite',
+      url: 'sqlite:./data/l2.sqlite',
+      settings: { poolSize: 10, connectTimeoutSeconds: 5, idleTimeoutSeconds: 120, maxLifetimeSeconds: 1800 },
+    });
     expect(config.bcryptCost).to.equal(12);
     expect(config.bcryptQueueSeconds).to.equal(5);
     expect(config.login).to.deep.equal({
@@ -93,7 +97,10 @@ describe('configuration and the JWT secret', () => {
     for (const [env, pattern] of [
       [{ PORT: 'eighty' }, /^PORT: /],
       [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL: /],
-      [{ STORE: 'postgres://x' }, /^STORE: /],
+      [{ STORE: 'redis://x' }, /^STORE: /],
+      [{ STORE: 'postgres://db:99999/l2' }, /^STORE: /],
+      [{ STORE_POOL_SIZE: '0' }, /^STORE_POOL_SIZE: /],
+      [{ STORE_CONNECT_TIMEOUT_SECONDS: 'soon' }, /^STORE_CONNECT_TIMEOUT_SECONDS: /],
       [{ BCRYPT_COST: '40' }, /^BCRYPT_COST: /],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
       [{ L1_ALLOW_PRIVATE: 'yes' }, /^L1_ALLOW_PRIVATE: /],
@@ -111,6 +118,43 @@ describe('configuration and the JWT secret', () => {
       }
       expect(message).to.match(pattern);
       expect(message).not.to.contain('\n');
+    }
+  });
+
+  it('takes a PostgreSQL STORE, one host or several, with the pool settings a server store is reached with', () => {
+    const url = 'postgresql://l2:s3cret@db1:5433,db2/l2?target_session_attrs=read-write&sslmode=require';
+    const config = load({
+      STORE: url,
+      STORE_POOL_SIZE: '25',
+      STORE_CONNECT_TIMEOUT_SECONDS: '3',
+      STORE_IDLE_TIMEOUT_SECONDS: '0',
+      STORE_MAX_LIFETIME_SECONDS: '600',
+    });
+
+    expect(config.store).to.deep.equal({
+      kind: 'postgres',
+      url,
+      settings: { poolSize: 25, connectTimeoutSeconds: 3, idleTimeoutSeconds: 0, maxLifetimeSeconds: 600 },
+    });
+    expect(load({ STORE: 'postgres://localhost/l2' }).store.kind).to.equal('postgres');
+  });
+
+  it('refuses a PostgreSQL STORE it cannot read in one line that never shows the password', () => {
+    for (const [url, reason] of [
+      ['postgres://l2:hunter2@db:99999/l2', /a port/],
+      ['postgres://l2:hunter2@db/l2?sslmode=sometimes', /sslmode must be one of/],
+      ['postgres://l2:hunter2@db/l2?target_session_attrs=whatever', /target_session_attrs must be one of/],
+      ['postgres://l2:hunter2@db:5432,[::1/l2', /a host of the URL/],
+    ] as const) {
+      let message = '';
+      try {
+        load({ STORE: url });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, url).to.match(/^STORE: the PostgreSQL URL /);
+      expect(message, url).to.match(reason);
+      expect(message, url).not.to.contain('hunter2');
     }
   });
 

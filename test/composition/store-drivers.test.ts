@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, STORE_DRIVERS, storeKindOf } from '../../src/composition/store-drivers.js';
+import { freshDatabase, postgresAvailable } from '../support/postgres-cluster.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const PERSISTENCE = join(SRC, 'adapters/persistence');
@@ -35,7 +36,7 @@ describe('the table of stores', () => {
   it('is the only place outside the store folders that names a store', () => {
     const naming = sourceFiles(SRC)
       .filter((file) => !file.startsWith(PERSISTENCE) && !file.endsWith('composition/store-drivers.ts'))
-      .filter((file) => /'(memory|sqlite|mongodb)'/.test(readFileSync(file, 'utf8')))
+      .filter((file) => /'(memory|sqlite|postgres|mongodb)'/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(SRC, file));
 
     expect(naming).to.deep.equal([]);
@@ -46,7 +47,12 @@ describe('the table of stores', () => {
     expect(storeKindOf('sqlite:./data/l2.sqlite')).to.equal('sqlite');
     expect(storeKindOf('mongodb://db1,db2/l2?replicaSet=rs0')).to.equal('mongodb');
     expect(storeKindOf('mongodb+srv://cluster.example.net/l2')).to.equal('mongodb');
-    for (const other of ['postgres://x', 'memory:x', 'mongodb:x', 'file:l2.sqlite', ''])
+    expect(storeKindOf('postgres://l2:secret@db:5432/l2')).to.equal('postgres');
+    expect(storeKindOf('postgresql://db/l2?sslmode=require')).to.equal('postgres');
+    expect(storeKindOf('postgres://db1:5432,db2:5432/l2?target_session_attrs=read-write')).to.equal(
+      'postgres',
+    );
+    for (const other of ['postgres:x', 'pg://db/l2', 'memory:x', 'mongodb:x', 'file:l2.sqlite', ''])
       expect(storeKindOf(other), other).to.equal(undefined);
   });
 
@@ -87,6 +93,36 @@ describe('the table of stores', () => {
       expect((await limiter.get('someone'))?.consumedPoints).to.equal(1);
     } finally {
       await opened.persistence.close();
+    }
+  });
+
+  it('opens a PostgreSQL database with its counters in the database: another process on it shares them', async function () {
+    if (!postgresAvailable()) this.skip();
+    const scratch = await freshDatabase();
+    const opened = await openStore({ kind: 'postgres', url: scratch.url });
+    const other = await openStore({ kind: 'postgres', url: scratch.url });
+    try {
+      await opened.persistence.ready();
+      await other.persistence.ready();
+      expect(await opened.persistence.users.count()).to.equal(0);
+      expect(opened.fullLogCheck).to.equal(undefined);
+      await opened.counters.limiter('test', 1, 60).consume('someone');
+      const again = await other.counters
+        .limiter('test', 1, 60)
+        .consume('someone')
+        .then(
+          () => 'allowed',
+          () => 'limited',
+        );
+      expect(again, 'the second attempt, through the other pool').to.equal('limited');
+      expect((await opened.counters.limiter('test', 1, 60).get('someone'))?.consumedPoints).to.equal(2);
+
+      await opened.counters.purgeExpired(new Date(Date.now() + 61_000));
+      expect(await other.counters.limiter('test', 1, 60).get('someone'), 'purged by either').to.equal(null);
+    } finally {
+      await opened.persistence.close();
+      await other.persistence.close();
+      await scratch.drop();
     }
   });
 });

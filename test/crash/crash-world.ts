@@ -6,14 +6,13 @@
  * (it may or may not be there, but never half). Each entity keeps the set of states it may be in; a check after a
  * restart reads the real state, fails when it is not one of them, and narrows the set to it.
  *
- * Some users have remote followers (written into the file before the first start), on fake inbox hosts that record
+ * Some users have remote followers (written into the store before the first start), on fake inbox hosts that record
  * every delivery: each activity of the log by such a user must be delivered to, or queued for, each of their inboxes,
  * and nothing may be delivered that the log does not hold (the transactional outbox).
  */
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
 import pLimit from 'p-limit';
-import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import type { CrashStore, JobRow, SeededFollower } from './crash-stores.js';
 import { request, type HttpResponse } from '../support/http.js';
 import type { FakeInboxHost, ReceivedDelivery } from './fake-inbox-host.js';
 import { pick, type Rng } from './prng.js';
@@ -69,14 +68,6 @@ interface ActivityItem {
 }
 
 type JobKind = 'revocation_notice' | 'activity_delivery';
-
-interface JobRow {
-  id: number;
-  payload: string;
-  state: string;
-  lease_id: string | null;
-  lease_until: number | null;
-}
 
 const isLive = (state: string) => state.startsWith('live:');
 const certainLive = (asset: AssetModel) => asset.possible.size === 1 && [...asset.possible].every(isLive);
@@ -143,7 +134,7 @@ export class CrashWorld {
 
   constructor(
     private readonly l1Servers: readonly string[],
-    private readonly dbPath: string,
+    private readonly store: CrashStore,
     /** The server's PUBLIC_URL: activity, actor and asset ids start with it. */
     private readonly publicUrl: string,
     private readonly inboxHosts: readonly FakeInboxHost[] = [],
@@ -177,42 +168,28 @@ export class CrashWorld {
    * personal inbox; two followers sharing a host's shared inbox and one on another host; shared inboxes on two
    * hosts and two personal inboxes on a third. Before the first start: nobody follows or unfollows afterwards.
    */
-  seedFollowers(users: number, always: number): void {
+  async seedFollowers(users: number, always: number): Promise<void> {
     const hosts = this.inboxHosts.map((host) => host.url);
     if (hosts.length < 3) throw new Error('seedFollowers needs three inbox hosts');
-    const store = openSqlitePersistence(this.dbPath);
-    try {
-      const insert = store.db.prepare<[string, string, string, string | null, string, number]>(
-        'INSERT INTO followers (username, actor, inbox, shared_inbox, follow_id, followed_at) VALUES (?, ?, ?, ?, ?, ?)',
-      );
-      store.db.transaction(() => {
-        for (let n = 0; n < users; n++) {
-          if (n >= always && n % 2 === 1) continue;
-          const username = `cr${n}`;
-          const host = (i: number) => hosts[(n + i) % hosts.length]!;
-          const follower = (h: number, name: string, shared: boolean) => ({
-            actor: `${host(h)}/users/${username}_${name}`,
-            inbox: `${host(h)}/users/${username}_${name}/inbox`,
-            shared: shared ? `${host(h)}/inbox` : null,
-          });
-          const shape = [
-            [follower(0, 'a', false)],
-            [follower(0, 'a', true), follower(0, 'b', true), follower(1, 'c', false)],
-            [
-              follower(0, 'a', true),
-              follower(1, 'b', true),
-              follower(2, 'c', false),
-              follower(2, 'd', false),
-            ],
-          ][n % 3]!;
-          for (const f of shape)
-            insert.run(username, f.actor, f.inbox, f.shared, `${f.actor}#follows/${username}`, Date.now());
-          this.followers.set(username, [...new Set(shape.map((f) => f.shared ?? f.inbox))]);
-        }
-      })();
-    } finally {
-      store.db.close();
+    const rows: SeededFollower[] = [];
+    for (let n = 0; n < users; n++) {
+      if (n >= always && n % 2 === 1) continue;
+      const username = `cr${n}`;
+      const host = (i: number) => hosts[(n + i) % hosts.length]!;
+      const follower = (h: number, name: string, shared: boolean) => ({
+        actor: `${host(h)}/users/${username}_${name}`,
+        inbox: `${host(h)}/users/${username}_${name}/inbox`,
+        shared: shared ? `${host(h)}/inbox` : null,
+      });
+      const shape = [
+        [follower(0, 'a', false)],
+        [follower(0, 'a', true), follower(0, 'b', true), follower(1, 'c', false)],
+        [follower(0, 'a', true), follower(1, 'b', true), follower(2, 'c', false), follower(2, 'd', false)],
+      ][n % 3]!;
+      for (const f of shape) rows.push({ username, ...f, followId: `${f.actor}#follows/${username}` });
+      this.followers.set(username, [...new Set(shape.map((f) => f.shared ?? f.inbox))]);
     }
+    await this.store.seedFollowers(rows);
   }
 
   private delivered(hash: string): boolean {
@@ -491,17 +468,8 @@ export class CrashWorld {
 
   // ---------------------------------------------------------------- the file, read-only
 
-  private readJobs(kind: JobKind = 'revocation_notice'): JobRow[] {
-    const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
-    try {
-      return db
-        .prepare<[JobKind], JobRow>(
-          'SELECT id, payload, state, lease_id, lease_until FROM jobs WHERE kind = ?',
-        )
-        .all(kind);
-    } finally {
-      db.close();
-    }
+  private readJobs(kind: JobKind = 'revocation_notice'): Promise<JobRow[]> {
+    return this.store.readJobs(kind);
   }
 
   private static hashOf(job: JobRow): string {
@@ -512,8 +480,13 @@ export class CrashWorld {
    * Right after a kill: which notices the file holds queued, and which leases died with the process; how many
    * deliveries are queued (and leased: held by a killed process until the lease runs out).
    */
-  snapshotAfterKill(): { queued: number; leased: number; deliveries: number; deliveriesLeased: number } {
-    const pending = this.readJobs().filter((job) => job.state === 'pending');
+  async snapshotAfterKill(): Promise<{
+    queued: number;
+    leased: number;
+    deliveries: number;
+    deliveriesLeased: number;
+  }> {
+    const pending = (await this.readJobs()).filter((job) => job.state === 'pending');
     let leased = 0;
     for (const job of pending) {
       this.queuedAtKill.add(CrashWorld.hashOf(job));
@@ -524,7 +497,7 @@ export class CrashWorld {
       }
     }
     const now = Date.now();
-    const deliveries = this.readJobs('activity_delivery').filter((job) => job.state === 'pending');
+    const deliveries = (await this.readJobs('activity_delivery')).filter((job) => job.state === 'pending');
     const deliveriesLeased = deliveries.filter((job) => (job.lease_until ?? 0) > now).length;
     return { queued: pending.length, leased, deliveries: deliveries.length, deliveriesLeased };
   }
@@ -549,11 +522,11 @@ export class CrashWorld {
     const byAsset = await this.checkLog(base);
     await Promise.all(assets.map((asset) => limit(() => this.checkAsset(base, asset, byAsset))));
     // After the log was read: nothing writes to it while the clients are stopped.
-    this.checkDeliveries();
+    await this.checkDeliveries();
     const queuedAtThisKill = this.queuedThisRound;
     this.queuedThisRound = new Set();
     if (!all)
-      this.checkNotices(
+      await this.checkNotices(
         new Set([...queuedAtThisKill, ...tokens.filter((t) => t.l1 !== null).map((t) => t.hash)]),
       );
   }
@@ -562,11 +535,9 @@ export class CrashWorld {
    * Every scoped token among `hashes` that is now revoked (and every notice queued at the kill) has its notice
    * delivered or queued. The jobs are read first: a notice's answer is recorded before its job leaves the queue.
    */
-  private checkNotices(hashes: Set<string>): void {
+  private async checkNotices(hashes: Set<string>): Promise<void> {
     const queued = new Set(
-      this.readJobs()
-        .filter((job) => job.state === 'pending')
-        .map(CrashWorld.hashOf),
+      (await this.readJobs()).filter((job) => job.state === 'pending').map(CrashWorld.hashOf),
     );
     for (const [hash, why] of this.requiredNotices())
       if (hashes.has(hash) && !this.delivered(hash) && !queued.has(hash))
@@ -859,8 +830,8 @@ export class CrashWorld {
    * every delivery received is of an activity of the log. The jobs are read after the log and before the inbox
    * hosts: a delivery is recorded before it is answered, so before its job leaves the queue.
    */
-  private checkDeliveries(): void {
-    const jobs = this.readJobs('activity_delivery');
+  private async checkDeliveries(): Promise<void> {
+    const jobs = await this.readJobs('activity_delivery');
     for (const delivery of this.takeReceived()) this.checkReceived(delivery);
     const pending = new Set<string>();
     for (const job of jobs) {
@@ -898,11 +869,12 @@ export class CrashWorld {
   async drainAndCheckDeliveries(deadlineMs: number): Promise<{ waitedMs: number }> {
     const started = Date.now();
     const deadline = started + deadlineMs;
-    const pending = () => this.readJobs('activity_delivery').filter((job) => job.state === 'pending');
-    let left = pending();
+    const pending = async () =>
+      (await this.readJobs('activity_delivery')).filter((job) => job.state === 'pending');
+    let left = await pending();
     while (left.length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      left = pending();
+      left = await pending();
     }
     if (left.length > 0)
       this.problem(
@@ -912,7 +884,7 @@ export class CrashWorld {
             .map((job) => job.payload)
             .join(', ')}): the queue did not drain`,
       );
-    this.checkDeliveries();
+    await this.checkDeliveries();
     for (const item of this.log.values())
       for (const inbox of this.followers.get(item.actor) ?? [])
         if (!this.deliveredTo.has(`${item.idx} ${inbox}`))
@@ -945,7 +917,7 @@ export class CrashWorld {
   async drainAndCheckNotices(deadlineMs: number): Promise<{ delivered: number; queued: number }> {
     const required = this.requiredNotices();
     const deadline = Date.now() + deadlineMs;
-    let jobs = this.readJobs();
+    let jobs = await this.readJobs();
     const runnable = (rows: JobRow[]) =>
       rows.filter(
         (job) =>
@@ -958,7 +930,7 @@ export class CrashWorld {
       );
     while (runnable(jobs).length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      jobs = this.readJobs();
+      jobs = await this.readJobs();
     }
     const left = runnable(jobs);
     if (left.length > 0)

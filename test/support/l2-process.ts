@@ -10,6 +10,8 @@ export interface L2Process {
   readonly child: ChildProcess;
   /** Resolves with the first JSON log line (from the start) that `matches`; rejects if the process exits first. */
   logged(matches: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Everything the process wrote to standard output and error so far, from its start. */
+  output(): string;
   /** Graceful stop (SIGTERM): in-flight deliveries finish, the store is closed. */
   stop(): Promise<number | null>;
 }
@@ -30,7 +32,12 @@ export async function startL2Process(env: Record<string, string>): Promise<L2Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    output += chunk.toString();
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
   const entries: Record<string, unknown>[] = [];
   const waiting: {
@@ -64,6 +71,7 @@ export async function startL2Process(env: Record<string, string>): Promise<L2Pro
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    output: () => output,
     logged(matches) {
       const found = entries.find(matches);
       if (found) return Promise.resolve(found);

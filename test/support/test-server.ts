@@ -8,6 +8,7 @@ import { buildApplication, type L2Application } from '../../src/composition/appl
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { buildL2, type L2Parts, type Overrides } from '../../src/composition/compose.js';
 import { writeNoticeKey } from './notice-key.js';
+import { dropTestDatabase, testStore } from './test-store.js';
 import { writeTestTlogKey } from './tlog-test-key.js';
 
 /** The JWT secret every test server uses, so tests can forge and mint tokens with it. */
@@ -27,7 +28,16 @@ export interface TestServer {
 }
 
 export interface TestServerOptions {
+  /**
+   * The store the test needs at least (memory by default). With L2_TEST_STORE=postgres every test server runs on a
+   * fresh PostgreSQL database instead (see test-store.ts), unless the test names STORE in `env`.
+   */
   readonly store?: 'memory' | 'sqlite';
+  /**
+   * The test reaches into the store's own objects (a memory store's maps, the SQLite handle): it runs on the store
+   * it asks for, whatever L2_TEST_STORE says.
+   */
+  readonly storeInternals?: boolean;
   /** Extra environment values, as an operator would set them. */
   readonly env?: Record<string, string>;
   /** Parts made the test's way (a fixed clock, a failing store, …), each typed like the part it replaces. */
@@ -60,7 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = loadConfig({
     NODE_ENV: 'test',
     SECRETS_DIR: dir,
-    STORE: options.store === 'sqlite' ? `sqlite:${join(dir, 'l2.sqlite')}` : 'memory:',
+    STORE: await testStore(options.store, dir, options.storeInternals === true),
     BCRYPT_COST: '4',
     PUBLIC_URL:
       options.publicUrlIsServer === 'localhost'
@@ -100,7 +110,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await l2.close();
-      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) {
+        rmSync(dir, { recursive: true, force: true });
+        await dropTestDatabase(dir);
+      }
     },
   };
 }

@@ -65,7 +65,11 @@ export async function importStore(
 ): Promise<TransferCounts> {
   const input = file && file !== '-' ? createReadStream(file) : process.stdin;
   const progress = new Progress('imported');
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  // The iterator is made now, before the store is asked anything: lines the reader reads before an iterator exists
+  // are lost, and a store that first waits for its server (PostgreSQL, MongoDB) would then wait for ever.
+  const iterator = reader[Symbol.asyncIterator]();
+  const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => iterator };
   async function* counted() {
     for await (const record of readTransferLines(lines)) {
       progress.tick();

@@ -29,6 +29,43 @@ export interface RateLimitCounters {
   purgeExpired(now: Date): Promise<void>;
 }
 
+/** How a store that is a server is reached (STORE_POOL_SIZE, …); the stores in this process ignore it. */
+export interface StoreSettings {
+  /** Connections at most, per process. */
+  readonly poolSize: number;
+  /** How long making a connection may take before the store counts as unavailable. */
+  readonly connectTimeoutSeconds: number;
+  /** An idle connection is closed after this long (0: kept). */
+  readonly idleTimeoutSeconds: number;
+  /** A connection is replaced after this long (0: kept): a server moved behind a name is followed. */
+  readonly maxLifetimeSeconds: number;
+}
+
+export const DEFAULT_STORE_SETTINGS: StoreSettings = {
+  poolSize: 10,
+  connectTimeoutSeconds: 5,
+  idleTimeoutSeconds: 120,
+  maxLifetimeSeconds: 1800,
+};
+
+/** One store operation as the store saw it: a statement or a whole transaction, how long it took, how it ended. */
+export interface StoreOperation {
+  readonly kind: 'statement' | 'transaction';
+  readonly seconds: number;
+  /** `ok`; `unavailable` (the store could not answer: a 503); `error` (anything else, a refused write included). */
+  readonly outcome: 'ok' | 'unavailable' | 'error';
+}
+
+/** What a store with a connection pool says about it, for /metrics. */
+export interface StoreInstruments {
+  /** The pool's size, and the statements and transactions running or waiting for a connection now. */
+  pool(): { readonly size: number; readonly statements: number; readonly transactions: number };
+  /** Calls `listener` after every operation; once per listener. */
+  onOperation(listener: (operation: StoreOperation) => void): void;
+  /** Calls `listener` each time a connection is closed (idle, replaced, lost). */
+  onConnectionClosed(listener: () => void): void;
+}
+
 /** A store as this process opened it. */
 export interface OpenedStore<S extends Persistence = Persistence> {
   /** Every port; `ready()` connects and migrates where that is still to do, `transfer` exports and imports. */
@@ -36,6 +73,8 @@ export interface OpenedStore<S extends Persistence = Persistence> {
   readonly counters: RateLimitCounters;
   /** The start-up check of the whole transparency log outside this process, where the store can run one. */
   readonly fullLogCheck?: FullLogCheck;
+  /** The pool's figures and the operations' latency, where the store keeps a pool. */
+  readonly instruments?: StoreInstruments;
 }
 
 /** How the contract suites get a store: a fresh, empty one per `open()`, gone once closed (test/contract). */
@@ -45,7 +84,7 @@ export interface ContractHarness<S extends Persistence = Persistence> {
 
 export interface StoreDriver<S extends Persistence = Persistence> {
   /** Opens the store `url` (STORE) names, migrated where the store migrates on open; not yet ready. */
-  open(url: string): OpenedStore<S>;
+  open(url: string, settings?: StoreSettings): OpenedStore<S>;
   /**
    * Why a command run beside the service (`l2 …`) cannot use this store — it lives inside the service's process —
    * or absent when it can.

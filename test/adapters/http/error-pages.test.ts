@@ -96,7 +96,7 @@ describe('error pages for browsers', () => {
     expect(broken.text).not.to.contain('secret internals');
 
     await l2.close();
-    l2 = await startTestServer({ store: 'sqlite' });
+    l2 = await startTestServer({ store: 'sqlite', storeInternals: true });
     (l2.parts.store as unknown as { db: { close(): void } }).db.close();
     const down = await page('GET', '/');
     expect(down.status).to.equal(503);

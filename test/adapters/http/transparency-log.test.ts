@@ -369,7 +369,7 @@ describe('x-grouped tile indices over HTTP (a memory store of 256,001 activities
   const get = (path: string) => rawGet(`${server.url}/tlog/${path}`);
 
   before(async () => {
-    server = await startServer('memory');
+    server = await startServer('memory', { storeInternals: true });
     fillMemoryLog(server.parts.store as MemoryPersistence, SIZE);
     expect((await server.parts.services.transparencyLog.cover(SIZE)).size).to.equal(SIZE);
   });

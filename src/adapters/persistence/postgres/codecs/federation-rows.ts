@@ -1,0 +1,77 @@
+// What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair.
+import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
+import type { Follower } from '../../../../domain/follower.js';
+import type { Username } from '../../../../domain/user.js';
+import type { InstanceKey } from '../../stored-records.js';
+import { postgresTable } from '../postgres-codec.js';
+
+/** A follow; `seq`, its position among all follows, is the store's (an identity column). */
+export const FOLLOWER_ROWS = postgresTable(
+  'followers',
+  {
+    username: 'text',
+    actor: 'text',
+    inbox: 'text',
+    shared_inbox: 'text?',
+    follow_id: 'text?',
+    followed_at: 'timestamptz',
+  },
+  ['seq'],
+).codec<Follower>({
+  toRow: (f) => ({
+    username: f.username,
+    actor: f.actor,
+    inbox: f.inbox,
+    shared_inbox: f.sharedInbox,
+    follow_id: f.followId,
+    followed_at: f.followedAt,
+  }),
+  fromRow: (row) => ({
+    username: row.username as Username,
+    actor: row.actor,
+    inbox: row.inbox,
+    sharedInbox: row.shared_inbox,
+    followId: row.follow_id,
+    followedAt: row.followed_at,
+  }),
+});
+
+/** A remote actor's key; `seq` (the store's) keeps the order keys were first stored in, for the export. */
+export const REMOTE_KEY_ROWS = postgresTable(
+  'remote_keys',
+  { key_id: 'text', owner: 'text', public_key_pem: 'text', fetched_at: 'timestamptz' },
+  ['seq'],
+).codec<RemoteKey>({
+  toRow: (k) => ({
+    key_id: k.keyId,
+    owner: k.owner,
+    public_key_pem: k.publicKeyPem,
+    fetched_at: k.fetchedAt,
+  }),
+  fromRow: (row) => ({
+    keyId: row.key_id,
+    owner: row.owner,
+    publicKeyPem: row.public_key_pem,
+    fetchedAt: row.fetched_at,
+  }),
+});
+
+/** The service actor's key pair: the one row of `instance_actor`, whose `id` is always 1. */
+export const INSTANCE_KEY_ROWS = postgresTable('instance_actor', {
+  id: 'integer',
+  public_key_pem: 'text',
+  private_key_pem: 'text',
+  created_at: 'timestamptz',
+}).codec<InstanceKey>({
+  toRow: (k) => ({
+    id: 1,
+    public_key_pem: k.publicKeyPem,
+    private_key_pem: k.privateKeyPem,
+    created_at: k.createdAt,
+  }),
+  fromRow: (row) => ({
+    publicKeyPem: row.public_key_pem,
+    privateKeyPem: row.private_key_pem,
+    createdAt: row.created_at,
+  }),
+});

@@ -1,0 +1,76 @@
+import type { L1ServerUrl } from '../../../../domain/l1-server.js';
+import type { IssuedToken } from '../../../../domain/revocation.js';
+import type { Username } from '../../../../domain/user.js';
+import type { AttachmentRecord, RevokedToken } from '../../stored-records.js';
+import { postgresTable } from '../postgres-codec.js';
+
+// Each table keeps a `seq` of its own (an identity column): the order records were written in, which the export
+// keeps (SQLite's rowid order).
+
+/** A token issued, by the SHA-256 hex of the token (never the token): one row of `issued_tokens`. */
+export const ISSUED_TOKEN_ROWS = postgresTable(
+  'issued_tokens',
+  {
+    token_hash: 'text',
+    jti: 'text',
+    username: 'text',
+    session_jti: 'text?',
+    l1_server: 'text?',
+    issued_at: 'timestamptz',
+    expires_at: 'timestamptz',
+  },
+  ['seq'],
+).codec<IssuedToken>({
+  toRow: (token) => ({
+    token_hash: token.tokenHash,
+    jti: token.jti,
+    username: token.username,
+    session_jti: token.sessionJti,
+    l1_server: token.l1Server,
+    issued_at: token.issuedAt,
+    expires_at: token.expiresAt,
+  }),
+  fromRow: (row) => ({
+    tokenHash: row.token_hash,
+    jti: row.jti,
+    username: row.username as Username,
+    sessionJti: row.session_jti,
+    l1Server: row.l1_server as L1ServerUrl | null,
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+  }),
+});
+
+/** A revoked token's hash: one row of `revocations`. */
+export const REVOCATION_ROWS = postgresTable(
+  'revocations',
+  { token_hash: 'text', username: 'text', expires_at: 'timestamptz', revoked_at: 'timestamptz' },
+  ['seq'],
+).codec<RevokedToken>({
+  toRow: (r) => ({
+    token_hash: r.tokenHash,
+    username: r.username,
+    expires_at: r.expiresAt,
+    revoked_at: r.revokedAt,
+  }),
+  fromRow: (row) => ({
+    tokenHash: row.token_hash,
+    username: row.username as Username,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  }),
+});
+
+/** An L1 server a user attached: one row of `renderer_attachments`. */
+export const ATTACHMENT_ROWS = postgresTable(
+  'renderer_attachments',
+  { username: 'text', l1_server: 'text', attached_at: 'timestamptz' },
+  ['seq'],
+).codec<AttachmentRecord>({
+  toRow: (a) => ({ username: a.username, l1_server: a.l1Server, attached_at: a.attachedAt }),
+  fromRow: (row) => ({
+    username: row.username as Username,
+    l1Server: row.l1_server as L1ServerUrl,
+    attachedAt: row.attached_at,
+  }),
+});

@@ -1,0 +1,110 @@
+import {
+  NO_LANE_CAP,
+  type FollowerFilter,
+  type FollowerRepository,
+  type FollowMatch,
+  type FollowOutcome,
+} from '../../../application/ports/follower-repository.js';
+import type { NewJob } from '../../../application/ports/job-queue.js';
+import type { Positioned } from '../../../application/ports/positioned.js';
+import type { Follower } from '../../../domain/follower.js';
+import { FOLLOWER_ROWS } from './codecs/federation-rows.js';
+import { assignments, insertSql, type RowOf } from './postgres-codec.js';
+import type { PostgresDatabase } from './postgres-database.js';
+import { insertJobs, laneFull } from './postgres-job-insert.js';
+import { NO_POSITION_BOUND, seekOrder } from './postgres-seeks.js';
+import { named } from './postgres-sql.js';
+
+type FollowerRow = RowOf<typeof FOLLOWER_ROWS.columns> & { seq: number };
+
+const COLUMNS = `seq, ${FOLLOWER_ROWS.list}`;
+
+const positioned = (row: FollowerRow): Positioned<Follower> => ({
+  position: row.seq,
+  value: FOLLOWER_ROWS.fromRow(row),
+});
+
+/**
+ * A repeated Follow keeps the follower's place (seq) and takes the new addresses; `xmax = 0` tells a row inserted by
+ * this statement from one it updated.
+ */
+const UPSERT = named<RowOf<typeof FOLLOWER_ROWS.columns>>(
+  insertSql(
+    FOLLOWER_ROWS,
+    `ON CONFLICT (username, actor) DO UPDATE SET
+      ${assignments(FOLLOWER_ROWS, ['username', 'actor', 'followed_at'], 'EXCLUDED.')}
+     RETURNING (xmax = 0) AS inserted`,
+  ),
+);
+
+export class PostgresFollowerRepository implements FollowerRepository {
+  constructor(private readonly db: PostgresDatabase) {}
+
+  async add(
+    follower: Follower,
+    accept: NewJob,
+    now: Date,
+    maxPendingInLane = NO_LANE_CAP,
+  ): Promise<FollowOutcome> {
+    return this.db.transaction<FollowOutcome>(async (tx) => {
+      // Checked under the lane's lock, with the writes: two Follows cannot both take the last place in the lane.
+      if (await laneFull(tx, accept, maxPendingInLane)) return 'lane_full';
+      const [row] = await UPSERT.run<{ inserted: boolean }>(tx, FOLLOWER_ROWS.toRow(follower));
+      await insertJobs(tx, [accept], now);
+      return row?.inserted ? 'added' : 'updated';
+    });
+  }
+
+  async remove(actor: string, match: FollowMatch): Promise<number> {
+    const { count } =
+      'username' in match
+        ? await this.db.query('DELETE FROM followers WHERE actor = $1 AND username = $2', [
+            actor,
+            match.username,
+          ])
+        : await this.db.query('DELETE FROM followers WHERE actor = $1 AND follow_id = $2', [
+            actor,
+            match.followId,
+          ]);
+    return count;
+  }
+
+  async removeActor(actor: string): Promise<number> {
+    return (await this.db.query('DELETE FROM followers WHERE actor = $1', [actor])).count;
+  }
+
+  async listOlder(
+    filter: FollowerFilter,
+    before: number | null,
+    limit: number,
+  ): Promise<Positioned<Follower>[]> {
+    return this.seek(filter, 'older', before ?? NO_POSITION_BOUND, limit);
+  }
+
+  async listNewer(filter: FollowerFilter, after: number, limit: number): Promise<Positioned<Follower>[]> {
+    return this.seek(filter, 'newer', after, limit);
+  }
+
+  async count(filter: FollowerFilter): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM followers WHERE username = $1',
+      [filter.username],
+    );
+    return row?.n ?? 0;
+  }
+
+  private async seek(
+    filter: FollowerFilter,
+    direction: 'older' | 'newer',
+    bound: number,
+    limit: number,
+  ): Promise<Positioned<Follower>[]> {
+    if (limit <= 0) return [];
+    const [comparison, order] = seekOrder(direction);
+    const rows = await this.db.query<FollowerRow>(
+      `SELECT ${COLUMNS} FROM followers WHERE username = $1 AND seq ${comparison} $2 ORDER BY seq ${order} LIMIT $3`,
+      [filter.username, bound, limit],
+    );
+    return rows.map(positioned);
+  }
+}

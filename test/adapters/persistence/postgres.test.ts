@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { openPostgresPersistence } from '../../../src/adapters/persistence/postgres/open-postgres-persistence.js';
+import { POSTGRES_DRIVER } from '../../../src/adapters/persistence/postgres/postgres-driver.js';
+import { DEFAULT_STORE_SETTINGS } from '../../../src/adapters/persistence/store-driver.js';
+import { persistenceContracts } from '../../contract/persistence-contracts.js';
+import {
+  POSTGRES_SKIPPED,
+  freshDatabase,
+  postgresAvailable,
+  postgresServerUrl,
+} from '../../support/postgres-cluster.js';
+
+describe('PostgreSQL persistence', function () {
+  if (!postgresAvailable()) {
+    console.log(`      ${POSTGRES_SKIPPED}`);
+    return;
+  }
+
+  persistenceContracts('postgres', {
+    open: async () => POSTGRES_DRIVER.contractHarness(await postgresServerUrl()).open(),
+  });
+
+  describe('statements', () => {
+    /** How many statements the one connection of a store on `url` holds prepared after a few reads. */
+    async function preparedAfterReads(query: string): Promise<number> {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(`${scratch.url}${query}`, {
+        ...DEFAULT_STORE_SETTINGS,
+        poolSize: 1,
+      });
+      try {
+        await store.ready();
+        await store.activities.get(0);
+        await store.revocations.isRevoked('0'.repeat(64));
+        await store.activities.get(1);
+        const [row] = await store.database.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_prepared_statements',
+        );
+        return row!.n;
+      } finally {
+        await store.close();
+        await scratch.drop();
+      }
+    }
+
+    it('are prepared once per connection and kept (parsed and planned once, not per call)', async () => {
+      expect(await preparedAfterReads('')).to.be.at.least(2);
+    });
+
+    it('are sent unprepared with ?prepare=false, for a pooler in transaction mode (PgBouncer before 1.21)', async () => {
+      expect(await preparedAfterReads('?prepare=false')).to.equal(0);
+    });
+  });
+
+  describe('a connection lost under the driver', () => {
+    // postgres.js 3.4.9 wrote to a closed connection from a timer and threw where nothing could catch it: the whole
+    // process ended (porsager/postgres#1208). scripts/patch-postgres-driver.js guards the write; this is its repro.
+    it('rejects the next statement on a connection whose server process ended, and the process lives on', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 2 });
+      const killer = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 1 });
+      try {
+        await store.ready();
+        const reserved = await store.database.reserve();
+        const [row] = await reserved.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await killer.database.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+        const outcomes: string[] = [];
+        for (let i = 0; i < 3; i++)
+          outcomes.push(
+            await reserved.query('SELECT 1').then(
+              () => 'answered',
+              (error: Error) => error.name,
+            ),
+          );
+        reserved.release();
+
+        expect(outcomes).to.deep.equal(Array(3).fill('StoreUnavailableError'));
+        expect(await store.users.count(), 'the pool serves on').to.equal(0);
+      } finally {
+        await store.close();
+        await killer.close();
+        await scratch.drop();
+      }
+    });
+  });
+});
