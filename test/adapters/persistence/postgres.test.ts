@@ -20,6 +20,36 @@ describe('PostgreSQL persistence', function () {
     open: async () => POSTGRES_DRIVER.contractHarness(await postgresServerUrl()).open(),
   });
 
+  describe('transactions', () => {
+    it('run again after a serialization failure, except one marked once (the import, reading a stream)', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(scratch.url, DEFAULT_STORE_SETTINGS);
+      const attempts = { retried: 0, once: 0 };
+      const conflict = `DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$`;
+      try {
+        await store.ready();
+        const retried = store.database.transaction(async (tx) => {
+          attempts.retried++;
+          await tx.query(conflict);
+        });
+        const once = store.database.transaction(
+          async (tx) => {
+            attempts.once++;
+            await tx.query(conflict);
+          },
+          { once: true },
+        );
+        const outcomes = await Promise.allSettled([retried, once]);
+        expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['rejected', 'rejected']);
+        expect(attempts.once).to.equal(1);
+        expect(attempts.retried).to.be.greaterThan(1);
+      } finally {
+        await store.close();
+        await scratch.drop();
+      }
+    });
+  });
+
   describe('statements', () => {
     /** How many statements the one connection of a store on `url` holds prepared after a few reads. */
     async function preparedAfterReads(query: string): Promise<number> {

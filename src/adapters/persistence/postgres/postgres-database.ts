@@ -79,9 +79,12 @@ export class PostgresDatabase implements Queryable {
    * Runs `work` in one transaction (READ COMMITTED: each statement sees what committed before it; the adapters take
    * the row locks they rely on) and resolves to what it returned. `work` may run again, whole, after a deadlock or
    * a serialization failure, so it must touch nothing outside `tx`. `refuse(outcome)` rolls back and answers
-   * `outcome`.
+   * `outcome`. `once`: never run again — for work that consumes what it cannot read twice (the import's stream).
    */
-  async transaction<T>(work: (tx: Queryable, refuse: Refuse<T>) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    work: (tx: Queryable, refuse: Refuse<T>) => Promise<T>,
+    options: { readonly once?: boolean } = {},
+  ): Promise<T> {
     const owner = {};
     const refuse: Refuse<T> = (outcome) => {
       throw new Refusal(outcome, owner);
@@ -93,7 +96,7 @@ export class PostgresDatabase implements Queryable {
           return (await sql.begin((tx) => work(queryable(tx), refuse))) as T;
         } catch (error) {
           if (error instanceof Refusal && error.owner === owner) return error.outcome as T;
-          if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error;
+          if (options.once === true || !isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error;
         }
       }
     });

@@ -113,32 +113,36 @@ export class PostgresStoreTransfer implements StoreTransfer {
 
   /**
    * All or nothing: one transaction from the emptiness check to the rebuilt counts, tag index and transparency log;
-   * a file that turns out to be bad halfway leaves the store as empty as it was.
+   * a file that turns out to be bad halfway leaves the store as empty as it was. Run once, never retried: a retry
+   * would go on reading the file where the failed attempt stopped, and commit its second half alone.
    */
   async import(records: AsyncIterable<TransferRecord>): Promise<TransferCounts> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(UNHURRIED);
-      await refuseUnlessEmpty(tx);
-      const counts = emptyTransferCounts();
-      const pending = new Map<StoredKind, RowOf<Columns>[]>();
-      const writers: RecordWriters = byKind((kind) => (value: StoredRecords[StoredKind]) => {
-        const rows = pending.get(kind) ?? [];
-        rows.push(TRANSFER_TABLES[kind].codec.toRow(value as never));
-        pending.set(kind, rows);
-      });
-      let log: TransparencyLogRecord | null = null;
-      for await (const batch of checkedBatches(records, BATCH, counts)) {
-        for (const record of batch)
-          if (record.record === 'transparency_log') log = record;
-          else writeRecord(writers, record);
-        await flush(tx, pending);
-      }
-      for (const statement of REBUILD_COUNTS) await tx.query(statement);
-      await buildTagIndex(tx);
-      await buildTransparencyLog(tx);
-      if (log !== null) await importLogState(new PostgresTransparencyLog(tx), log, counts.activity);
-      return counts;
-    });
+    return this.db.transaction(
+      async (tx) => {
+        await tx.query(UNHURRIED);
+        await refuseUnlessEmpty(tx);
+        const counts = emptyTransferCounts();
+        const pending = new Map<StoredKind, RowOf<Columns>[]>();
+        const writers: RecordWriters = byKind((kind) => (value: StoredRecords[StoredKind]) => {
+          const rows = pending.get(kind) ?? [];
+          rows.push(TRANSFER_TABLES[kind].codec.toRow(value as never));
+          pending.set(kind, rows);
+        });
+        let log: TransparencyLogRecord | null = null;
+        for await (const batch of checkedBatches(records, BATCH, counts)) {
+          for (const record of batch)
+            if (record.record === 'transparency_log') log = record;
+            else writeRecord(writers, record);
+          await flush(tx, pending);
+        }
+        for (const statement of REBUILD_COUNTS) await tx.query(statement);
+        await buildTagIndex(tx);
+        await buildTransparencyLog(tx);
+        if (log !== null) await importLogState(new PostgresTransparencyLog(tx), log, counts.activity);
+        return counts;
+      },
+      { once: true },
+    );
   }
 }
 
