@@ -95,6 +95,7 @@ describe('PostgreSQL restarted under load', function () {
     await until(() => acknowledged.length >= 3, 20_000);
     const beforeOutage = acknowledged.length;
     await node.stop('fast');
+    const atOutage = answers.length;
     expect(await waitForStatus(l2.url, 503, 10_000), '/readyz while PostgreSQL is down').to.equal(503);
     const down = await api.post('/auth/verify', { token: live });
     expect(down.status).to.equal(503);
@@ -105,12 +106,11 @@ describe('PostgreSQL restarted under load', function () {
 
     await node.start();
     expect(await waitForStatus(l2.url, 200, 30_000), '/readyz once PostgreSQL is back').to.equal(200);
-    const afterOutage = answers.length;
     await until(() => acknowledged.length > beforeOutage + 3, 20_000);
     loading = false;
     await Promise.all(loops);
 
-    expect(afterOutage, 'requests were answered while it was down').to.be.greaterThan(duringOutage - 1);
+    expect(duringOutage, 'the load was answered while PostgreSQL was down').to.be.greaterThan(atOutage);
     for (const { what, response } of answers) {
       expect(response.status, `${what}: ${response.text}`).to.be.oneOf([200, 201, 401, 503]);
       if (response.status === 503) expect(response.headers.get('retry-after'), what).to.match(/^\d+$/);
