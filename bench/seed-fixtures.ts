@@ -43,7 +43,7 @@ export const BENCH_USERNAMES: SeedUsernames = {
  */
 export async function seedFixtures(options: SeedOptions): Promise<SeedFixtures> {
   const started = process.hrtime.bigint();
-  const urls = new Urls(options.publicUrl);
+  const urls = Urls.of(options.publicUrl);
   const [passwordHash, keys] = await Promise.all([
     new BcryptPasswordHasher(options.bcryptCost).hash(passwordBytesForHashing(options.password)),
     new RsaKeyPairGenerator(1).generate(),

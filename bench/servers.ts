@@ -78,6 +78,8 @@ export interface L2Settings {
   readonly secretsDir: string;
   readonly publicUrl: string;
   readonly bcryptCost: number;
+  /** The service to run: this checkout's `dist/main.js` unless another build's is named (the paired bench). */
+  readonly main?: string;
 }
 
 /** L2's environment as the bench runs it: production, on 127.0.0.1 and a free port, limits out of the way. */
@@ -133,7 +135,7 @@ function tlogChecked(child: ChildProcess, ms: number): Promise<{ size: number; s
 export async function startL2(settings: L2Settings): Promise<RunningServer> {
   // BENCH_L2_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service under load.
   const nodeArgs = (process.env.BENCH_L2_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, settings.main ?? MAIN], {
     env: l2Environment(settings),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

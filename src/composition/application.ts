@@ -44,7 +44,7 @@ export function buildApplication(l2: L2Parts): L2Application {
     config.revocationCleanupIntervalMs,
     logger,
   );
-  const { host } = new URL(config.publicUrl);
+  const { host } = config.publicAddress;
   // Markdown and the README's HTML are loaded with the first home page, not at start.
   let readme: Promise<string> | undefined;
 

@@ -92,7 +92,7 @@ export const TLOG_ROUND_INTERVAL_MS = 4;
 const deriveKey = (secret: Buffer, purpose: string) =>
   createSecretKey(Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `l2 ${purpose}`, 32)));
 
-export const isHttps = (config: Config): boolean => config.publicUrl.startsWith('https:');
+export const isHttps = (config: Config): boolean => config.publicAddress.secure;
 
 /** How production makes each part. */
 function productionParts(config: Config, openedStore: OpenedStore): Factories<L2Parts> {
@@ -130,7 +130,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     oneTimePasswords: () => new OtpauthOneTimePasswords(),
     // The relying party is PUBLIC_URL: its host is the id passkeys are bound to, its origin the one browsers report.
     passkeyCeremonies: () => {
-      const { host, hostname, origin } = new URL(config.publicUrl);
+      const { host, hostname, origin } = config.publicAddress;
       return new SimpleWebAuthnPasskeys({ id: hostname, origin, name: `L2 (${host})` });
     },
     caches: () => new LruCacheFactory(),
@@ -152,7 +152,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     noticeKeys: () => new NoticeSigningKeys(config.noticeKeys.current, config.noticeKeys.previous),
     noticeSigner: (p) => p.noticeKeys,
     oneTimeCodes: () => new CryptoOneTimeCodes(),
-    urls: () => new Urls(config.publicUrl),
+    urls: () => new Urls(config.publicAddress),
 
     // Outbound: notices, deliveries, fetches, and the signatures of incoming requests
     ipDestinations: () => new IpDestinationPolicy(config.allowPrivateDestinations),
@@ -170,7 +170,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     federation: (p) => p.httpFederation,
     documents: (p) => p.httpFederation,
     signatureVerifier: (p) =>
-      new HttpSignatureVerifier(p.documents, p.store.remoteKeys, p.clock, config.publicUrl),
+      new HttpSignatureVerifier(p.documents, p.store.remoteKeys, p.clock, config.publicAddress),
 
     // Web
     views: () => new NunjucksViews({ cache: config.production, version: VERSION }),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { publicAddress, type PublicAddress } from '../domain/public-address.js';
 import type { ServerLimits } from '../adapters/http/http-server.js';
 import { ConfigError } from './config-error.js';
 import { ed25519KeyPairFromPkcs8Pem, generateEd25519Pkcs8Pem } from '@l2/tlog/node-crypto';
@@ -80,8 +81,10 @@ const EnvSchema = z.object({
 export interface Config {
   readonly port: number;
   readonly host: string;
-  /** PUBLIC_URL without a trailing slash. */
+  /** PUBLIC_URL without a trailing slash (`publicAddress.url`). */
   readonly publicUrl: string;
+  /** PUBLIC_URL read once: its host, origin, path and scheme. */
+  readonly publicAddress: PublicAddress;
   readonly store: StoreLocation;
   readonly jwtSecret: Buffer;
   /** The secret before the last rotation (`jwt_secret.previous`): verifies tokens it signed; signs nothing. */
@@ -154,12 +157,6 @@ export interface Config {
   readonly http: ServerLimits;
 }
 
-/** Lower-case scheme and host, no default port, no trailing slash: the one spelling every emitted URL uses. */
-function canonicalPublicUrl(value: string): string {
-  const url = new URL(value);
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-}
-
 /** Reads and validates the environment, the JWT secret and the notice keys once; any problem is one clear line. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -174,13 +171,15 @@ export function loadConfig(
   const production = e.NODE_ENV === 'production';
   if (production && e.BCRYPT_COST < 10)
     throw new ConfigError('BCRYPT_COST: must be at least 10 in production');
-  const publicUrl = canonicalPublicUrl(e.PUBLIC_URL);
+  const address = publicAddress(e.PUBLIC_URL);
+  const publicUrl = address.url;
   const warn = options.warn ?? ((m: string) => console.warn(m));
   const dataDir = options.dataDir ?? './data';
   return {
     port: e.PORT,
     host: e.HOST,
     publicUrl,
+    publicAddress: address,
     store: storeLocation(e),
     jwtSecret: loadJwtSecret({
       secretsDir: e.SECRETS_DIR,

@@ -1,3 +1,4 @@
+import { publicAddress, type PublicAddress } from './public-address.js';
 import { USERNAME_PATTERN } from './user.js';
 
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
@@ -31,7 +32,15 @@ export const ACTIVITY_CONTEXT = [
 
 /** The URLs of one service, all derived from PUBLIC_URL. */
 export class Urls {
-  constructor(readonly base: string) {}
+  /** PUBLIC_URL without a trailing slash: what every URL here starts with. */
+  readonly base: string;
+  constructor(readonly address: PublicAddress) {
+    this.base = address.url;
+  }
+  /** The URLs of the service at `url` (tests, tools: the service itself builds them from its configuration). */
+  static of(url: string): Urls {
+    return new Urls(publicAddress(url));
+  }
   actor = (username: string) => `${this.base}/users/${username}`;
   keyId = (username: string) => `${this.actor(username)}#main-key`;
   inbox = (username: string) => `${this.actor(username)}/inbox`;

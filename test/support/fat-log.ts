@@ -43,7 +43,7 @@ export async function appendFatActivities(
   count: number,
   publicUrl: string,
 ): Promise<void> {
-  const urls = new Urls(publicUrl);
+  const urls = Urls.of(publicUrl);
   const first = await store.activities.nextIdx();
   for (let idx = first; idx < first + count; idx++) {
     const asset = aFatAsset(idx);

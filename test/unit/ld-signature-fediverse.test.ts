@@ -29,7 +29,7 @@ import { verifyLdSignature } from '../support/independent-ld-verifier.js';
 type Doc = Record<string, any>;
 
 const BASE = 'https://l2.example';
-const urls = new Urls(BASE);
+const urls = Urls.of(BASE);
 const ALICE = 'alice' as Username;
 const ACTOR = urls.actor(ALICE);
 const T0 = new Date('2026-03-04T05:06:07.089Z');

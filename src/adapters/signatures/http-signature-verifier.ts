@@ -16,6 +16,7 @@ import type {
   FetchFailure,
 } from '../../application/ports/document-fetcher.js';
 import { readSignature, verifyClaim, type SignatureClaim } from './http-signature-reading.js';
+import type { PublicAddress } from '../../domain/public-address.js';
 import { KeyFetchBudget } from './key-fetch-budget.js';
 import { PeerPublicKeys } from './peer-public-keys.js';
 import { ReplayGuard } from './replay-guard.js';
@@ -97,11 +98,11 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     private readonly keys: RemoteKeyStore,
     private readonly clock: Clock,
     /** PUBLIC_URL: a signature must be made for this service's host, not replayed from another server. */
-    publicUrl: string,
+    publicUrl: PublicAddress,
     private readonly budget = new KeyFetchBudget(clock),
   ) {
-    this.host = new URL(publicUrl).host;
-    this.scheme = new URL(publicUrl).protocol === 'https:' ? 'https' : 'http';
+    this.host = publicUrl.host;
+    this.scheme = publicUrl.secure ? 'https' : 'http';
     this.refetched = minuteMemory(clock);
     this.unfetchable = minuteMemory(clock);
     this.refreshFailed = minuteMemory(clock);

@@ -84,7 +84,7 @@ function differences(documented: Map<string, string[]>, declared: Map<string, st
 function serviceRouteTable(): DocumentedRoute[] {
   const deps = {
     settings: { publicUrl: 'http://l2.test', webfingerDomain: 'l2.test', version: 'test' },
-    urls: new Urls('http://l2.test'),
+    urls: Urls.of('http://l2.test'),
     logger: pino({ level: 'silent' }),
   } as unknown as HttpDependencies;
   return serviceRoutes(new RouteTable(), deps, new Registry()).documented();

@@ -193,7 +193,7 @@ describe('route successes', () => {
         username === 'odd' ? 'not a url' : `${this.base}/users/${username}`;
     }
     before(async () => {
-      l2 = await startServer('memory', { override: { urls: (p) => new OddUrls(p.config.publicUrl) } });
+      l2 = await startServer('memory', { override: { urls: (p) => new OddUrls(p.config.publicAddress) } });
       await registerUser(l2.url, 'alice', PASSWORD);
       const odd = await l2.parts.useCases.registerUser.execute({
         username: 'odd',

@@ -13,6 +13,7 @@ import { signedHeaders } from '../../../src/adapters/outbound/http-signing.js';
 import { readSignature } from '../../../src/adapters/signatures/http-signature-reading.js';
 import { InMemoryRemoteKeyStore } from '../../../src/adapters/persistence/memory/in-memory-remote-key-store.js';
 import { FixedClock } from '../../support/fixed-clock.js';
+import { publicAddress } from '../../../src/domain/public-address.js';
 
 const ACTOR = 'https://peer.example/users/bob';
 const KEY_ID = `${ACTOR}#main-key`;
@@ -59,7 +60,7 @@ describe('HttpSignatureVerifier: the signer’s key', () => {
     clock = new FixedClock(new Date('2026-11-24T10:00:00.000Z'));
     peer = new ScriptedPeer();
     keys = new InMemoryRemoteKeyStore();
-    verifier = new HttpSignatureVerifier(peer.asClient(), keys, clock, 'https://l2.example');
+    verifier = new HttpSignatureVerifier(peer.asClient(), keys, clock, publicAddress('https://l2.example'));
   });
 
   let sent = 0;
@@ -181,7 +182,7 @@ describe('HttpSignatureVerifier: keys it will not use, and fetches it will not m
       },
       forget: () => {},
     } as unknown as DocumentFetcher;
-    verifier = new HttpSignatureVerifier(client, keys, clock, 'https://l2.example');
+    verifier = new HttpSignatureVerifier(client, keys, clock, publicAddress('https://l2.example'));
   });
 
   const actorDocument = (actor: string, publicKeyPem: string): FetchResult => ({

@@ -12,7 +12,7 @@ import {
   type Asset,
 } from '../../../src/domain/asset.js';
 
-const urls = new Urls('https://l2.example');
+const urls = Urls.of('https://l2.example');
 const T = new Date('2026-11-22T10:00:00.000Z');
 const asset = (overrides: Partial<Asset> = {}): Asset =>
   ({

@@ -17,7 +17,7 @@ import {
 } from '../../../src/domain/profile.js';
 import type { UserProfile, Username } from '../../../src/domain/user.js';
 
-const urls = new Urls('https://l2.example');
+const urls = Urls.of('https://l2.example');
 const T = new Date('2026-11-22T10:00:00.000Z');
 const alice = 'alice' as Username;
 const asset = (name: string, overrides: Partial<Asset> = {}): Asset =>

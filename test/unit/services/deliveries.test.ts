@@ -37,7 +37,7 @@ async function setUp() {
     log as unknown as ActivityLog,
     store.users,
     federation,
-    new Urls(L2_SERVER),
+    Urls.of(L2_SERVER),
     new LruCacheFactory(),
     new ActorViews(store.assets),
     { sign: async (document) => document },

@@ -49,7 +49,7 @@ function setUp(log?: (store: ReturnType<typeof openMemoryPersistence>) => Activi
   const clock = new FixedClock(START);
   const signer = new RecordingSigner();
   const signal = { count: 0, jobsQueued: () => void signal.count++ };
-  const urls = new Urls('https://l2.example');
+  const urls = Urls.of('https://l2.example');
   const publish = new PublishActivity(
     log ? log(store) : store.activities,
     store.users,
@@ -265,7 +265,7 @@ describe('PublishActivity', () => {
         store.users,
         padding,
         new FixedClock(START),
-        new Urls('https://l2.example'),
+        Urls.of('https://l2.example'),
         { jobsQueued: () => {} },
         testTransparencyLog(store.transparencyLog),
       );
@@ -299,7 +299,7 @@ describe('PublishActivity', () => {
         store.users,
         new RecordingSigner(),
         new FixedClock(START),
-        new Urls('https://l2.example'),
+        Urls.of('https://l2.example'),
         { jobsQueued: () => {} },
         log,
       );

@@ -13,13 +13,21 @@ import type { PostgresLocation } from './postgres-url.js';
  */
 const READ_HERE = ['sslrootcert'];
 
-/** The URL postgres.js reads: the given one, without the parameters L2 reads itself. */
+/**
+ * The URL postgres.js reads: the given one, without the parameters L2 reads itself, and `read-write` asked as
+ * `primary`. postgres.js judges `read-write` by `default_transaction_read_only` alone, which a hot standby of
+ * PostgreSQL 14 or later reports `off` at start (libpq also asks `in_hot_standby`): a standby listed first — the old
+ * primary come back after a failover — would be kept, every write refused, and reads (revocations included) served
+ * from a replica that may lag. `primary` is judged by `in_hot_standby`, which is what `read-write` means for L2.
+ */
 export function driverUrl(url: string, location: PostgresLocation): string {
   const question = url.indexOf('?');
   if (question === -1) return url;
   const query = new URLSearchParams(location.query);
   for (const name of READ_HERE) if (query.get(name) !== 'system') query.delete(name);
-  if (query.get('target_session_attrs') === 'any') query.delete('target_session_attrs');
+  const attrs = query.get('target_session_attrs');
+  if (attrs === 'any') query.delete('target_session_attrs');
+  if (attrs === 'read-write') query.set('target_session_attrs', 'primary');
   const rest = query.toString();
   return rest === '' ? url.slice(0, question) : `${url.slice(0, question)}?${rest}`;
 }

@@ -36,7 +36,7 @@ export const SECURITY_USE_CASES = {
       p.store.accountSecurity,
       p.oneTimePasswords,
       p.clock,
-      `L2 (${new URL(p.urls.base).host})`,
+      `L2 (${p.urls.address.host})`,
     ),
   enableTotp: (p) =>
     new EnableTotp(

@@ -34,7 +34,7 @@ async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcc
   const verdict: { next: SignatureVerdict } = { next: { ok: true, keyId: `${BOB}#main-key`, owner: BOB } };
   const verifier = { verify: async () => verdict.next };
   const signal = { count: 0, jobsQueued: () => void signal.count++ };
-  const urls = new Urls('https://l2.example');
+  const urls = Urls.of('https://l2.example');
   const receive = new ReceiveActivity(
     store.users,
     store.followers,

@@ -36,7 +36,7 @@ async function setUp(writesPerWindow = 100) {
     store.users,
     signer,
     clock,
-    new Urls('https://l2.example'),
+    Urls.of('https://l2.example'),
     {
       jobsQueued: () => {},
     },

@@ -35,7 +35,7 @@ const collectionDoc = (summary: string, paged = true): RouteDoc => ({
 
 export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
-  const instanceHost = new URL(settings.publicUrl).hostname;
+  const instanceHost = urls.address.hostname;
 
   /** The live account the path names: 404 when there is none, 410 while it is deleted or disabled. */
   const userOr404 = async (ctx: Context): Promise<UserProfile> => {

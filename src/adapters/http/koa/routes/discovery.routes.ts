@@ -19,7 +19,7 @@ import { sendAnswer } from '../respond.js';
 export function discoveryRoutes(routes: RouteTable, deps: HttpDependencies): void {
   const { useCases, settings, urls } = deps;
   // The service actor is @<host>@<domain>, as Mastodon names its own.
-  const instanceHost = new URL(settings.publicUrl).hostname;
+  const instanceHost = urls.address.hostname;
   const instanceAcct = `acct:${instanceHost}@${settings.webfingerDomain}`.toLowerCase();
 
   routes.get(

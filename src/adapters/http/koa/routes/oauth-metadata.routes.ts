@@ -29,7 +29,7 @@ export function oauthMetadataRoutes(routes: RouteTable, deps: HttpDependencies):
   };
   routes.get(METADATA_PATH, doc, (ctx) => publicDocument(ctx, metadata, 3600));
   // RFC 8414 §3: an issuer with a path has its metadata at the well-known path followed by that path.
-  const issuerPath = new URL(publicUrl).pathname.replace(/\/+$/, '');
+  const issuerPath = deps.urls.address.path;
   if (issuerPath !== '')
     routes.get(`${METADATA_PATH}${issuerPath}`, doc, (ctx) => publicDocument(ctx, metadata, 3600));
 
