@@ -1,15 +1,17 @@
 // What postgres.js is given: the URL (less what it would misread) and the options L2 sets — the pool from the
 // configuration unless the URL sets it, TLS, numbers for bigint columns, silence for notices, and the session
 // settings a store shared by several instances needs. docs/adr/0018 says why each.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import * as tls from 'node:tls';
 import type { Options, PostgresType } from 'postgres';
 import type { StoreSettings } from '../store-driver.js';
 import type { PostgresLocation } from './postgres-url.js';
 
 /**
  * Query parameters L2 reads itself and takes out of the URL: postgres.js passes any parameter it does not know to
- * the server as a setting, which the server refuses (sslrootcert), or refuses one libpq allows (target_session_attrs
- * `any`, libpq's default: the same as none).
+ * the server as a setting, which the server refuses (sslrootcert, `system` included: postgres.js reads that one too
+ * but still sends it), or refuses one libpq allows (target_session_attrs `any`, libpq's default: the same as none).
+ * sslcert and sslkey never get here: the URL check refuses them.
  */
 const READ_HERE = ['sslrootcert'];
 
@@ -24,7 +26,7 @@ export function driverUrl(url: string, location: PostgresLocation): string {
   const question = url.indexOf('?');
   if (question === -1) return url;
   const query = new URLSearchParams(location.query);
-  for (const name of READ_HERE) if (query.get(name) !== 'system') query.delete(name);
+  for (const name of READ_HERE) query.delete(name);
   const attrs = query.get('target_session_attrs');
   if (attrs === 'any') query.delete('target_session_attrs');
   if (attrs === 'read-write') query.set('target_session_attrs', 'primary');
@@ -92,19 +94,37 @@ export function driverOptions(
 
 /**
  * `sslrootcert=<file>`: the server's certificate is checked against the PEM certificates in the file (libpq's
- * meaning), its name too unless `sslmode=verify-ca`. Other sslmode values are postgres.js's own: `require` encrypts
- * without checking the certificate, `verify-full` checks it against Node's trusted authorities (NODE_EXTRA_CA_CERTS
- * adds one).
+ * meaning), its name too unless `sslmode=verify-ca`; `sslrootcert=system`: against the system's authorities, name
+ * included (libpq's meaning: verify-full). The URL check refuses sslrootcert beside an sslmode that would not check
+ * it. Other sslmode values are postgres.js's own: `require` encrypts without checking the certificate,
+ * `verify-full` checks it against Node's trusted authorities (NODE_EXTRA_CA_CERTS adds one).
  */
 function tlsOptions(query: URLSearchParams): Pick<DriverOptions, 'ssl'> | Record<string, never> {
   const rootCert = query.get('sslrootcert');
-  if (rootCert === null || rootCert === 'system') return {};
+  if (rootCert === null) return {};
   const verifyName = query.get('sslmode') !== 'verify-ca';
   return {
     ssl: {
-      ca: readFileSync(rootCert, 'utf8'),
+      ca: rootCert === 'system' ? systemAuthorities() : readFileSync(rootCert, 'utf8'),
       rejectUnauthorized: true,
       ...(verifyName ? {} : { checkServerIdentity: () => undefined }),
     },
   };
+}
+
+/** Where distributions keep the system's trusted authorities (Debian and Alpine, Red Hat, the BSDs and macOS). */
+const SYSTEM_BUNDLES = [
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+  '/etc/ssl/cert.pem',
+];
+
+/** The system's trusted authorities (not Node's bundled list): Node's own reading where it has one (22.15+). */
+function systemAuthorities(): string | string[] {
+  const fromNode = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+  if (fromNode) return fromNode('system');
+  const bundle = process.env.SSL_CERT_FILE ?? SYSTEM_BUNDLES.find((file) => existsSync(file));
+  if (bundle === undefined)
+    throw new Error('sslrootcert=system: no system certificate bundle found (set SSL_CERT_FILE to one)');
+  return readFileSync(bundle, 'utf8');
 }

@@ -56,10 +56,32 @@ export function parsePostgresUrl(url: string): PostgresLocation | { readonly pro
   const sslmode = parsed.searchParams.get('sslmode');
   if (sslmode !== null && !SSL_MODES.includes(sslmode))
     return { problem: `sslmode must be one of ${SSL_MODES.join(', ')}` };
+  const tls = tlsProblem(parsed.searchParams);
+  if (tls !== null) return { problem: tls };
   const attrs = parsed.searchParams.get('target_session_attrs');
   if (attrs !== null && !SESSION_ATTRS.includes(attrs))
     return { problem: `target_session_attrs must be one of ${SESSION_ATTRS.join(', ')}` };
   return { hosts, database, password: password === '' ? null : password, query: parsed.searchParams };
+}
+
+/**
+ * What L2 will not do with the URL's TLS files: client certificates (postgres.js would send sslcert and sslkey to the
+ * server as settings, which it refuses; no test here runs certificate sign-in), and a root certificate beside an
+ * sslmode that would not check it — `disable`/`prefer` silently forced to TLS, or `require` silently checked.
+ * libpq's rule for `sslrootcert=system` (verify-full only) is kept.
+ */
+function tlsProblem(query: URLSearchParams): string | null {
+  const clientFiles = ['sslcert', 'sslkey'].filter((name) => query.has(name));
+  if (clientFiles.length > 0)
+    return `${clientFiles.join(' and ')} (client certificates) are not supported: sign in with a password`;
+  const rootCert = query.get('sslrootcert');
+  const sslmode = query.get('sslmode');
+  if (rootCert === null || sslmode === null) return null;
+  if (rootCert === 'system' && sslmode !== 'verify-full')
+    return 'sslrootcert=system needs sslmode=verify-full';
+  if (sslmode !== 'verify-full' && sslmode !== 'verify-ca')
+    return 'sslrootcert needs sslmode=verify-full or verify-ca (or no sslmode, which means verify-full)';
+  return null;
 }
 
 /** `postgres://…` or `postgresql://…`, read by parsePostgresUrl. */
