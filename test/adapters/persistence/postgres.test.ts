@@ -3,6 +3,7 @@ import { openPostgresPersistence } from '../../../src/adapters/persistence/postg
 import { POSTGRES_DRIVER } from '../../../src/adapters/persistence/postgres/postgres-driver.js';
 import { DEFAULT_STORE_SETTINGS } from '../../../src/adapters/persistence/store-driver.js';
 import { persistenceContracts } from '../../contract/persistence-contracts.js';
+import { streamOf, transferRecords } from '../../support/transfer-records.js';
 import {
   POSTGRES_SKIPPED,
   freshDatabase,
@@ -79,6 +80,75 @@ describe('PostgreSQL persistence', function () {
 
     it('are sent unprepared with ?prepare=false, for a pooler in transaction mode (PgBouncer before 1.21)', async () => {
       expect(await preparedAfterReads('?prepare=false')).to.equal(0);
+    });
+  });
+
+  describe('timeouts', () => {
+    it('every session starts with a 10 s statement and lock timeout, so a request waits at most that long', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(scratch.url, DEFAULT_STORE_SETTINGS);
+      try {
+        await store.ready();
+        const [row] = await store.database.query<{ statement: string; lock: string }>(
+          "SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock",
+        );
+        expect(row).to.deep.equal({ statement: '10s', lock: '10s' });
+      } finally {
+        await store.close();
+        await scratch.drop();
+      }
+    });
+
+    it('the import waits on a lock as long as it takes, whatever the session lock timeout', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(`${scratch.url}?lock_timeout=1`, DEFAULT_STORE_SETTINGS);
+      const blocker = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 2 });
+      try {
+        await store.ready();
+        const held = await blocker.database.reserve();
+        await held.query('BEGIN');
+        await held.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+        const imported = store.transfer.import(streamOf(transferRecords({ users: 2, activities: 3 })));
+        let settled = false;
+        const outcome = imported.then(
+          (counts) => counts.activity,
+          (error: Error) => error.message,
+        );
+        void outcome.finally(() => (settled = true));
+        // Released once the import is seen waiting for it (a lock wait in pg_stat_activity), not after a delay.
+        while (!settled) {
+          const waiting = await blocker.database.query(
+            "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+          );
+          if (waiting.length > 0) break;
+        }
+        await held.query('COMMIT');
+        held.release();
+        expect(await outcome).to.equal(3);
+      } finally {
+        await store.close();
+        await blocker.close();
+        await scratch.drop();
+      }
+    });
+
+    it('a health ping answers StoreUnavailableError within its deadline when no connection is free', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 1 });
+      try {
+        await store.ready();
+        const reserved = await store.database.reserve();
+        const outcome = await store.health.ping().then(
+          () => 'answered',
+          (error: Error) => error.name,
+        );
+        reserved.release();
+        expect(outcome).to.equal('StoreUnavailableError');
+        expect(await store.users.count(), 'the pool serves on once the connection is free').to.equal(0);
+      } finally {
+        await store.close();
+        await scratch.drop();
+      }
     });
   });
 

@@ -50,11 +50,16 @@ const BIGINT_AS_NUMBER: PostgresType<number> = {
  * - `idle_in_transaction_session_timeout`: a transaction left open by an instance that vanished (a host lost, not a
  *   process killed: the kernel closes a killed process's socket) is ended by the server after 30 s, releasing the
  *   row locks the appends of the other instances wait for;
+ * - `statement_timeout` and `lock_timeout`: a statement that runs, or waits for a lock, longer than 10 s is
+ *   cancelled, and the request answers 503 rather than hanging (the export, the import and migrations lift both
+ *   for their own transaction: UNHURRIED);
  * - `DateStyle`: times are read back in the ISO form the driver parses, whatever the server's default.
  */
 const SESSION = {
   application_name: 'l2',
   idle_in_transaction_session_timeout: 30_000,
+  statement_timeout: 10_000,
+  lock_timeout: 10_000,
   DateStyle: 'ISO, MDY',
 };
 

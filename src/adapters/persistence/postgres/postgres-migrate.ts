@@ -1,5 +1,6 @@
 import type { PostgresDatabase } from './postgres-database.js';
 import { POSTGRES_MIGRATIONS, type PostgresMigration } from './postgres-migrations.js';
+import { UNHURRIED } from './postgres-sql.js';
 
 /**
  * The advisory lock every migration transaction takes first (`pg_advisory_xact_lock`, released at its end): of
@@ -31,6 +32,7 @@ export async function migrate(
   const wanted = migrations.filter((m) => m.version <= upTo);
   if (wanted.every((m) => recorded.has(m.version))) return [];
   await db.transaction(async (tx) => {
+    await tx.query(UNHURRIED);
     await tx.query(LOCKED, [MIGRATION_LOCK]);
     await tx.query(TABLE);
   });
@@ -38,6 +40,7 @@ export async function migrate(
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (migration.version > upTo) break;
     const done = await db.transaction(async (tx) => {
+      await tx.query(UNHURRIED);
       await tx.query(LOCKED, [MIGRATION_LOCK]);
       const found = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (found.length > 0) return false;

@@ -11,6 +11,15 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Rows<Row>>;
 }
 
+/**
+ * Lifts, for the rest of one transaction only, the session limits every request runs under (statement_timeout and
+ * lock_timeout, 10 s; idle_in_transaction_session_timeout, 30 s): for the work that may rightly take longer — the
+ * export and import of a whole store (waiting on the file or its reader too), and migrations (building an index on
+ * a large table, or waiting for another instance's migration under the advisory lock).
+ */
+export const UNHURRIED = `SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true),
+  set_config('idle_in_transaction_session_timeout', '0', true)`;
+
 /** A statement whose parameters are named in its text (`@name`), bound from an object that holds every name. */
 export class NamedStatement<P extends object> {
   /** The text PostgreSQL runs, each name replaced by its position. */

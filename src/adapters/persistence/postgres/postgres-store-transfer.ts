@@ -39,7 +39,7 @@ import {
 } from './postgres-codec.js';
 import type { PostgresDatabase, ReservedConnection } from './postgres-database.js';
 import { isUniqueViolation } from './postgres-errors.js';
-import { named, type Queryable } from './postgres-sql.js';
+import { named, UNHURRIED, type Queryable } from './postgres-sql.js';
 import { buildTransparencyLog, PostgresTransparencyLog } from './postgres-transparency-log.js';
 
 /** Records written per statement, and read per cursor batch. */
@@ -90,9 +90,6 @@ const REBUILD_COUNTS = [
      SELECT owner, COUNT(*) FROM assets WHERE deleted_at IS NULL GROUP BY owner
      ON CONFLICT (username) DO UPDATE SET live_assets = EXCLUDED.live_assets`,
 ];
-
-/** A transaction that may wait on the file or its reader: the server's idle-in-transaction limit is lifted for it. */
-const UNHURRIED = 'SET LOCAL idle_in_transaction_session_timeout = 0';
 
 export class PostgresStoreTransfer implements StoreTransfer {
   constructor(private readonly db: PostgresDatabase) {}
