@@ -152,6 +152,40 @@ describe('PostgreSQL persistence', function () {
     });
   });
 
+  describe('a server found read-only', () => {
+    it('replaces the pool once: a late refusal from the old pool leaves the new one in place', async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(scratch.url, { ...DEFAULT_STORE_SETTINGS, poolSize: 2 });
+      const refused = (connection: { query(text: string): Promise<unknown> }) =>
+        connection.query('CREATE TABLE refused (n int)').then(
+          () => 'written',
+          (error: Error) => error.name,
+        );
+      try {
+        await store.ready();
+        const old = await store.database.connection();
+        // Two connections of one pool turned read-only, as those to a demoted primary are (SQLSTATE 25006).
+        const first = await store.database.reserve();
+        const late = await store.database.reserve();
+        for (const connection of [first, late])
+          await connection.query('SET SESSION default_transaction_read_only = on');
+
+        expect(await refused(first)).to.equal('StoreUnavailableError');
+        expect(await store.users.count(), 'a new pool answers').to.equal(0);
+        const replacement = await store.database.connection();
+        expect(replacement === old, 'the pool was replaced').to.equal(false);
+
+        expect(await refused(late)).to.equal('StoreUnavailableError');
+        expect((await store.database.connection()) === replacement, 'the new pool is kept').to.equal(true);
+        first.release();
+        late.release();
+      } finally {
+        await store.close();
+        await scratch.drop();
+      }
+    });
+  });
+
   describe('a connection lost under the driver', () => {
     // postgres.js 3.4.9 wrote to a closed connection from a timer and threw where nothing could catch it: the whole
     // process ended (porsager/postgres#1208). scripts/patch-postgres-driver.js guards the write; this is its repro.

@@ -45,6 +45,8 @@ export class PostgresDatabase implements Queryable {
   private readonly running = { statement: 0, transaction: 0 };
   private readonly operationListeners: ((operation: StoreOperation) => void)[] = [];
   private readonly closeListeners: (() => void)[] = [];
+  /** The pool each failure came from: only a failure of the current pool may replace it. */
+  private readonly failedIn = new WeakMap<object, Sql>();
 
   constructor(
     private readonly url: string,
@@ -72,7 +74,10 @@ export class PostgresDatabase implements Queryable {
     text: string,
     params: readonly unknown[] = [],
   ): Promise<Rows<Row>> {
-    return this.timed('statement', async () => queryable(await this.connection()).query<Row>(text, params));
+    return this.timed('statement', async () => {
+      const sql = await this.connection();
+      return this.from(sql, queryable(sql).query<Row>(text, params));
+    });
   }
 
   /**
@@ -93,7 +98,10 @@ export class PostgresDatabase implements Queryable {
       for (let attempt = 1; ; attempt++) {
         const sql = await this.connection();
         try {
-          return (await sql.begin((tx) => work(queryable(tx), refuse))) as T;
+          return (await this.from(
+            sql,
+            sql.begin((tx) => work(queryable(tx), refuse)),
+          )) as T;
         } catch (error) {
           if (error instanceof Refusal && error.owner === owner) return error.outcome as T;
           if (options.once === true || !isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error;
@@ -108,16 +116,17 @@ export class PostgresDatabase implements Queryable {
    */
   async reserve(): Promise<ReservedConnection> {
     let reserved: Awaited<ReturnType<Sql['reserve']>>;
+    const sql = await this.connection();
     try {
-      reserved = await (await this.connection()).reserve();
+      reserved = await this.from(sql, sql.reserve());
     } catch (error) {
       throw this.unavailable(error);
     }
     const mapped = <T>(promise: Promise<T>): Promise<T> =>
-      promise.catch((error: unknown) => {
+      this.from(sql, promise).catch((error: unknown) => {
         throw this.unavailable(error);
       });
-    const unavailable = (error: unknown) => this.unavailable(error);
+    const unavailable = (error: unknown) => this.unavailable(this.failed(sql, error));
     return {
       query: <Row>(text: string, params: readonly unknown[] = []) =>
         mapped(queryable(reserved).query<Row>(text, params)),
@@ -154,7 +163,7 @@ export class PostgresDatabase implements Queryable {
   /** A failure of the driver as the adapters see it: a StoreUnavailableError when the server cannot answer. */
   unavailable(error: unknown, what = 'The PostgreSQL store cannot answer'): unknown {
     if (error instanceof StoreUnavailableError || !meansStoreUnavailable(error)) return error;
-    if (meansReadOnlyServer(error)) this.replacePool();
+    if (meansReadOnlyServer(error)) this.replacePool(this.failedIn.get(error as object));
     return new StoreUnavailableError(`${what}: ${redact(oneLine(error), this.location)}`, { cause: error });
   }
 
@@ -177,12 +186,26 @@ export class PostgresDatabase implements Queryable {
 
   /**
    * Connections to a server that no longer takes writes (a primary demoted in a failover) stay open and keep
-   * failing; a new pool connects again, to the host the URL's target_session_attrs chooses.
+   * failing; a new pool connects again, to the host the URL's target_session_attrs chooses. Only when `failing` is
+   * still the pool: a late refusal from a pool already replaced must not end its healthy successor.
    */
-  private replacePool(): void {
-    const old = this.pool;
+  private replacePool(failing: Sql | undefined): void {
+    if (failing === undefined || failing !== this.pool) return;
     this.pool = null;
-    void old?.end({ timeout: 5 }).catch(() => undefined);
+    void failing.end({ timeout: 5 }).catch(() => undefined);
+  }
+
+  /** `promise`, its failure marked as coming from `pool`. */
+  private from<T>(pool: Sql, promise: Promise<T>): Promise<T> {
+    return promise.catch((error: unknown) => {
+      throw this.failed(pool, error);
+    });
+  }
+
+  private failed(pool: Sql, error: unknown): unknown {
+    if (typeof error === 'object' && error !== null && !this.failedIn.has(error))
+      this.failedIn.set(error, pool);
+    return error;
   }
 
   private async timed<T>(kind: StoreOperation['kind'], operation: () => Promise<T>): Promise<T> {
