@@ -1,3 +1,4 @@
+import { warnOfClockSkew } from './clock-skew.js';
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
@@ -92,6 +93,7 @@ export function buildApplication(l2: L2Parts): L2Application {
           logger.error({ err: error }, 'transparency log check failed; it runs again with the next write');
       });
       await l2.warmUp();
+      void warnOfClockSkew(l2.openedStore.clockOffsetMs, logger);
       worker.start();
       cleanup.start();
     },

@@ -75,6 +75,8 @@ export interface OpenedStore<S extends Persistence = Persistence> {
   readonly fullLogCheck?: FullLogCheck;
   /** The pool's figures and the operations' latency, where the store keeps a pool. */
   readonly instruments?: StoreInstruments;
+  /** How far the store server's clock is ahead of this process's, in ms (negative: behind), where it is a server. */
+  readonly clockOffsetMs?: () => Promise<number>;
 }
 
 /** How the contract suites get a store: a fresh, empty one per `open()`, gone once closed (test/contract). */

@@ -152,6 +152,21 @@ describe('PostgreSQL persistence', function () {
     });
   });
 
+  describe('the clock', () => {
+    it("is measured against the server's: a server on this machine is less than a second apart", async () => {
+      const opened = POSTGRES_DRIVER.open(await postgresServerUrl(), {
+        ...DEFAULT_STORE_SETTINGS,
+        poolSize: 1,
+      });
+      try {
+        const offset = await opened.clockOffsetMs!();
+        expect(Math.abs(offset)).to.be.below(1000);
+      } finally {
+        await opened.persistence.close();
+      }
+    });
+  });
+
   describe('a server found read-only', () => {
     it('replaces the pool once: a late refusal from the old pool leaves the new one in place', async () => {
       const scratch = await freshDatabase();

@@ -86,7 +86,7 @@ describe('CleanupRevocations', () => {
       authorizationCodes: 0,
     });
 
-    kit.clock.advance(TOKEN_LIFETIME_SECONDS * 1000 + 1000);
+    kit.clock.advance(TOKEN_LIFETIME_SECONDS * 1000 + 5 * 60 * 1000 + 1000);
     expect(await kit.useCases.cleanupRevocations.execute()).to.deep.equal({
       revocations: 1,
       issuedTokens: 1,
@@ -97,6 +97,18 @@ describe('CleanupRevocations', () => {
       issuedTokens: 0,
       authorizationCodes: 0,
     });
+  });
+
+  it("keeps revocations and issued tokens 5 minutes past their expiry: another instance's clock may run behind", async () => {
+    const kit = useCaseKit();
+    await somethingToForget(kit);
+    kit.clock.advance(TOKEN_LIFETIME_SECONDS * 1000 + 4 * 60 * 1000);
+    const early = await kit.useCases.cleanupRevocations.execute();
+    expect([early.revocations, early.issuedTokens]).to.deep.equal([0, 0]);
+
+    kit.clock.advance(2 * 60 * 1000);
+    const late = await kit.useCases.cleanupRevocations.execute();
+    expect([late.revocations, late.issuedTokens]).to.deep.equal([1, 1]);
   });
 
   it('keeps an authorization code a day past its expiry, to recognise it replayed late', async () => {
