@@ -79,3 +79,11 @@ describe('PostgreSQL: TLS parameters of the URL', () => {
     expect(problem('postgres://db1/l2?sslmode=verify-full&sslrootcert=system')).to.equal(null);
   });
 });
+
+describe('PostgreSQL: the pool size in the URL', () => {
+  it('refuses a max that is not a whole number from 1 to 1000, in one line', () => {
+    for (const max of ['0', 'ten', '2.5', '1001'])
+      expect(POSTGRES_URL.problemWith(`postgres://db1/l2?max=${max}`), max).to.match(/max must be/);
+    expect(POSTGRES_URL.problemWith('postgres://db1/l2?max=25')).to.equal(null);
+  });
+});

@@ -152,6 +152,30 @@ describe('PostgreSQL persistence', function () {
     });
   });
 
+  describe('the pool size', () => {
+    it("is the URL's max when it sets one: that many connections open, and /metrics reports it", async () => {
+      const scratch = await freshDatabase();
+      const store = openPostgresPersistence(`${scratch.url}?max=3`, {
+        ...DEFAULT_STORE_SETTINGS,
+        poolSize: 10,
+      });
+      const held: Awaited<ReturnType<typeof store.database.reserve>>[] = [];
+      try {
+        await store.ready();
+        for (let i = 0; i < 3; i++) held.push(await store.database.reserve());
+        const [row] = await held[0]!.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()',
+        );
+        expect(row!.n).to.equal(3);
+        expect(store.database.instruments.pool().size).to.equal(3);
+      } finally {
+        for (const connection of held) connection.release();
+        await store.close();
+        await scratch.drop();
+      }
+    });
+  });
+
   describe('the clock', () => {
     it("is measured against the server's: a server on this machine is less than a second apart", async () => {
       const opened = POSTGRES_DRIVER.open(await postgresServerUrl(), {

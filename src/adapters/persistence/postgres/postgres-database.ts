@@ -5,7 +5,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { StoreInstruments, StoreOperation, StoreSettings } from '../store-driver.js';
-import { driverOptions, driverUrl } from './postgres-driver-options.js';
+import { driverOptions, driverUrl, poolSizeInEffect } from './postgres-driver-options.js';
 import { isRetryable, meansReadOnlyServer, meansStoreUnavailable, oneLine } from './postgres-errors.js';
 import type { Queryable, Rows } from './postgres-sql.js';
 import { redact, whereIs, type PostgresLocation } from './postgres-url.js';
@@ -61,7 +61,7 @@ export class PostgresDatabase implements Queryable {
 
   readonly instruments: StoreInstruments = {
     pool: () => ({
-      size: this.settings.poolSize,
+      size: poolSizeInEffect(this.location, this.settings),
       statements: this.running.statement,
       transactions: this.running.transaction,
     }),

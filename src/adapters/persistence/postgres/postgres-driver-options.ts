@@ -11,9 +11,10 @@ import type { PostgresLocation } from './postgres-url.js';
  * Query parameters L2 reads itself and takes out of the URL: postgres.js passes any parameter it does not know to
  * the server as a setting, which the server refuses (sslrootcert, `system` included: postgres.js reads that one too
  * but still sends it), or refuses one libpq allows (target_session_attrs `any`, libpq's default: the same as none).
- * sslcert and sslkey never get here: the URL check refuses them.
+ * sslcert and sslkey never get here: the URL check refuses them. `max` is read here too: postgres.js takes the
+ * URL's as a string, and makes a pool of one connection of `?max=20`.
  */
-const READ_HERE = ['sslrootcert'];
+const READ_HERE = ['sslrootcert', 'max'];
 
 /**
  * The URL postgres.js reads: the given one, without the parameters L2 reads itself, and `read-write` asked as
@@ -69,6 +70,12 @@ const backoff = (retries: number): number =>
 
 type DriverOptions = Options<{ bigint: PostgresType<number> }>;
 
+/** Connections at most: the URL's `max` (checked a whole number by the URL check) over STORE_POOL_SIZE. */
+export function poolSizeInEffect(location: PostgresLocation, settings: StoreSettings): number {
+  const max = location.query.get('max');
+  return max === null ? settings.poolSize : Number(max);
+}
+
 /** postgres.js options for the store at `location`; `closed` hears each connection that closes. */
 export function driverOptions(
   location: PostgresLocation,
@@ -80,7 +87,7 @@ export function driverOptions(
   const unlessInUrl = <K extends keyof DriverOptions>(name: K, value: DriverOptions[K]) =>
     query.has(name) ? {} : { [name]: value };
   return {
-    ...unlessInUrl('max', settings.poolSize),
+    max: poolSizeInEffect(location, settings),
     ...unlessInUrl('connect_timeout', settings.connectTimeoutSeconds),
     ...unlessInUrl(
       'idle_timeout',

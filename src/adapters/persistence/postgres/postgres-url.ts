@@ -56,6 +56,9 @@ export function parsePostgresUrl(url: string): PostgresLocation | { readonly pro
   const sslmode = parsed.searchParams.get('sslmode');
   if (sslmode !== null && !SSL_MODES.includes(sslmode))
     return { problem: `sslmode must be one of ${SSL_MODES.join(', ')}` };
+  const max = parsed.searchParams.get('max');
+  if (max !== null && !(/^\d{1,4}$/.test(max) && Number(max) >= 1 && Number(max) <= 1000))
+    return { problem: 'max must be a whole number from 1 to 1000' };
   const tls = tlsProblem(parsed.searchParams);
   if (tls !== null) return { problem: tls };
   const attrs = parsed.searchParams.get('target_session_attrs');
