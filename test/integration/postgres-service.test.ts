@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assetBody } from '../adapters/http/registry/support.js';
+import { dashboardSeries, servedSeries } from '../support/grafana-dashboard.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { writeNoticeKey } from '../support/notice-key.js';
@@ -68,6 +69,10 @@ describe('L2 on PostgreSQL, started as npm start starts it', function () {
           /^l2_store_operations_seconds_count\{kind="statement",outcome="ok"\} [1-9]\d*$/m,
         );
         expect(metrics).to.match(/^l2_store_pool_busy\{kind="statement"\} \d+$/m);
+        const served = servedSeries(metrics);
+        const storePanels = dashboardSeries().filter((name) => name.startsWith('l2_store_'));
+        expect(storePanels).to.have.length.greaterThan(2);
+        for (const name of storePanels) expect(served.has(name), `dashboard: ${name}`).to.equal(true);
         output += metrics;
         output += (await api.get('/activities', { headers: { accept: 'application/json' } })).text;
       } finally {

@@ -2,26 +2,13 @@
 // is, how many statements and transactions hold or wait for a connection, how long each operation took and how it
 // ended, and how often connections closed. A store in the process (SQLite, memory) has no pool and adds none.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-
-/** An operation of the store, as its pool saw it (the shape the persistence adapters' instruments report). */
-export interface PoolOperation {
-  readonly kind: 'statement' | 'transaction';
-  readonly seconds: number;
-  readonly outcome: 'ok' | 'unavailable' | 'error';
-}
-
-/** What a store with a pool reports about it. */
-export interface PoolInstruments {
-  pool(): { readonly size: number; readonly statements: number; readonly transactions: number };
-  onOperation(listener: (operation: PoolOperation) => void): void;
-  onConnectionClosed(listener: () => void): void;
-}
+import type { StoreInstruments } from '../../application/ports/store-instruments.js';
 
 /** Milliseconds to seconds: a statement on a loaded server, a transaction waiting for the log's row lock. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Registers the store's metrics on `registry`, fed by `instruments`. */
-export function registerStoreMetrics(registry: Registry, instruments: PoolInstruments): void {
+export function registerStoreMetrics(registry: Registry, instruments: StoreInstruments): void {
   new Gauge({
     name: 'l2_store_pool_size',
     help: 'Connections to the store this process may hold at once (STORE_POOL_SIZE, or the URL’s max).',

@@ -7,6 +7,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { FullLogCheck } from '../../application/ports/full-log-check.js';
 import type { Persistence } from '../../application/ports/persistence.js';
+import type { StoreInstruments } from '../../application/ports/store-instruments.js';
 
 /** The STORE values of one kind of store. */
 export interface StoreUrl {
@@ -47,24 +48,6 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
   idleTimeoutSeconds: 120,
   maxLifetimeSeconds: 1800,
 };
-
-/** One store operation as the store saw it: a statement or a whole transaction, how long it took, how it ended. */
-export interface StoreOperation {
-  readonly kind: 'statement' | 'transaction';
-  readonly seconds: number;
-  /** `ok`; `unavailable` (the store could not answer: a 503); `error` (anything else, a refused write included). */
-  readonly outcome: 'ok' | 'unavailable' | 'error';
-}
-
-/** What a store with a connection pool says about it, for /metrics. */
-export interface StoreInstruments {
-  /** The pool's size, and the statements and transactions running or waiting for a connection now. */
-  pool(): { readonly size: number; readonly statements: number; readonly transactions: number };
-  /** Calls `listener` after every operation; once per listener. */
-  onOperation(listener: (operation: StoreOperation) => void): void;
-  /** Calls `listener` each time a connection is closed (idle, replaced, lost). */
-  onConnectionClosed(listener: () => void): void;
-}
 
 /** A store as this process opened it. */
 export interface OpenedStore<S extends Persistence = Persistence> {

@@ -41,7 +41,7 @@ const INSERT_EVENTS = named<Record<string, string>>(insertManySql(ACCOUNT_EVENT_
 /** An upsert replacing every column but the key: SQLite's INSERT OR REPLACE. */
 function replacing<C extends Columns>(codec: PostgresCodec<unknown, C>, key: keyof C & string) {
   return named<RowOf<C>>(
-    insertSql(codec, `ON CONFLICT (${key}) DO UPDATE SET ${assignments(codec, [key], 'EXCLUDED.')}`),
+    insertSql(codec, `ON CONFLICT (${key}) DO UPDATE SET ${assignments(codec, [key], 'excluded.')}`),
   );
 }
 const SET_TOTP = replacing(TOTP_FACTOR_ROWS, 'username');

@@ -2,8 +2,12 @@
 // PostgreSQL's own types: the columns are declared once, with their SQL type, and the row type, the column lists and
 // the named parameters of every statement are derived from them — so a codec that leaves a column out, or puts a
 // number where the table keeps a time, does not compile. The SQL is built when a module loads (named statements,
-// postgres-sql.ts) and prepared by the driver on each connection; rows are bound by name.
+// postgres-sql.ts) and prepared by the driver on each connection; rows are bound by name. What both SQL stores share is
+// sql-table.ts; what is PostgreSQL's own is here: its column types, and inserts of many rows through unnest.
+import { sqlTable, type RowMapping, type SqlCodec } from '../sql-table.js';
 import { arrayLiteral, type ArrayElement } from './postgres-sql.js';
+
+export { assignments, columnsOf, insertSql, qualifiedList, type RowMapping } from '../sql-table.js';
 
 /** A column's type as its table declares it: `?` where it may hold NULL. */
 export type ColumnType =
@@ -32,54 +36,18 @@ type ValueOf<T extends ColumnType> = T extends `${string}?` ? Plain<Base<T>> | n
 /** A row of the columns, as the driver binds it and reads it back (bigint read as a number: ids, positions). */
 export type RowOf<C extends Columns> = { -readonly [K in keyof C]: ValueOf<C[K]> };
 
-/** A record's mapping to and from a row of its table. */
-export interface RowMapping<T, C extends Columns> {
-  toRow(value: T): RowOf<C>;
-  fromRow(row: RowOf<C>): T;
-}
-
-export interface PostgresCodec<T, C extends Columns = Columns> extends RowMapping<T, C> {
-  readonly table: string;
-  /** Every column the record is written to (the order of the derived lists). */
-  readonly columns: C;
-  /** Columns the store fills itself (an identity position, a job's lease): in the table, not in the record. */
-  readonly storeColumns: readonly string[];
-  /** The columns, comma-separated: a SELECT's or an INSERT's list. */
-  readonly list: string;
-  /** The same columns as named parameters: an INSERT's VALUES. */
-  readonly parameters: string;
-}
+export type PostgresCodec<T, C extends Columns = Columns> = SqlCodec<T, C, RowOf<C>>;
 
 /**
  * The table `table` with the columns a record is written to and those the store fills itself; `.codec<T>(mapping)`
  * is the one mapping of records of type `T` to and from its rows.
  */
-export function postgresTable<const C extends Columns>(
+export const postgresTable = <const C extends Columns>(
   table: string,
   columns: C,
   storeColumns: readonly string[] = [],
-): { codec<T>(mapping: RowMapping<T, C>): PostgresCodec<T, C> } {
-  const names = Object.keys(columns);
-  const list = names.join(', ');
-  const parameters = names.map((column) => `@${column}`).join(', ');
-  return {
-    codec: (mapping) => ({
-      table,
-      columns,
-      storeColumns,
-      list,
-      parameters,
-      toRow: mapping.toRow,
-      fromRow: mapping.fromRow,
-    }),
-  };
-}
-
-type ColumnOf<C extends Columns> = keyof C & string;
-
-/** `INSERT INTO table (…) VALUES (@…)` of every column, then `rest` (an ON CONFLICT clause, RETURNING). */
-export const insertSql = (codec: PostgresCodec<unknown>, rest = ''): string =>
-  `INSERT INTO ${codec.table} (${codec.list}) VALUES (${codec.parameters}) ${rest}`.trimEnd();
+): { codec<T>(mapping: RowMapping<T, RowOf<C>>): PostgresCodec<T, C> } =>
+  sqlTable<C, RowOf<C>>(table, columns, storeColumns);
 
 const baseOf = (type: ColumnType): Base<ColumnType> => type.replace('?', '') as Base<ColumnType>;
 
@@ -109,31 +77,6 @@ export function columnArrays<C extends Columns>(
     ]),
   );
 }
-
-/** The column list with each column prefixed by `alias.` (for a join). */
-export const qualifiedList = (codec: PostgresCodec<unknown>, alias: string): string =>
-  Object.keys(codec.columns)
-    .map((column) => `${alias}.${column}`)
-    .join(', ');
-
-/**
- * `column = @column, …` of every column but `except` — what an UPDATE replaces (a new column is replaced unless
- * listed) — or, with `source` `EXCLUDED.`, what an upsert takes from the row it tried to insert.
- */
-export function assignments<C extends Columns>(
-  codec: PostgresCodec<unknown, C>,
-  except: readonly ColumnOf<C>[],
-  source: '@' | 'EXCLUDED.' = '@',
-): string {
-  return Object.keys(codec.columns)
-    .filter((column) => !except.includes(column))
-    .map((column) => `${column} = ${source}${column}`)
-    .join(', ');
-}
-
-/** The column names of a codec, for a caller that lists some of them by name (typed, so a renamed one fails). */
-export const columnsOf = <C extends Columns>(codec: PostgresCodec<unknown, C>): ColumnOf<C>[] =>
-  Object.keys(codec.columns) as ColumnOf<C>[];
 
 /** How information_schema.columns names each type: what the schema test compares every codec with. */
 export const SQL_TYPE_NAMES: { readonly [T in Base<ColumnType>]: string } = {

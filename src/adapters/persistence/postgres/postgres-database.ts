@@ -4,7 +4,8 @@
 // appears in no message, and the pool's figures are counted in one place.
 import type { Sql, TransactionSql } from 'postgres';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
-import type { StoreInstruments, StoreOperation, StoreSettings } from '../store-driver.js';
+import type { StoreInstruments, StoreOperation } from '../../../application/ports/store-instruments.js';
+import type { StoreSettings } from '../store-driver.js';
 import { driverOptions, driverUrl, poolSizeInEffect } from './postgres-driver-options.js';
 import { isRetryable, meansReadOnlyServer, meansStoreUnavailable, oneLine } from './postgres-errors.js';
 import type { Queryable, Rows } from './postgres-sql.js';

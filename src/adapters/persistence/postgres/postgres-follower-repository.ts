@@ -32,7 +32,7 @@ const UPSERT = named<RowOf<typeof FOLLOWER_ROWS.columns>>(
   insertSql(
     FOLLOWER_ROWS,
     `ON CONFLICT (username, actor) DO UPDATE SET
-      ${assignments(FOLLOWER_ROWS, ['username', 'actor', 'followed_at'], 'EXCLUDED.')}
+      ${assignments(FOLLOWER_ROWS, ['username', 'actor', 'followed_at'], 'excluded.')}
      RETURNING (xmax = 0) AS inserted`,
   ),
 );

@@ -8,7 +8,7 @@ type JobRow = RowOf<typeof JOB_ROWS.columns>;
 
 /** On a pending job holding the new one's key, that row takes every column of the new one, its lease gone. */
 const REPLACING = `ON CONFLICT (replace_key) WHERE state = 'pending' AND replace_key IS NOT NULL DO UPDATE SET
-  ${assignments(JOB_ROWS, ['replace_key', 'state'], 'EXCLUDED.')}, lease_id = NULL, lease_until = NULL`;
+  ${assignments(JOB_ROWS, ['replace_key', 'state'], 'excluded.')}, lease_id = NULL, lease_until = NULL`;
 
 const INSERT_ONE = named<JobRow>(insertSql(JOB_ROWS, REPLACING));
 const INSERT_MANY = named<Record<string, string>>(insertManySql(JOB_ROWS, REPLACING));

@@ -11,7 +11,7 @@ type InstanceKeyRow = RowOf<typeof INSTANCE_KEY_ROWS.columns>;
 const UPSERT = named<RemoteKeyRow>(
   insertSql(
     REMOTE_KEY_ROWS,
-    `ON CONFLICT (key_id) DO UPDATE SET ${assignments(REMOTE_KEY_ROWS, ['key_id'], 'EXCLUDED.')}`,
+    `ON CONFLICT (key_id) DO UPDATE SET ${assignments(REMOTE_KEY_ROWS, ['key_id'], 'excluded.')}`,
   ),
 );
 
