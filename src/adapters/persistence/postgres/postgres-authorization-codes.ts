@@ -11,6 +11,7 @@ import {
   type StoredAuthorizationCode,
 } from '../authorization-code-record.js';
 import type { PostgresDatabase } from './postgres-database.js';
+import { deleteExpiredRows } from './postgres-expiry.js';
 
 type Row = { record: string };
 
@@ -53,6 +54,6 @@ export class PostgresAuthorizationCodes implements AuthorizationCodeStore {
   }
 
   async deleteExpired(before: Date): Promise<number> {
-    return (await this.db.query('DELETE FROM authorization_codes WHERE expires_at < $1', [before])).count;
+    return deleteExpiredRows(this.db, 'authorization_codes', 'code_hash', before);
   }
 }

@@ -5,6 +5,7 @@ import type { Username } from '../../../domain/user.js';
 import { ISSUED_TOKEN_ROWS } from './codecs/token-rows.js';
 import { insertSql, type RowOf } from './postgres-codec.js';
 import { named, type Queryable } from './postgres-sql.js';
+import { deleteExpiredRows } from './postgres-expiry.js';
 
 type IssuedTokenRow = RowOf<typeof ISSUED_TOKEN_ROWS.columns>;
 
@@ -40,7 +41,7 @@ export class PostgresIssuedTokenRegistry implements IssuedTokenRegistry {
   }
 
   async deleteExpired(now: Date): Promise<number> {
-    return (await this.db.query('DELETE FROM issued_tokens WHERE expires_at < $1', [now])).count;
+    return deleteExpiredRows(this.db, 'issued_tokens', 'token_hash', now);
   }
 
   private async list(where: string, params: unknown[]): Promise<IssuedToken[]> {

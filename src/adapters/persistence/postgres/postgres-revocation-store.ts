@@ -6,6 +6,7 @@ import { columnArrays, insertManySql } from './postgres-codec.js';
 import type { PostgresDatabase } from './postgres-database.js';
 import { insertJobs } from './postgres-job-insert.js';
 import { named, type Queryable } from './postgres-sql.js';
+import { deleteExpiredRows } from './postgres-expiry.js';
 
 /** Records that exist already are left alone: RETURNING names the new ones only. */
 const INSERT_NEW = named<Record<string, string>>(
@@ -53,6 +54,6 @@ export class PostgresRevocationStore implements RevocationStore {
 
   /** Safe on every instance at once: a row another instance deleted meanwhile is skipped, not counted twice. */
   async deleteExpired(now: Date): Promise<number> {
-    return (await this.db.query('DELETE FROM revocations WHERE expires_at < $1', [now])).count;
+    return deleteExpiredRows(this.db, 'revocations', 'token_hash', now);
   }
 }
