@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult } from './load-types.js';
 import type { BundleReadResult } from './bundle-read-types.js';
+import { postgresRows } from './report-postgres.js';
 import type { BenchResults, Row } from './results-types.js';
 import type { PagePair } from './scenarios/deep-pages.js';
 import { meanRps } from './scenarios/store-size.js';
@@ -456,6 +457,11 @@ export function tableRows(results: BenchResults): Row[] {
       l2.actor.rps / fedify.federation.actor.rps,
     );
   }
+  postgresRows(
+    results,
+    (metric, value, baseline, ratio) => add('13 PostgreSQL', metric, value, baseline, ratio),
+    { count, rate, ms, mib, withLatency },
+  );
   return rows;
 }
 

@@ -5,6 +5,7 @@ import type { Profile } from './profile.js';
 import type { DeepPageResults } from './scenarios/deep-pages.js';
 import type { FanOutResults } from './scenarios/fan-out.js';
 import type { FederationResults } from './scenarios/federation.js';
+import type { PostgresScaleResults } from './scenarios/postgres-scale.js';
 import type { ProfileFanOutResults } from './scenarios/profile-fan-out.js';
 import type { BadSignatureResults } from './scenarios/bad-signatures.js';
 import type { SignInResults } from './scenarios/sign-in.js';
@@ -60,6 +61,8 @@ export interface BenchResults {
   profileFanOut?: ProfileFanOutResults;
   /** Scenario 11: the transparency log's cost on writes, its reads, a full verification, the start-up check. */
   transparency?: TransparencyResults;
+  /** Scenario 13 (issue 35): the seeded store moved to PostgreSQL, L2 and the bare driver's floor on it. */
+  postgres?: PostgresScaleResults;
   /** Scenario 8: other software doing L2's work, each in its own process with nothing else running. */
   peers?: { oidcProvider?: IntrospectionResults; fedify?: FedifyResults };
   rows?: Row[];

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only]`: builds and starts the real service, a bare Koa baseline and two peers
+// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only] [-- --postgres-only]`: builds and starts the real service, a bare Koa baseline and two peers
 // (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
 // bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import { markdownTable, RESULTS_FILE, tableRows, writeResults } from './report.j
 import type { BenchResults } from './results-types.js';
 import { deepPages } from './scenarios/deep-pages.js';
 import { fanOut } from './scenarios/fan-out.js';
+import { postgresScale } from './scenarios/postgres-scale.js';
 import { profileFanOut } from './scenarios/profile-fan-out.js';
 import { federationReads } from './scenarios/federation.js';
 import { badSignatures } from './scenarios/bad-signatures.js';
@@ -41,6 +42,8 @@ const keep = process.argv.includes('--keep');
 const fanOutOnly = process.argv.includes('--fan-out-only');
 /** Scenario 11's fat bundles alone (issue 33), between two hello baselines. */
 const fatBundlesOnly = process.argv.includes('--fat-bundles-only');
+/** Scenario 13 alone (issue 35): the build, the seeding, and the seeded store on PostgreSQL. */
+const postgresOnly = process.argv.includes('--postgres-only');
 const PUBLIC_URL = 'http://l2.bench.localhost';
 const PASSWORD = 'bench password 1';
 const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
@@ -319,6 +322,29 @@ async function onSeededStore(l2: RunningServer, idle: Memory): Promise<void> {
   seeded.memoryAfterLoad = l2.memory();
 }
 
+/** Scenario 13 (issue 35): the seeded store moved to PostgreSQL; skipped, with a line saying so, without its binaries. */
+async function onPostgres(): Promise<void> {
+  results.postgres = await postgresScale({
+    profile,
+    seededSqlite: workspace.seededStore,
+    dir: workspace.dir,
+    settings: { secretsDir: workspace.secretsDir, publicUrl: PUBLIC_URL, bcryptCost: profile.bcryptCost },
+    client,
+    step,
+    track: (server) => {
+      running.add(server);
+      return () => running.delete(server);
+    },
+  });
+}
+
+/** `--postgres-only`: the build, the seeding, and scenario 13. */
+async function postgresAlone(): Promise<void> {
+  build();
+  await seed();
+  await onPostgres();
+}
+
 /** `--fan-out-only`: the build, the ceilings, and scenario 7 with its profile line. */
 async function fanOutAlone(): Promise<void> {
   build();
@@ -355,6 +381,7 @@ async function main(): Promise<void> {
   step(`profile ${profile.name}; workspace ${workspace.dir}`);
   if (fanOutOnly) return fanOutAlone();
   if (fatBundlesOnly) return fatBundlesAlone();
+  if (postgresOnly) return postgresAlone();
   build();
   // Ceilings first, while nothing else of the bench runs.
   await ceilings();
@@ -394,6 +421,7 @@ async function main(): Promise<void> {
   );
 
   await peerFedify();
+  await onPostgres();
 
   results.baseline.end = await hello();
   step(`baseline hello again ${results.baseline.end.rps.toFixed(0)} rps`);

@@ -75,6 +75,8 @@ function running(child: ChildProcess, port: number): RunningServer {
 
 export interface L2Settings {
   readonly storePath: string;
+  /** STORE as a URL (postgres://…), instead of the SQLite file at storePath. */
+  readonly storeUrl?: string;
   readonly secretsDir: string;
   readonly publicUrl: string;
   readonly bcryptCost: number;
@@ -90,7 +92,7 @@ function l2Environment(settings: L2Settings): NodeJS.ProcessEnv {
     HOST: '127.0.0.1',
     PORT: '0',
     PUBLIC_URL: settings.publicUrl,
-    STORE: `sqlite:${settings.storePath}`,
+    STORE: settings.storeUrl ?? `sqlite:${settings.storePath}`,
     SECRETS_DIR: settings.secretsDir,
     BCRYPT_COST: String(settings.bcryptCost),
     // Attach records a loopback L1 server; no notice is ever sent (nothing is revoked over HTTP).
