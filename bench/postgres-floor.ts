@@ -3,7 +3,8 @@
 // concurrent loops as the load has connections, with no HTTP, no JSON, no token codec, no signing — what the
 // database and the driver allow on this machine. L2's rate ÷ this rate is what the rest of L2 costs.
 // The statements are L2's own texts, as a server with log_statement = 'all' showed them (docs/performance.md, 13):
-//  - verify: the revocation probe by token hash (the whole of what verify asks the store);
+//  - verify: the revocation probe by token hash (the whole of what verify asks the store), batched as L2 batches it
+//    (postgres-revocation-lookups.ts: the same class, so the same statements);
 //  - writes: the revocation probe of the writer's bearer token, the name check, the writer's account, the write
 //    budget's counter, the next idx, the append transaction (the tree's row locked, the asset, the live-asset and tag
 //    counts, the activity, its leaf hash and the tree's new edge, the writer's activity count, the follower inboxes),
@@ -13,6 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { processTreeCpuSeconds } from './cpu-time.js';
+import { RevocationLookups } from '../src/adapters/persistence/postgres/postgres-revocation-lookups.js';
 import { arrayLiteral } from '../src/adapters/persistence/postgres/postgres-sql.js';
 import { appendEntry, edgeBytes, storedEdge } from '../src/adapters/persistence/transparency-hashes.js';
 
@@ -60,10 +62,14 @@ type Runner = Pick<postgres.Sql, 'unsafe'>;
 const run = <Row = Record<string, unknown>>(db: Runner, text: string, params: unknown[] = []) =>
   db.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<Row[]>;
 
-const REVOKED = 'SELECT 1 FROM revocations WHERE token_hash = $1';
+/** The revocation probe as L2 sends it: one statement per lookup while few are in flight, batched beyond. */
+const lookups = new RevocationLookups(
+  { query: (text, params = []) => run(sql, text, [...params]) as never },
+  Math.max(1, Math.floor(spec.pool / 2)),
+);
 
 async function verify(): Promise<void> {
-  await run(sql, REVOKED, [spec.tokenHash]);
+  await lookups.isRevoked(spec.tokenHash);
 }
 
 const ASSET_COLUMNS =
@@ -130,7 +136,7 @@ async function write(): Promise<void> {
   // The same length as the load's names (b<pid>_<n>), so that the stored document keeps its size.
   const name = `f${process.pid}_${(counter++).toString(36)}`;
   const now = new Date();
-  await run(sql, REVOKED, [spec.tokenHash]);
+  await lookups.isRevoked(spec.tokenHash);
   await run(sql, FIND_ASSET, [name]);
   await run(sql, FIND_USER, [writer]);
   await run(sql, SPEND, [`asset_write_user:${writer}`, 1, new Date(now.getTime() + 60_000), now]);

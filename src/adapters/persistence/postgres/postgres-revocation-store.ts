@@ -7,6 +7,7 @@ import type { PostgresDatabase } from './postgres-database.js';
 import { insertJobs } from './postgres-job-insert.js';
 import { named, type Queryable } from './postgres-sql.js';
 import { deleteExpiredRows } from './postgres-expiry.js';
+import { RevocationLookups } from './postgres-revocation-lookups.js';
 
 /** Records that exist already are left alone: RETURNING names the new ones only. */
 const INSERT_NEW = named<Record<string, string>>(
@@ -42,14 +43,19 @@ export async function writeRevocations(
 }
 
 export class PostgresRevocationStore implements RevocationStore {
-  constructor(private readonly db: PostgresDatabase) {}
+  private readonly lookups: RevocationLookups;
+
+  constructor(private readonly db: PostgresDatabase) {
+    // Half the pool at most for verify's lookups, so that writes and the rest always find a connection.
+    this.lookups = new RevocationLookups(db, Math.max(1, Math.floor(db.instruments.pool().size / 2)));
+  }
 
   async revoke(revocations: readonly Revocation[], now: Date): Promise<number> {
     return this.db.transaction((tx) => writeRevocations(tx, revocations, now));
   }
 
-  async isRevoked(tokenHash: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 FROM revocations WHERE token_hash = $1', [tokenHash])).length > 0;
+  isRevoked(tokenHash: string): Promise<boolean> {
+    return this.lookups.isRevoked(tokenHash);
   }
 
   /** Safe on every instance at once: a row another instance deleted meanwhile is skipped, not counted twice. */
