@@ -14,6 +14,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { processTreeCpuSeconds } from './cpu-time.js';
+import { FILE_TAGS } from '../src/adapters/persistence/postgres/postgres-asset-tags.js';
+import { ADD_POINTS } from '../src/adapters/persistence/postgres/postgres-rate-limit-counters.js';
 import { RevocationLookups } from '../src/adapters/persistence/postgres/postgres-revocation-lookups.js';
 import { arrayLiteral } from '../src/adapters/persistence/postgres/postgres-sql.js';
 import { appendEntry, edgeBytes, storedEdge } from '../src/adapters/persistence/transparency-hashes.js';
@@ -78,14 +80,6 @@ const FIND_ASSET = `SELECT ${ASSET_COLUMNS} FROM assets WHERE name = $1`;
 const FIND_USER =
   'SELECT username, password_hash, public_key_pem, private_key_pem, created_at, deleted_at, disabled_at, profile, ' +
   'profile_version FROM users WHERE username = $1';
-const SPEND = `
-  INSERT INTO rate_limit_counters (key, points, expire) VALUES ($1, $2, $3)
-  ON CONFLICT (key) DO UPDATE SET
-    points = CASE WHEN rate_limit_counters.expire IS NULL OR rate_limit_counters.expire > $4
-      THEN rate_limit_counters.points + EXCLUDED.points ELSE EXCLUDED.points END,
-    expire = CASE WHEN rate_limit_counters.expire IS NULL OR rate_limit_counters.expire > $4
-      THEN rate_limit_counters.expire ELSE EXCLUDED.expire END
-  RETURNING points, expire`;
 const NEXT_IDX = 'SELECT size AS n FROM tlog_state WHERE id = 1';
 const LOCK_TREE = 'SELECT size, edge FROM tlog_state WHERE id = 1 FOR UPDATE';
 const INSERT_ASSET = `INSERT INTO assets (${ASSET_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -93,12 +87,6 @@ const INSERT_ASSET = `INSERT INTO assets (${ASSET_COLUMNS}) VALUES ($1, $2, $3, 
 const COUNT_LIVE = `WITH total AS (UPDATE counters SET value = value + $2 WHERE name = 'live_assets')
      INSERT INTO user_counts (username, live_assets) VALUES ($1, $2)
      ON CONFLICT (username) DO UPDATE SET live_assets = user_counts.live_assets + $2`;
-const TAG = `
-  WITH filed AS (
-    INSERT INTO asset_tags (tag, seq) SELECT tag, $2 FROM unnest($1::text[]) AS t(tag)
-    ON CONFLICT DO NOTHING RETURNING tag)
-  INSERT INTO tag_counts (tag, live_assets) SELECT tag, 1 FROM filed
-  ON CONFLICT (tag) DO UPDATE SET live_assets = tag_counts.live_assets + 1`;
 const INSERT_ACTIVITY =
   'INSERT INTO activities (idx, type, actor, object, published, document) VALUES ($1, $2, $3, $4, $5, $6)';
 const KEEP = `
@@ -139,7 +127,7 @@ async function write(): Promise<void> {
   await lookups.isRevoked(spec.tokenHash);
   await run(sql, FIND_ASSET, [name]);
   await run(sql, FIND_USER, [writer]);
-  await run(sql, SPEND, [`asset_write_user:${writer}`, 1, new Date(now.getTime() + 60_000), now]);
+  await run(sql, ADD_POINTS, [`asset_write_user:${writer}`, 1, new Date(now.getTime() + 60_000), now]);
   await run(sql, NEXT_IDX);
   await sql.begin(async (tx) => {
     const [tree] = await run<{ size: number; edge: Buffer }>(tx, LOCK_TREE);
@@ -159,7 +147,7 @@ async function write(): Promise<void> {
       null,
     ]);
     await run(tx, COUNT_LIVE, [writer, 1]);
-    await run(tx, TAG, [arrayLiteral(TAGS), asset!.seq]);
+    await run(tx, FILE_TAGS, [arrayLiteral(TAGS), asset!.seq]);
     const document = template!.document.replaceAll(template!.object, name);
     await run(tx, INSERT_ACTIVITY, [idx, 'Create', writer, name, now, document]);
     // The real leaf hash and edge (L2's own hashing, microseconds): the log stays consistent.

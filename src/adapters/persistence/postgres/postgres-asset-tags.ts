@@ -6,7 +6,7 @@ import { arrayLiteral, type Queryable } from './postgres-sql.js';
 // change, so a tag's page is a range of the primary key and its total one row, however large the registry. Each
 // change is one statement, whatever the number of tags.
 
-const FILE = `
+export const FILE_TAGS = `
   WITH filed AS (
     INSERT INTO asset_tags (tag, seq) SELECT tag, $2 FROM unnest($1::text[]) AS t(tag)
     ON CONFLICT DO NOTHING RETURNING tag)
@@ -18,7 +18,7 @@ const UNFILE = `
   UPDATE tag_counts SET live_assets = live_assets - 1 WHERE tag IN (SELECT tag FROM unfiled)`;
 
 async function file(tx: Queryable, seq: number, keys: readonly string[]): Promise<void> {
-  if (keys.length > 0) await tx.query(FILE, [arrayLiteral(keys), seq]);
+  if (keys.length > 0) await tx.query(FILE_TAGS, [arrayLiteral(keys), seq]);
 }
 
 async function unfile(tx: Queryable, seq: number, keys: readonly string[]): Promise<void> {

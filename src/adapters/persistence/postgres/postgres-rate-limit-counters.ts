@@ -12,7 +12,7 @@ interface CounterRow {
  * Adds `points` to the counter in one statement (INSERT … ON CONFLICT … DO UPDATE … RETURNING: atomic whichever
  * instance runs it): a counter whose window ended starts again with these points and a new window.
  */
-const ADD = `
+export const ADD_POINTS = `
   INSERT INTO rate_limit_counters (key, points, expire) VALUES ($1, $2, $3)
   ON CONFLICT (key) DO UPDATE SET
     points = CASE WHEN rate_limit_counters.expire IS NULL OR rate_limit_counters.expire > $4
@@ -50,7 +50,7 @@ class PostgresRateLimiter extends StoreLimiter {
     const now = Date.now();
     const expire = msDuration > 0 ? new Date(now + msDuration) : null;
     const [row] = await this.db.query<CounterRow>(
-      forceExpire ? SET : ADD,
+      forceExpire ? SET : ADD_POINTS,
       forceExpire ? [key, points, expire] : [key, points, expire, new Date(now)],
     );
     if (!row) throw new Error(`rate-limit counter ${key} was not written`);
