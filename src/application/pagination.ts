@@ -25,34 +25,35 @@ export async function paginate<T>(
   request: CursorRequest,
   seeks: Seeks<T>,
 ): Promise<Page<T> & { positions: number[] }> {
-  const { limit } = request;
-  const total = seeks.count();
-  let entries: Positioned<T>[];
-  let newerExist: boolean;
-  let olderExist: boolean;
-  if (request.after !== undefined) {
-    const [found, older] = await Promise.all([
-      seeks.newer(request.after, limit + 1),
-      seeks.older(request.after + 1, 1),
-    ]);
-    newerExist = found.length > limit;
-    entries = found.slice(0, limit).reverse();
-    olderExist = entries.length > 0 && older.length > 0;
-  } else {
-    const { before } = request;
-    const [found, newer] = await Promise.all([
-      seeks.older(before ?? null, limit + 1),
-      before === undefined ? [] : seeks.newer(before - 1, 1),
-    ]);
-    olderExist = found.length > limit;
-    entries = found.slice(0, limit);
-    newerExist = entries.length > 0 && newer.length > 0;
-  }
+  // One Promise.all: a store that fails fails the page once, and no question is left unawaited.
+  const [{ entries, newerExist, olderExist }, total] = await Promise.all([
+    pageOf(request, seeks),
+    seeks.count(),
+  ]);
   return {
     items: entries.map((e) => e.value),
     positions: entries.map((e) => e.position),
-    total: await total,
+    total,
     nextCursor: olderExist ? entries[entries.length - 1]!.position : null,
     prevCursor: newerExist ? entries[0]!.position : null,
   };
+}
+
+/** The page's entries, and whether entries exist beyond each end of it. */
+async function pageOf<T>(
+  request: CursorRequest,
+  seeks: Seeks<T>,
+): Promise<{ entries: Positioned<T>[]; newerExist: boolean; olderExist: boolean }> {
+  const { limit, before, after } = request;
+  if (after !== undefined) {
+    const [found, older] = await Promise.all([seeks.newer(after, limit + 1), seeks.older(after + 1, 1)]);
+    const entries = found.slice(0, limit).reverse();
+    return { entries, newerExist: found.length > limit, olderExist: entries.length > 0 && older.length > 0 };
+  }
+  const [found, newer] = await Promise.all([
+    seeks.older(before ?? null, limit + 1),
+    before === undefined ? [] : seeks.newer(before - 1, 1),
+  ]);
+  const entries = found.slice(0, limit);
+  return { entries, newerExist: entries.length > 0 && newer.length > 0, olderExist: found.length > limit };
 }
