@@ -10,6 +10,7 @@ import type { FailureLimit } from './ports/failure-limit.js';
 import type { FederationClient } from './ports/federation-client.js';
 import type { IdGenerator } from './ports/id-generator.js';
 import type { JobObserver } from './ports/job-observer.js';
+import type { IdTokenSigner } from './ports/id-token-signer.js';
 import type { KeyPairGenerator } from './ports/key-pair-generator.js';
 import type { L1Notifier } from './ports/l1-notifier.js';
 import type { LogCoverage } from './ports/log-coverage.js';
@@ -55,6 +56,8 @@ export interface ApplicationPorts {
   readonly l1Notifier: L1Notifier;
   /** Signs the logout token of each revocation notice attempt. */
   readonly noticeSigner: NoticeSigner;
+  /** Signs the ID tokens of OpenID Connect code exchanges (API.md §2.5). */
+  readonly idTokenSigner: IdTokenSigner;
   /** The codes of "Sign in with L2" and its PKCE check. */
   readonly oneTimeCodes: OneTimeCodes;
   readonly federation: FederationClient;

@@ -9,6 +9,7 @@ import { IdentityConfirmation } from './services/identity-confirmation.js';
 import { InstanceActorKeys } from './services/instance-actor-keys.js';
 import { JobRunner, type JobHandlers } from './services/job-runner.js';
 import { NoticeSender } from './services/notice-sender.js';
+import { OpenIdClaims } from './services/openid-claims.js';
 import { PasskeyAssertions } from './services/passkey-assertions.js';
 import { PasswordCheck } from './services/password-check.js';
 import { PublishActivity } from './services/publish-activity.js';
@@ -42,6 +43,8 @@ export interface ApplicationServices {
   readonly publishActivity: PublishActivity;
   /** What the three asset writes share (AssetWrites). */
   readonly assetWriting: AssetWrites;
+  /** The ID tokens and profile claims of OpenID Connect (API.md §2.5). */
+  readonly openIdClaims: OpenIdClaims;
   /** An actor with its pictures: what its document and its profile Update show. */
   readonly actorViews: ActorViews;
   readonly deliveries: Deliveries;
@@ -109,6 +112,7 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.transparency.settings.pause,
     ),
   actorViews: (p) => new ActorViews(p.store.assets),
+  openIdClaims: (p) => new OpenIdClaims(p.idTokenSigner, p.store.users, p.actorViews, p.urls, p.clock),
   deliveries: (p) =>
     new Deliveries(
       p.store.activities,

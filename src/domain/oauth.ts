@@ -1,6 +1,7 @@
 // "Sign in with L2" (API.md §2.3): the authorization-code flow with PKCE that an L1 server starts, so that the user
 // never types a URL and the scoped token never passes through one.
 import { normaliseL1Server, type L1ServerUrl } from './l1-server.js';
+import type { OpenIdGrant } from './openid.js';
 import { err, ok, type Result } from './result.js';
 import type { IssuedToken } from './revocation.js';
 import type { TokenClaims } from './token.js';
@@ -102,6 +103,11 @@ export interface AuthorizationCode {
   readonly usedAt: Date | null;
   /** The token its exchange issued; null until then. */
   readonly issued: IssuedToken | null;
+  /**
+   * What an OpenID Connect request was granted (scope, nonce; API.md §2.5), null for a §2.3 request. The ID token's
+   * auth_time, amr and sid are those of `session`: the sign-in that allowed the code.
+   */
+  readonly openid: OpenIdGrant | null;
 }
 
 /** A code just granted by `session` for `request`: unused, living AUTHORIZATION_CODE_LIFETIME_SECONDS from `now`. */
@@ -111,6 +117,7 @@ export function grantedCode(input: {
   sessionTokenHash: string;
   request: AuthorizationRequest;
   now: Date;
+  openid?: OpenIdGrant | null;
 }): AuthorizationCode {
   const { request } = input;
   return {
@@ -124,6 +131,7 @@ export function grantedCode(input: {
     expiresAt: new Date(input.now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
     usedAt: null,
     issued: null,
+    openid: input.openid ?? null,
   };
 }
 

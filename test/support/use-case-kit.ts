@@ -18,6 +18,7 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import { composeL2 } from '../../src/composition/compose.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { FixedClock, SequentialIds } from './fixed-clock.js';
+import { writeIdTokenKey } from './id-token-key.js';
 import { writeNoticeKey } from './notice-key.js';
 import { writeTestTlogKey } from './tlog-test-key.js';
 
@@ -116,6 +117,7 @@ function configOfKit(): Config {
   const secrets = mkdtempSync(join(tmpdir(), 'l2-kit-'));
   writeFileSync(join(secrets, 'jwt_secret'), 'k'.repeat(32));
   writeNoticeKey(secrets);
+  writeIdTokenKey(secrets);
   writeTestTlogKey(secrets);
   kitConfig = loadConfig({
     NODE_ENV: 'test',

@@ -9,11 +9,13 @@ import {
   type TokenRequestError,
 } from '../../../domain/oauth.js';
 import { err, ok, type Result } from '../../../domain/result.js';
+import { L1_SCOPE } from '../../../domain/openid.js';
 import { toSeconds } from '../../../domain/token.js';
 import type { AuthorizationCodeStore } from '../../ports/authorization-code-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { OneTimeCodes } from '../../ports/one-time-codes.js';
 import type { AuthenticateToken } from '../../services/authenticate-token.js';
+import type { OpenIdClaims } from '../../services/openid-claims.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 import type { ScopedTokenGrant } from '../../services/scoped-token-grant.js';
 import type { TokenIssuer } from '../../services/token-issuer.js';
@@ -22,6 +24,10 @@ export interface ExchangedToken {
   readonly token: string;
   /** Seconds until the token expires. */
   readonly expiresIn: number;
+  /** The granted scope string: `l1`, or with OpenID Connect `openid l1` / `openid profile l1` (API.md §2.5). */
+  readonly scope: string;
+  /** The ID token, when `openid` was granted. */
+  readonly idToken: string | null;
 }
 
 const invalidGrant = (detail: string) => err<TokenRequestError>({ type: 'invalid_grant', detail });
@@ -35,6 +41,7 @@ export class ExchangeAuthorizationCode {
     private readonly authenticate: AuthenticateToken,
     private readonly writer: RevocationWriter,
     private readonly clock: Clock,
+    private readonly openid: OpenIdClaims,
   ) {}
 
   async execute(request: TokenRequest): Promise<Result<ExchangedToken, TokenRequestError>> {
@@ -50,7 +57,8 @@ export class ExchangeAuthorizationCode {
       return invalidGrant('The session that allowed this code has expired.');
 
     // Signed before the redemption, so that a second use always finds which token to revoke; recorded after it.
-    const { view, record } = this.issuer.signScoped(found.session, found.clientId);
+    const scope = found.openid?.scope ?? L1_SCOPE;
+    const { view, record } = this.issuer.signScoped(found.session, found.clientId, scope);
     const redemption = await this.store.redeem(codeHash, record, this.clock.now());
     if (!redemption) return invalidGrant('The code is unknown.');
     if (redemption.kind === 'used') return this.replayed(redemption.code, request);
@@ -66,7 +74,13 @@ export class ExchangeAuthorizationCode {
     }
     // A second use that raced this exchange revoked the token already: it is not handed out.
     if (await this.authenticate.isRevoked(view.tokenHash)) return invalidGrant('The code was used twice.');
-    return ok({ token: view.token, expiresIn: view.claims.exp - toSeconds(this.clock.now()) });
+    const idToken = found.openid ? await this.openid.idToken(found, found.openid) : null;
+    return ok({
+      token: view.token,
+      expiresIn: view.claims.exp - toSeconds(this.clock.now()),
+      scope,
+      idToken,
+    });
   }
 
   /**

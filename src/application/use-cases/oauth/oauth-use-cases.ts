@@ -2,9 +2,11 @@
 // introspection (RFC 7662), which answers exactly as verification does (the registered VerifyToken).
 import type { AccountUseCases } from '../accounts/account-use-cases.js';
 import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
+import { DecideAuthorizationPrompt } from './decide-authorization-prompt.js';
 import { ExchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { GrantAuthorizationCode } from './grant-authorization-code.js';
 import { IntrospectToken } from './introspect-token.js';
+import { ReadUserInfo } from './read-user-info.js';
 import { ReviewAuthorizationRequest } from './review-authorization-request.js';
 
 export const OAUTH_USE_CASES = {
@@ -20,7 +22,10 @@ export const OAUTH_USE_CASES = {
       p.authenticateToken,
       p.revocationWriter,
       p.clock,
+      p.openIdClaims,
     ),
+  decideAuthorizationPrompt: (p) => new DecideAuthorizationPrompt(p.store.attachments, p.clock),
+  readUserInfo: (p) => new ReadUserInfo(p.authenticateToken, p.openIdClaims),
   introspectToken: (p, uses) =>
     new IntrospectToken(uses.verifyToken, p.authenticateToken, p.introspectionFailures),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'verifyToken'>>;

@@ -75,3 +75,16 @@ export const INTROSPECTION_ERRORS = new ErrorTable<
     'a token that does not verify, from an address that had its budget of them (Retry-After says when to try again)',
   ),
 });
+
+/** `GET`/`POST /oauth/userinfo` (RFC 6750 §2): a token both in the header and in the form. */
+export const USERINFO_REQUEST_ERRORS = new ErrorTable<{
+  readonly type: 'invalid_request';
+  readonly detail: string;
+}>({
+  invalid_request: {
+    status: 400,
+    doc: 'the access token is sent both in the Authorization header and in the form',
+    detail: (error) => error.detail,
+    members: (error) => ({ error: 'invalid_request', error_description: error.detail }),
+  },
+});

@@ -10,6 +10,7 @@ import { discoveryRoutes } from './discovery.routes.js';
 import { inboxRoutes } from './inbox.routes.js';
 import { introspectionRoutes } from './introspection.routes.js';
 import { oauthMetadataRoutes } from './oauth-metadata.routes.js';
+import { userInfoRoutes } from './userinfo.routes.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { opsRoutes } from './ops.routes.js';
 import { pagesRoutes } from './pages.routes.js';
@@ -36,6 +37,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   oauthMetadataRoutes(routes, deps);
   oauthRoutes(routes, deps);
   introspectionRoutes(routes, deps);
+  userInfoRoutes(routes, deps);
   pagesRoutes(routes, deps);
   assetRoutes(routes, deps);
   registryRoutes(routes, deps);
