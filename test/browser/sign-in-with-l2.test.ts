@@ -108,9 +108,12 @@ describe('Sign in with L2 in a real browser (Chromium)', function () {
     await page.goto(`${l2.url}/oauth/authorize?${query}`);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/callback');
+    // API.md §2.5: errors carry error_description and iss (RFC 9207).
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.equal({
       error: 'access_denied',
+      error_description: 'The person denied the request.',
       state,
+      iss: l2.url,
     });
   });
 
