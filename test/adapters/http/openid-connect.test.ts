@@ -15,6 +15,9 @@ import {
   pkce,
   signedInBrowser,
 } from '../../support/sign-in-with-l2.js';
+import type { RevocationStore } from '../../../src/application/ports/revocation-store.js';
+import { forgeToken, validClaims } from '../../support/forge.js';
+import { createAsset } from './registry/support.js';
 import type { TestServer } from '../../support/test-server.js';
 import { expectProblem, jwtPayload, PASSWORD, startServer, STORES } from './helpers.js';
 
@@ -397,6 +400,21 @@ for (const store of STORES) {
         expect(post.json).to.deep.equal(expected);
       });
 
+      it('names the display name and the avatar picture, in the ID token and in UserInfo', async () => {
+        const browser = await signedInBrowser(server.url, 'alice', PASSWORD);
+        const session = browser.cookie('l2_token')!;
+        const api = client(server.url);
+        await createAsset(api, session, 'face', { url: 'https://cdn.example/face.png' });
+        const patched = await api.send('PATCH', '/users/alice', { display_name: 'Alice L.', avatar: 'face' }, { token: session }); // prettier-ignore
+        expect(patched.status, patched.text).to.equal(200);
+        const { back, verifier } = await allow(OPENID, browser);
+        const answer = await redeem(back, verifier);
+        const expected = { name: 'Alice L.', picture: 'https://cdn.example/face.png' };
+        expect((await verifyIdToken(answer.json.id_token)).payload).to.include(expected);
+        const info = await api.get('/oauth/userinfo', { headers: { authorization: `Bearer ${answer.json.access_token}` } }); // prettier-ignore
+        expect(info.json).to.include(expected);
+      });
+
       it('answers only sub without profile', async () => {
         const { token } = await tokenFor({ scope: 'openid' });
         const get = await client(server.url).get('/oauth/userinfo', {
@@ -447,6 +465,35 @@ for (const store of STORES) {
         const { keys } = (await client(server.url).get('/.well-known/jwks.json')).json as { keys: JWK[] };
         expect(keys.map((key) => key.kid)).to.include(decodeProtectedHeader(id_token).kid);
       });
+    });
+  });
+
+  describe(`UserInfo when the revocation records cannot be read (${store})`, () => {
+    const brokenRevocations: RevocationStore = {
+      isRevoked: async () => {
+        throw new Error('disk gone');
+      },
+      revoke: async () => 0,
+      deleteExpired: async () => 0,
+    };
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(store, {
+        override: { store: (p) => ({ ...p.openedStore.persistence, revocations: brokenRevocations }) },
+      });
+    });
+    after(() => server.close());
+
+    it('answers 503 unavailable, never the claims', async () => {
+      const token = forgeToken(
+        validClaims({ l1_server: 'https://l1.example', sid: 'session-1', scope: 'openid profile l1' }),
+      );
+      const answer = await client(server.url).get('/oauth/userinfo', {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expectProblem(answer, 503, 'unavailable');
+      expect(answer.text).to.not.include('disk gone');
+      expect(answer.json).to.not.have.property('sub');
     });
   });
 }

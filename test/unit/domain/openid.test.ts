@@ -84,7 +84,7 @@ describe('when the person signs in again (API.md §2.5: prompt=login, max_age)',
   });
 
   it('prompt=login and max_age=0: unless the session signed in after the request first arrived', () => {
-    for (const query of [{ prompt: 'login' }, { max_age: '0' }]) {
+    for (const query of [{ prompt: 'login' }, { max_age: '0' }] as Record<string, string>[]) {
       expect(needed(query, t0 + 10)).to.equal(true);
       expect(needed(query, t0 + 10, t0 + 1)).to.equal(true); // signed in before the request arrived
       expect(needed(query, t0 + 10, t0)).to.equal(false); // the sign-in the request asked for
