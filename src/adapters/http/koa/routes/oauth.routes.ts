@@ -106,7 +106,8 @@ export function oauthRoutes(routes: RouteTable, deps: HttpDependencies): void {
             'prompt=none, or an OpenID parameter refused: to `redirect_uri` with `code` or `error`, and `iss`',
         },
       },
-      refusals: [AUTHORIZATION_REQUEST_ERRORS, SCOPED_TOKEN],
+      // ATTACH_ERRORS: prompt=none grants at once, as Allow does.
+      refusals: [AUTHORIZATION_REQUEST_ERRORS, SCOPED_TOKEN, ATTACH_ERRORS],
     },
     async (ctx) => {
       const request = await reviewed(ctx.query);
