@@ -9,6 +9,7 @@ import {
   type TokenRequestError,
 } from '../../../domain/oauth.js';
 import { err, ok, type Result } from '../../../domain/result.js';
+import type { IssuedToken } from '../../../domain/revocation.js';
 import { toSeconds } from '../../../domain/token.js';
 import type { AuthorizationCodeStore } from '../../ports/authorization-code-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -16,6 +17,7 @@ import type { OneTimeCodes } from '../../ports/one-time-codes.js';
 import type { AuthenticateToken } from '../../services/authenticate-token.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 import type { ScopedTokenGrant } from '../../services/scoped-token-grant.js';
+import type { KnownClient } from '../../services/client-registry.js';
 import type { TokenIssuer } from '../../services/token-issuer.js';
 
 export interface ExchangedToken {
@@ -23,6 +25,15 @@ export interface ExchangedToken {
   /** Seconds until the token expires. */
   readonly expiresIn: number;
 }
+
+/**
+ * A token issued to a document client remembers the backchannel_logout_uri its document has now, when the token is
+ * issued (API.md §2.5): every later revocation tells that URI, whatever the document says by then.
+ */
+const withDocumentClient = (record: IssuedToken, client: KnownClient | null): IssuedToken =>
+  client?.kind === 'document' && client.clientId === record.l1Server
+    ? { ...record, documentClient: { backchannelLogoutUri: client.document.backchannelLogoutUri } }
+    : record;
 
 const invalidGrant = (detail: string) => err<TokenRequestError>({ type: 'invalid_grant', detail });
 
@@ -37,7 +48,11 @@ export class ExchangeAuthorizationCode {
     private readonly clock: Clock,
   ) {}
 
-  async execute(request: TokenRequest): Promise<Result<ExchangedToken, TokenRequestError>> {
+  /** `client`: the authenticated client; a document client's token remembers its backchannel_logout_uri. */
+  async execute(
+    request: TokenRequest,
+    client: KnownClient | null = null,
+  ): Promise<Result<ExchangedToken, TokenRequestError>> {
     const codeHash = this.codes.hashOf(request.code);
     const found = await this.store.find(codeHash);
     if (!found) return invalidGrant('The code is unknown.');
@@ -50,13 +65,14 @@ export class ExchangeAuthorizationCode {
       return invalidGrant('The session that allowed this code has expired.');
 
     // Signed before the redemption, so that a second use always finds which token to revoke; recorded after it.
-    const { view, record } = this.issuer.signScoped(found.session, found.clientId);
+    const { view, record: signed } = this.issuer.signScoped(found.session, found.clientId);
+    const record = withDocumentClient(signed, client);
     const redemption = await this.store.redeem(codeHash, record, this.clock.now());
     if (!redemption) return invalidGrant('The code is unknown.');
     if (redemption.kind === 'used') return this.replayed(redemption.code, request);
     await this.issuer.record(record);
     const session = { claims: found.session, tokenHash: found.sessionTokenHash };
-    const confirmed = await this.grant.confirm(session, found.clientId, view);
+    const confirmed = await this.grant.confirm(session, found.clientId, view, record);
     if (!confirmed.ok) {
       return invalidGrant(
         confirmed.error.type === 'token_revoked'

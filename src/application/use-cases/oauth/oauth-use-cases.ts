@@ -2,13 +2,16 @@
 // introspection (RFC 7662), which answers exactly as verification does (the registered VerifyToken).
 import type { AccountUseCases } from '../accounts/account-use-cases.js';
 import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
+import { AuthenticateClient } from './authenticate-client.js';
 import { ExchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { GrantAuthorizationCode } from './grant-authorization-code.js';
 import { IntrospectToken } from './introspect-token.js';
 import { ReviewAuthorizationRequest } from './review-authorization-request.js';
+import { RevokeClientToken } from './revoke-client-token.js';
 
 export const OAUTH_USE_CASES = {
-  reviewAuthorizationRequest: (p) => new ReviewAuthorizationRequest(p.destinations, p.urls.base),
+  reviewAuthorizationRequest: (p) =>
+    new ReviewAuthorizationRequest(p.destinations, p.urls.base, p.clientRegistry),
   grantAuthorizationCode: (p) =>
     new GrantAuthorizationCode(p.scopedTokenGrant, p.oneTimeCodes, p.store.authorizationCodes, p.clock),
   exchangeAuthorizationCode: (p) =>
@@ -22,7 +25,23 @@ export const OAUTH_USE_CASES = {
       p.clock,
     ),
   introspectToken: (p, uses) =>
-    new IntrospectToken(uses.verifyToken, p.authenticateToken, p.introspectionFailures),
+    new IntrospectToken(
+      uses.verifyToken,
+      p.authenticateToken,
+      p.introspectionFailures,
+      p.clientAuthentication,
+      p.urls.base,
+    ),
+  authenticateClient: (p) => new AuthenticateClient(p.clientAuthentication),
+  revokeClientToken: (p) =>
+    new RevokeClientToken(
+      p.clientAuthentication,
+      p.authenticateToken,
+      p.revocationWriter,
+      p.store.issuedTokens,
+      p.clock,
+      p.urls.base,
+    ),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'verifyToken'>>;
 
 export type OAuthUseCases = UseCasesOf<typeof OAUTH_USE_CASES>;
