@@ -153,6 +153,33 @@ for (const store of STORES) {
         expect(claims.events).to.have.key('http://schemas.openid.net/event/backchannel-logout');
       });
 
+      it("tells the person's logout at L2 to the client's backchannel_logout_uri", async () => {
+        const clientId = docs.publish('/out.json', {
+          redirect_uris: [docs.url('/cb')],
+          backchannel_logout_uri: docs.url('/bye'),
+        });
+        const frank = await signedInBrowser(server.url, 'frank', PASSWORD);
+        const { verifier, challenge } = pkce();
+        const page = await frank.get(
+          `/oauth/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: docs.url('/cb') })}`,
+        );
+        const back = callbackOf(
+          await frank.submit('/oauth/authorize', { ...consentFields(page.text), decision: 'allow' }),
+        );
+        const token = await exchange(server.url, {
+          grant_type: 'authorization_code',
+          code: back.searchParams.get('code')!,
+          redirect_uri: docs.url('/cb'),
+          code_verifier: verifier,
+          client_id: clientId,
+        });
+        expect(token.status, token.text).to.equal(200);
+        expect((await frank.submit('/auth/logout', {})).status).to.equal(303);
+        await docs.waitForLogouts(1);
+        expect(docs.logouts[0]!.path).to.equal('/bye');
+        expect(jwtPayload(docs.logouts[0]!.fields.logout_token!)).to.include({ aud: clientId, sub: 'frank' });
+      });
+
       it('sends nothing for a document client without backchannel_logout_uri, and nothing to <client_id>/auth/revoke', async () => {
         const clientId = docs.publish('/quiet.json', { redirect_uris: [docs.url('/cb')] });
         const { fields } = await allow(clientId, docs.url('/cb'));
@@ -333,6 +360,48 @@ for (const store of STORES) {
         });
       }
 
+      it('takes the keys from a jwks_uri, and refuses one over its 20,480-byte cap', async () => {
+        const pair = await generateKeyPair('RS256');
+        privateKey = pair.privateKey;
+        const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'r1' };
+        docs.answers.set('/jwks.json', { body: { keys: [jwk] } });
+        clientId = docs.publish('/by-uri.json', {
+          redirect_uris: [docs.url('/cb')],
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks_uri: docs.url('/jwks.json'),
+        });
+        const rsaAssertion = async () => {
+          const now = Math.floor(Date.now() / 1000);
+          return new SignJWT({
+            iss: clientId,
+            sub: clientId,
+            aud: server.config.publicUrl,
+            exp: now + 60,
+            jti: randomUUID(),
+          })
+            .setProtectedHeader({ alg: 'RS256', kid: 'r1' })
+            .sign(privateKey);
+        };
+        const first = await allow(clientId, docs.url('/cb'));
+        const token = await exchange(server.url, {
+          ...first.fields,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: await rsaAssertion(),
+        });
+        expect(token.status, token.text).to.equal(200);
+
+        docs.answers.set('/jwks.json', { body: { keys: [jwk], padding: 'x'.repeat(20_500) } });
+        const second = await allow(clientId, docs.url('/cb'));
+        const refused = await exchange(server.url, {
+          ...second.fields,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: await rsaAssertion(),
+        });
+        expect(refused.status, refused.text).to.equal(401);
+        expect(refused.json.error_description).to.match(/jwks_uri/);
+        expect((await issuedTo(clientId)).tokens).to.equal(1);
+      });
+
       it('refuses an assertion from a client whose document does not declare private_key_jwt', async () => {
         const publicClient = docs.publish('/public.json', { redirect_uris: [docs.url('/cb')] });
         const { fields } = await allow(publicClient, docs.url('/cb'));
@@ -348,3 +417,61 @@ for (const store of STORES) {
     });
   });
 }
+
+describe('Client assertions replayed to another instance on the same store (sqlite)', () => {
+  let first: TestServer;
+  let second: TestServer;
+  let docs: FakeClientDocuments;
+
+  before(async () => {
+    first = await startServer('sqlite');
+    second = await startServer('sqlite', { dir: first.dir, background: false });
+    docs = await new FakeClientDocuments().start();
+  });
+  after(async () => {
+    await second.close();
+    await first.close();
+    await docs.stop();
+  });
+
+  it('refuses at one instance an assertion another instance accepted', async () => {
+    const pair = await generateKeyPair('ES256');
+    const clientId = docs.publish('/shared.json', {
+      redirect_uris: [docs.url('/cb')],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [await exportJWK(pair.publicKey)] },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const signed = await new SignJWT({
+      iss: clientId,
+      sub: clientId,
+      aud: first.config.publicUrl,
+      exp: now + 60,
+      jti: randomUUID(),
+    })
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(pair.privateKey);
+    const browser = await signedInBrowser(first.url, 'grace', PASSWORD);
+    const codeFor = async () => {
+      const { verifier, challenge } = pkce();
+      const page = await browser.get(
+        `/oauth/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: docs.url('/cb') })}`,
+      );
+      const back = callbackOf(
+        await browser.submit('/oauth/authorize', { ...consentFields(page.text), decision: 'allow' }),
+      );
+      return {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: docs.url('/cb'),
+        code_verifier: verifier,
+        client_assertion_type: ASSERTION_TYPE,
+        client_assertion: signed,
+      };
+    };
+    expect((await exchange(first.url, await codeFor())).status).to.equal(200);
+    const replayed = await exchange(second.url, await codeFor());
+    expect(replayed.status, replayed.text).to.equal(401);
+    expect(replayed.json.error_description).to.match(/used before/);
+  });
+});
