@@ -475,3 +475,32 @@ describe('Client assertions replayed to another instance on the same store (sqli
     expect(replayed.json.error_description).to.match(/used before/);
   });
 });
+
+describe('Client metadata documents under the outbound rules (L1_ALLOW_PRIVATE=false)', () => {
+  let server: TestServer;
+  let docs: FakeClientDocuments;
+
+  before(async () => {
+    server = await startServer('memory', { env: { L1_ALLOW_PRIVATE: 'false' } });
+    docs = await new FakeClientDocuments().start();
+  });
+  after(async () => {
+    await server.close();
+    await docs.stop();
+  });
+
+  it('never fetches a document from a loopback address, and refuses the client with an error page', async () => {
+    const browser = await signedInBrowser(server.url, 'heidi', PASSWORD);
+    const port = new URL(docs.origin).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      const clientId = `https://${host}/client.json`;
+      const { challenge } = pkce();
+      const page = await browser.get(
+        `/oauth/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: `https://${host}/client.json/cb` })}`,
+      );
+      expect(page.status, host).to.equal(400);
+      expect(page.headers.get('location'), host).to.equal(null);
+    }
+    expect(docs.fetches).to.deep.equal([]);
+  });
+});
