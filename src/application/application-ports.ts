@@ -3,6 +3,9 @@
 import type { Urls } from '../domain/activity-streams.js';
 import type { RetryPolicy } from '../domain/delivery-policy.js';
 import type { ActivitySigner } from './ports/activity-signer.js';
+import type { AssertionReplays } from './ports/assertion-replays.js';
+import type { ClientAssertionSignatures } from './ports/client-assertion-signatures.js';
+import type { ClientDocumentSource } from './ports/client-document-source.js';
 import type { CacheFactory } from './ports/bounded-cache.js';
 import type { Clock } from './ports/clock.js';
 import type { DestinationPolicy } from './ports/destination-policy.js';
@@ -54,6 +57,14 @@ export interface ApplicationPorts {
   readonly caches: CacheFactory;
   readonly destinations: DestinationPolicy;
   readonly l1Notifier: L1Notifier;
+  /** Clients identified by documents (API.md §2.5): their fetch, their assertions' signatures and jti memory. */
+  readonly oauthClients: {
+    readonly documents: ClientDocumentSource;
+    readonly signatures: ClientAssertionSignatures;
+    readonly replays: AssertionReplays;
+    /** L1_ALLOW_PRIVATE: `http` client_ids on loopback are looked up as documents too. */
+    readonly allowLoopback: boolean;
+  };
   /** Signs the logout token of each revocation notice attempt. */
   readonly noticeSigner: NoticeSigner;
   /** Signs the ID tokens of OpenID Connect code exchanges (API.md §2.5). */

@@ -4,6 +4,8 @@ import type { ApplicationPorts } from './application-ports.js';
 import { ActorViews } from './services/actor-views.js';
 import { AssetWrites } from './services/asset-writes.js';
 import { AuthenticateToken } from './services/authenticate-token.js';
+import { ClientAuthentication } from './services/client-authentication.js';
+import { ClientRegistry } from './services/client-registry.js';
 import { Deliveries } from './services/deliveries.js';
 import { IdentityConfirmation } from './services/identity-confirmation.js';
 import { InstanceActorKeys } from './services/instance-actor-keys.js';
@@ -29,6 +31,10 @@ export interface ApplicationServices {
   readonly revocationWriter: RevocationWriter;
   /** What renderer attach and "Sign in with L2" share: the attachment and the scoped token's rules. */
   readonly scopedTokenGrant: ScopedTokenGrant;
+  /** L1 server URL clients and document clients (API.md §2.5), looked up and kept. */
+  readonly clientRegistry: ClientRegistry;
+  /** Who calls the token, introspection and revocation endpoints (API.md §2.5). */
+  readonly clientAuthentication: ClientAuthentication;
   readonly passwordCheck: PasswordCheck;
   /** The end of every sign-in: a session token, kept only if the account is still as the sign-in found it. */
   readonly sessionStart: SessionStart;
@@ -77,6 +83,13 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.store.issuedTokens,
       p.assetWrites,
     ),
+  clientRegistry: (p) =>
+    new ClientRegistry(p.oauthClients.documents, p.clock, p.caches, p.oauthClients.allowLoopback),
+  clientAuthentication: (p) =>
+    new ClientAuthentication(p.clientRegistry, p.oauthClients.signatures, p.oauthClients.replays, p.clock, [
+      p.urls.base,
+      `${p.urls.base}/oauth/token`,
+    ]),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   sessionStart: (p) => new SessionStart(p.tokenIssuer, p.store.users, p.revocationWriter),
   secondSteps: (p) => new SecondSteps(p.store.accountSecurity, p.secrets, p.clock),

@@ -23,6 +23,7 @@ import { CryptoOneTimeCodes } from '../adapters/crypto/crypto-one-time-codes.js'
 import { CryptoSecretGenerator } from '../adapters/crypto/crypto-secret-generator.js';
 import { OtpauthOneTimePasswords } from '../adapters/crypto/otpauth-one-time-passwords.js';
 import { SimpleWebAuthnPasskeys } from '../adapters/crypto/simple-webauthn-passkeys.js';
+import { JoseClientAssertionSignatures } from '../adapters/crypto/jose-client-assertion-signatures.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
 import { IdTokenSigningKeys } from '../adapters/crypto/id-token-signing-keys.js';
@@ -35,6 +36,7 @@ import type { OpenedStore } from '../adapters/persistence/store-driver.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import { registerStoreMetrics } from '../adapters/metrics/store-metrics.js';
 import { HttpFederationClient } from '../adapters/outbound/http-federation-client.js';
+import { HttpClientDocumentSource } from '../adapters/outbound/http-client-document-source.js';
 import { HttpL1Notifier } from '../adapters/outbound/http-l1-notifier.js';
 import { IpDestinationPolicy } from '../adapters/outbound/ip-destination-policy.js';
 import { OutboundHttp } from '../adapters/outbound/outbound-request.js';
@@ -167,6 +169,12 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     destinations: (p) => p.ipDestinations,
     outboundHttp: (p) => new OutboundHttp(p.ipDestinations, `L2/${VERSION} (+${config.publicUrl})`),
     l1Notifier: (p) => new HttpL1Notifier(p.outboundHttp),
+    oauthClients: (p) => ({
+      documents: new HttpClientDocumentSource(p.outboundHttp),
+      signatures: new JoseClientAssertionSignatures(),
+      replays: p.rateLimits.assertionReplays,
+      allowLoopback: config.allowPrivateDestinations,
+    }),
     httpFederation: (p) => {
       const keys = p.services.instanceActorKeys;
       return new HttpFederationClient(

@@ -84,9 +84,32 @@ export const IntrospectionRequest = z
     client_id: z
       .string()
       .optional()
-      .openapi({ description: 'Ignored: introspection is open, as verify is.' }),
+      .openapi({
+        description:
+          'The calling client (API.md §2.5): the audience when `resource` is absent. Or Basic with an empty ' +
+          'password, or a client assertion (private_key_jwt); a client_secret or Basic password is refused.',
+      }),
+    client_assertion_type: z.string().optional(),
+    client_assertion: z.string().optional(),
   })
   .openapi('IntrospectionRequest');
+
+/** RFC 7009 §2.1, with the client as API.md §2.5 identifies it; `token_type_hint` is ignored. */
+export const RevocationRequest = z
+  .object({
+    token: z.string().min(1, 'A token is required.').openapi({ description: 'The token to revoke.' }),
+    token_type_hint: z.string().optional().openapi({ description: 'Ignored.' }),
+    client_id: z
+      .string()
+      .optional()
+      .openapi({ description: 'The client (or Basic, or a client assertion).' }),
+    client_assertion_type: z.string().optional(),
+    client_assertion: z.string().optional(),
+  })
+  .openapi('RevocationRequest');
+
+/** RFC 7009 §2.2: an empty object, whether or not anything was revoked. */
+export const RevocationResponse = z.object({}).strict().openapi('RevocationResponse');
 
 export const IntrospectionResponse = z
   .object({

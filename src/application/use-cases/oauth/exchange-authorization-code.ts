@@ -10,6 +10,7 @@ import {
 } from '../../../domain/oauth.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { L1_SCOPE } from '../../../domain/openid.js';
+import type { IssuedToken } from '../../../domain/revocation.js';
 import { toSeconds } from '../../../domain/token.js';
 import type { AuthorizationCodeStore } from '../../ports/authorization-code-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -18,6 +19,7 @@ import type { AuthenticateToken } from '../../services/authenticate-token.js';
 import type { OpenIdClaims } from '../../services/openid-claims.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 import type { ScopedTokenGrant } from '../../services/scoped-token-grant.js';
+import type { KnownClient } from '../../services/client-registry.js';
 import type { TokenIssuer } from '../../services/token-issuer.js';
 
 export interface ExchangedToken {
@@ -29,6 +31,15 @@ export interface ExchangedToken {
   /** The ID token, when `openid` was granted. */
   readonly idToken: string | null;
 }
+
+/**
+ * A token issued to a document client remembers the backchannel_logout_uri its document has now, when the token is
+ * issued (API.md §2.5): every later revocation tells that URI, whatever the document says by then.
+ */
+const withDocumentClient = (record: IssuedToken, client: KnownClient | null): IssuedToken =>
+  client?.kind === 'document' && client.clientId === record.l1Server
+    ? { ...record, documentClient: { backchannelLogoutUri: client.document.backchannelLogoutUri } }
+    : record;
 
 const invalidGrant = (detail: string) => err<TokenRequestError>({ type: 'invalid_grant', detail });
 
@@ -44,7 +55,11 @@ export class ExchangeAuthorizationCode {
     private readonly openid: OpenIdClaims,
   ) {}
 
-  async execute(request: TokenRequest): Promise<Result<ExchangedToken, TokenRequestError>> {
+  /** `client`: the authenticated client; a document client's token remembers its backchannel_logout_uri. */
+  async execute(
+    request: TokenRequest,
+    client: KnownClient | null = null,
+  ): Promise<Result<ExchangedToken, TokenRequestError>> {
     const codeHash = this.codes.hashOf(request.code);
     const found = await this.store.find(codeHash);
     if (!found) return invalidGrant('The code is unknown.');
@@ -58,13 +73,14 @@ export class ExchangeAuthorizationCode {
 
     // Signed before the redemption, so that a second use always finds which token to revoke; recorded after it.
     const scope = found.openid?.scope ?? L1_SCOPE;
-    const { view, record } = this.issuer.signScoped(found.session, found.clientId, scope);
+    const { view, record: signed } = this.issuer.signScoped(found.session, found.clientId, scope);
+    const record = withDocumentClient(signed, client);
     const redemption = await this.store.redeem(codeHash, record, this.clock.now());
     if (!redemption) return invalidGrant('The code is unknown.');
     if (redemption.kind === 'used') return this.replayed(redemption.code, request);
     await this.issuer.record(record);
     const session = { claims: found.session, tokenHash: found.sessionTokenHash };
-    const confirmed = await this.grant.confirm(session, found.clientId, view);
+    const confirmed = await this.grant.confirm(session, found.clientId, view, record);
     if (!confirmed.ok) {
       return invalidGrant(
         confirmed.error.type === 'token_revoked'

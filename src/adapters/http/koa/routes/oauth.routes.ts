@@ -14,6 +14,7 @@ import * as oauth from '../../shared/oauth-schemas.js';
 import { exchangedTokenJson } from '../../shared/presenters/oauth-presenters.js';
 import { json, signedIn } from '../openapi-docs.js';
 import { renderPage } from '../pages.js';
+import { authenticatedTokenRequest, consentDocumentView } from '../document-clients.js';
 import { requireSession, viewer } from '../request-auth.js';
 import type { RouteTable } from '../route-table.js';
 import {
@@ -129,6 +130,7 @@ export function oauthRoutes(routes: RouteTable, deps: HttpDependencies): void {
       await renderPage(ctx, deps, 'authorize', {
         title: 'Sign in with L2',
         client: request.clientId,
+        document: consentDocumentView(request),
         returnTo: new URL(request.redirectUri).origin,
         sharesProfile: params.profile,
         request: requestFields(ctx.query),
@@ -199,7 +201,8 @@ export function oauthRoutes(routes: RouteTable, deps: HttpDependencies): void {
     {
       summary: 'Exchange an authorization code (with its PKCE verifier) for a token scoped to the L1 server',
       description:
-        'RFC 6749 §4.1.3 with RFC 7636; no client authentication (public clients, `client_id` = the L1 server). ' +
+        'RFC 6749 §4.1.3 with RFC 7636. The client authenticates as API.md §2.5 says: `client_id` (or Basic with ' +
+        'an empty password) for public clients, private_key_jwt when its document declares it; a secret is refused. ' +
         'A code used twice is refused and the token its first use got is revoked. Refusals are RFC 6749 JSON.',
       request: {
         body: {
@@ -222,9 +225,10 @@ export function oauthRoutes(routes: RouteTable, deps: HttpDependencies): void {
           type: 'invalid_request',
           detail: `${repeated} is given more than once.`,
         });
-      const request = parseTokenRequest((ctx.request.body ?? {}) as Record<string, unknown>);
+      const { fields, client } = await authenticatedTokenRequest(ctx, deps);
+      const request = parseTokenRequest(fields);
       if (!request.ok) throw TOKEN_REQUEST_ERRORS.problem(request.error);
-      const exchanged = await useCases.exchangeAuthorizationCode.execute(request.value);
+      const exchanged = await useCases.exchangeAuthorizationCode.execute(request.value, client);
       if (!exchanged.ok) throw TOKEN_REQUEST_ERRORS.problem(exchanged.error);
       ctx.body = exchangedTokenJson(exchanged.value);
     },

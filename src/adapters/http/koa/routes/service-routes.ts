@@ -17,6 +17,7 @@ import { pagesRoutes } from './pages.routes.js';
 import { profileRoutes } from './profile.routes.js';
 import { registryRoutes } from './registry.routes.js';
 import { renderersRoutes } from './renderers.routes.js';
+import { revocationRoutes } from './revocation.routes.js';
 import { transparencyRoutes } from './transparency.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
@@ -38,6 +39,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   oauthRoutes(routes, deps);
   introspectionRoutes(routes, deps);
   userInfoRoutes(routes, deps);
+  revocationRoutes(routes, deps);
   pagesRoutes(routes, deps);
   assetRoutes(routes, deps);
   registryRoutes(routes, deps);
