@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { compactVerify, SignJWT } from 'jose';
 import type { IdTokenSigner } from '../../application/ports/id-token-signer.js';
 import type { IdTokenClaims } from '../../domain/openid.js';
 
@@ -15,6 +15,7 @@ export interface PublicIdTokenJwk {
 
 interface IdTokenKey {
   readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
   readonly jwk: PublicIdTokenJwk;
 }
 
@@ -27,12 +28,13 @@ function keyOf(pem: string): IdTokenKey {
   const bits = privateKey.asymmetricKeyDetails?.modulusLength ?? 0;
   if (privateKey.asymmetricKeyType !== 'rsa' || bits < ID_TOKEN_KEY_BITS.min || bits > ID_TOKEN_KEY_BITS.max)
     throw new Error('the ID-token signing key must be an RSA private key of 2048–4096 bits (PKCS#8 PEM)');
-  const { n, e } = createPublicKey(privateKey).export({ format: 'jwk' }) as { n: string; e: string };
+  const publicKey = createPublicKey(privateKey);
+  const { n, e } = publicKey.export({ format: 'jwk' }) as { n: string; e: string };
   // RFC 7638 §3.2: the required members of an RSA key, in lexicographic order, without white space.
   const kid = createHash('sha256')
     .update(JSON.stringify({ e, kty: 'RSA', n }))
     .digest('base64url');
-  return { privateKey, jwk: { kty: 'RSA', n, e, kid, use: 'sig', alg: 'RS256' } };
+  return { privateKey, publicKey, jwk: { kty: 'RSA', n, e, kid, use: 'sig', alg: 'RS256' } };
 }
 
 /** The `kid` of an ID-token signing key (its RFC 7638 thumbprint): for the operator's rotation steps. */
@@ -60,6 +62,23 @@ export class IdTokenSigningKeys implements IdTokenSigner {
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: this.current.jwk.kid, typ: 'JWT' })
       .sign(this.current.privateKey);
+  }
+
+  async signedClaims(idToken: string): Promise<Readonly<Record<string, unknown>> | null> {
+    // At most two keys: trying each is simpler than trusting the header's kid, and as fast.
+    for (const key of [this.current, this.previous]) {
+      if (key === null) continue;
+      try {
+        const { payload } = await compactVerify(idToken, key.publicKey, { algorithms: ['RS256'] });
+        const claims: unknown = JSON.parse(new TextDecoder().decode(payload));
+        return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+          ? (claims as Record<string, unknown>)
+          : null;
+      } catch {
+        // Not signed by this key (or not a JWS at all): the next key, or null.
+      }
+    }
+    return null;
   }
 
   /** The public keys: the current one, then the previous one (a key twice is listed once). */

@@ -4,4 +4,9 @@ import type { IdTokenClaims } from '../../domain/openid.js';
 export interface IdTokenSigner {
   /** The claims as a compact JWS: `alg: RS256`, the current key's `kid` (its RFC 7638 thumbprint), `typ: JWT`. */
   sign(claims: IdTokenClaims): Promise<string>;
+  /**
+   * The claims of an ID token this service signed (with the current or the previous key, RS256), whatever its `exp`
+   * — RP-initiated logout takes expired ones as hints; null when the signature does not verify or it is no JWS.
+   */
+  signedClaims(idToken: string): Promise<Readonly<Record<string, unknown>> | null>;
 }

@@ -2,6 +2,7 @@
 // endpoint's client authentication, and what the consent page shows of a document client.
 import type { Context } from 'koa';
 import type { KnownClient } from '../../../application/services/client-registry.js';
+import type { ClientDocument } from '../../../domain/client-document.js';
 import type { AuthorizationRequest } from '../../../domain/oauth.js';
 import { requestClientCredentials } from './client-auth.js';
 import type { HttpDependencies } from './dependencies.js';
@@ -32,7 +33,11 @@ export async function authenticatedTokenRequest(
  * document claims — shown as claims beside the verified host, never instead of it. Null for an L1 server URL client.
  */
 export function consentDocumentView(request: AuthorizationRequest) {
-  const document = request.document;
+  return clientDocumentView(request.document ?? null);
+}
+
+/** The same for any page naming a client (the logout page names it as the consent page does). */
+export function clientDocumentView(document: ClientDocument | null) {
   if (!document) return null;
   return {
     host: new URL(document.clientId).host,

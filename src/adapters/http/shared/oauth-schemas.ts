@@ -219,3 +219,22 @@ export const RevocationNoticeBody = z
     }),
   })
   .openapi('RevocationNotice');
+
+/** RP-initiated logout (API.md §2.5, OpenID Connect RP-Initiated Logout 1.0): who asks, and where to go back to. */
+export const LogoutQuery = z.object({
+  id_token_hint: z
+    .string()
+    .optional()
+    .openapi({ description: 'An ID token L2 issued (an expired one is accepted): names the client and the session' }),
+  client_id: z.string().url().optional().openapi({ description: 'The client, when there is no hint (or the same)' }),
+  post_logout_redirect_uri: z.string().url().optional().openapi({
+    description: "One of the document's post_logout_redirect_uris exactly; for an L1 server URL client, on its URL",
+  }),
+  state: z.string().max(1024).optional(),
+});
+
+/** The logout page's form: the request again, what to end, and the form's CSRF token. */
+export const LogoutDecision = LogoutQuery.extend({
+  decision: z.enum(['client', 'all']).optional(),
+  _csrf: z.string().optional(),
+}).openapi('LogoutDecision');

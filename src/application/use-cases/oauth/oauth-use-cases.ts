@@ -7,8 +7,10 @@ import { AuthenticateClient } from './authenticate-client.js';
 import { ExchangeAuthorizationCode } from './exchange-authorization-code.js';
 import { GrantAuthorizationCode } from './grant-authorization-code.js';
 import { IntrospectToken } from './introspect-token.js';
+import { LogOutOfClient } from './log-out-of-client.js';
 import { ReadUserInfo } from './read-user-info.js';
 import { ReviewAuthorizationRequest } from './review-authorization-request.js';
+import { ReviewLogoutRequest } from './review-logout-request.js';
 import { RevokeClientToken } from './revoke-client-token.js';
 
 export const OAUTH_USE_CASES = {
@@ -47,6 +49,8 @@ export const OAUTH_USE_CASES = {
       p.clock,
       p.urls.base,
     ),
+  reviewLogoutRequest: (p) => new ReviewLogoutRequest(p.clientRegistry, p.idTokenSigner, p.urls.base),
+  logOutOfClient: (p) => new LogOutOfClient(p.store.issuedTokens, p.revocationWriter, p.clock),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'verifyToken'>>;
 
 export type OAuthUseCases = UseCasesOf<typeof OAUTH_USE_CASES>;

@@ -3,6 +3,7 @@
 import type { IntrospectionError } from '../../../../application/use-cases/oauth/introspect-token.js';
 import type { TokenRevocationError } from '../../../../application/use-cases/oauth/revoke-client-token.js';
 import type { AuthorizationRequestError, TokenRequestError } from '../../../../domain/oauth.js';
+import type { LogoutRequestError } from '../../../../domain/rp-logout.js';
 import { ErrorTable, type Refusal } from './error-table.js';
 import { rateLimited } from './shared-refusals.js';
 
@@ -108,4 +109,30 @@ export const REVOCATION_REQUEST_ERRORS = new ErrorTable<
     'the client metadata document is refused, or the client assertion is missing, invalid or replayed',
   ]),
   unauthorized_client: oauthRefusal(400, 'the token is a session token, or was issued to another client'),
+});
+
+/**
+ * `GET` and `POST /oauth/logout` (API.md §2.5): an error page, never a redirect (the redirect target is what cannot be
+ * trusted), and nothing revoked.
+ */
+export const LOGOUT_REQUEST_ERRORS = new ErrorTable<
+  LogoutRequestError | { readonly type: 'repeated_parameter'; readonly detail: string }
+>({
+  invalid_logout_request: {
+    status: 400,
+    code: 'invalid_request',
+    doc: [
+      'id_token_hint does not verify (signature or iss), or client_id is not its audience',
+      'the client is not a URL, or its client metadata document is refused',
+      "post_logout_redirect_uri is not one the client declared (or on the L1 server's URL), or is given without a client",
+      'decision is neither client nor all, or client is chosen for a request that names no client',
+    ],
+    detail: (error) => error.detail,
+  },
+  repeated_parameter: {
+    status: 400,
+    code: 'invalid_request',
+    doc: 'a parameter is given twice',
+    detail: (error) => error.detail,
+  },
 });

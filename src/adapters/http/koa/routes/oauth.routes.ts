@@ -53,7 +53,7 @@ function singleValues(source: Readonly<Record<string, unknown>>): Record<string,
 }
 
 /** A form body's names given more than once (the parsed body keeps the last of each, so the raw text is read). */
-function repeatedFormField(ctx: Context): string | null {
+export function repeatedFormField(ctx: Context): string | null {
   if (!ctx.request.is('application/x-www-form-urlencoded') || typeof ctx.request.rawBody !== 'string')
     return null;
   const seen = new Set<string>();

@@ -18,6 +18,7 @@ import { profileRoutes } from './profile.routes.js';
 import { registryRoutes } from './registry.routes.js';
 import { renderersRoutes } from './renderers.routes.js';
 import { revocationRoutes } from './revocation.routes.js';
+import { rpLogoutRoutes } from './rp-logout.routes.js';
 import { transparencyRoutes } from './transparency.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
@@ -40,6 +41,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   introspectionRoutes(routes, deps);
   userInfoRoutes(routes, deps);
   revocationRoutes(routes, deps);
+  rpLogoutRoutes(routes, deps);
   pagesRoutes(routes, deps);
   assetRoutes(routes, deps);
   registryRoutes(routes, deps);
