@@ -40,7 +40,11 @@ describe('RP-initiated logout in a real browser (Chromium)', function () {
   });
   beforeEach(async () => {
     // bypassCSP lets the axe audit inject its script; nothing of L2's own may run (counted below).
-    context = await browser.newContext({ viewport: VIEWPORTS.desktop, bypassCSP: true, javaScriptEnabled: true });
+    context = await browser.newContext({
+      viewport: VIEWPORTS.desktop,
+      bypassCSP: true,
+      javaScriptEnabled: true,
+    });
     page = await context.newPage();
     scripts = [];
     page.on('request', (request) => {

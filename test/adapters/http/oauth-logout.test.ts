@@ -27,7 +27,11 @@ function logoutFields(page: string): Record<string, string> {
   if (!form) throw new Error(`no logout form on the page: ${page}`);
   const fields: Record<string, string> = {};
   for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    fields[name!] = value!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    fields[name!] = value!
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   return fields;
 }
 
@@ -48,7 +52,11 @@ for (const store of STORES) {
     });
 
     /** `browser` signs in to `clientId` with OpenID Connect: the access token and the ID token it gets. */
-    const signIn = async (browser: FormBrowser, clientId = l1.url, redirectUri = `${clientId}/auth/callback`) => {
+    const signIn = async (
+      browser: FormBrowser,
+      clientId = l1.url,
+      redirectUri = `${clientId}/auth/callback`,
+    ) => {
       const { verifier, challenge } = pkce();
       const query = authorizeQuery(clientId, challenge, { ...OPENID, redirect_uri: redirectUri });
       const back = callbackOf(await decide(browser, query, 'allow'));
@@ -64,12 +72,16 @@ for (const store of STORES) {
     };
     /** Whether `token` is still accepted for `l1Server` (introspection with `resource`). */
     const active = async (token: string, l1Server = l1.url) =>
-      (await request('POST', `${server.url}/oauth/introspect`, { token, resource: l1Server }, { form: true })).json
-        .active as boolean;
+      (await request('POST', `${server.url}/oauth/introspect`, { token, resource: l1Server }, { form: true }))
+        .json.active as boolean;
     const signedInToL2 = async (browser: FormBrowser) =>
       (await browser.get('/auth/me', { headers: { accept: 'application/json' } })).status === 200;
     /** Opens the logout page with `params` and presses `decision`. */
-    const logOut = async (browser: FormBrowser, params: Record<string, string>, decision: 'client' | 'all') => {
+    const logOut = async (
+      browser: FormBrowser,
+      params: Record<string, string>,
+      decision: 'client' | 'all',
+    ) => {
       const page = await browser.get(`/oauth/logout?${new URLSearchParams(params)}`);
       expect(page.status, page.text).to.equal(200);
       return browser.submit('/oauth/logout', { ...logoutFields(page.text), decision });
@@ -82,7 +94,9 @@ for (const store of STORES) {
       expect(page.status).to.equal(200);
       expect(page.headers.get('content-type')).to.match(/^text\/html/);
       expect(page.text).to.include(`<strong class="client">${l1.url}</strong>`);
-      expect(page.text).to.include('name="decision" value="client"').and.include('name="decision" value="all"');
+      expect(page.text)
+        .to.include('name="decision" value="client"')
+        .and.include('name="decision" value="all"');
       expect(page.text).to.include('name="_csrf"');
       expect(page.text).not.to.include('<script');
       expect(logoutFields(page.text)).to.include({ id_token_hint: idToken, state: 's1' });
@@ -257,7 +271,10 @@ for (const store of STORES) {
         expect(shown.status).to.equal(200);
         expect(shown.text).to.include(`<strong>${new URL(clientId).host}</strong>`);
         expect(shown.text).to.include('Studio &lt;b&gt;One&lt;/b&gt;');
-        const answer = await browser.submit('/oauth/logout', { ...logoutFields(shown.text), decision: 'client' });
+        const answer = await browser.submit('/oauth/logout', {
+          ...logoutFields(shown.text),
+          decision: 'client',
+        });
         expect(answer.status).to.equal(303);
         expect(answer.headers.get('location')).to.equal(docs.url('/bye'));
         expect(await active(accessToken, clientId)).to.equal(false);

@@ -40,8 +40,10 @@ describe('RP-initiated logout rules', () => {
       expect(postLogoutRedirectAllowed('https://evil.example/studio/bye', L1, null)).to.equal(false);
     });
 
-    it("for a document client: one of its post_logout_redirect_uris, exactly", () => {
-      const document = { postLogoutRedirectUris: ['https://l1.example/studio/bye'] } as unknown as ClientDocument;
+    it('for a document client: one of its post_logout_redirect_uris, exactly', () => {
+      const document = {
+        postLogoutRedirectUris: ['https://l1.example/studio/bye'],
+      } as unknown as ClientDocument;
       expect(postLogoutRedirectAllowed('https://l1.example/studio/bye', L1, document)).to.equal(true);
       expect(postLogoutRedirectAllowed('https://l1.example/studio/bye/', L1, document)).to.equal(false);
       expect(postLogoutRedirectAllowed('https://l1.example/studio/other', L1, document)).to.equal(false);

@@ -225,10 +225,17 @@ export const LogoutQuery = z.object({
   id_token_hint: z
     .string()
     .optional()
-    .openapi({ description: 'An ID token L2 issued (an expired one is accepted): names the client and the session' }),
-  client_id: z.string().url().optional().openapi({ description: 'The client, when there is no hint (or the same)' }),
+    .openapi({
+      description: 'An ID token L2 issued (an expired one is accepted): names the client and the session',
+    }),
+  client_id: z
+    .string()
+    .url()
+    .optional()
+    .openapi({ description: 'The client, when there is no hint (or the same)' }),
   post_logout_redirect_uri: z.string().url().optional().openapi({
-    description: "One of the document's post_logout_redirect_uris exactly; for an L1 server URL client, on its URL",
+    description:
+      "One of the document's post_logout_redirect_uris exactly; for an L1 server URL client, on its URL",
   }),
   state: z.string().max(1024).optional(),
 });

@@ -27,7 +27,10 @@ export class LogOutOfClient {
   async execute(input: LogOutOfClientInput): Promise<number> {
     const session = input.hint
       ? { jti: input.hint.sid, username: input.hint.username }
-      : input.browserSession && { jti: input.browserSession.claims.jti, username: input.browserSession.claims.username };
+      : input.browserSession && {
+          jti: input.browserSession.claims.jti,
+          username: input.browserSession.claims.username,
+        };
     if (!session) return 0;
     const scopedToClient = async () =>
       (await this.issuedTokens.listActiveBySession(session.jti, this.clock.now())).filter(

@@ -64,7 +64,8 @@ export class ReviewLogoutRequest {
   private async hintOf(token: string | undefined): Promise<Result<IdTokenHint | null, LogoutRequestError>> {
     if (token === undefined) return ok(null);
     const claims = await this.idTokens.signedClaims(token);
-    if (claims === null) return err({ type: 'invalid_logout_request', detail: 'id_token_hint does not verify.' });
+    if (claims === null)
+      return err({ type: 'invalid_logout_request', detail: 'id_token_hint does not verify.' });
     return readIdTokenHint(claims, this.issuer);
   }
 }

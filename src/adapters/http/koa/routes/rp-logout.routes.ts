@@ -87,7 +87,8 @@ export function rpLogoutRoutes(routes: RouteTable, deps: HttpDependencies): void
   };
 
   const spec = {
-    summary: 'RP-initiated logout: a page asking the person what to end (OpenID Connect RP-Initiated Logout 1.0)',
+    summary:
+      'RP-initiated logout: a page asking the person what to end (OpenID Connect RP-Initiated Logout 1.0)',
     description:
       'The client is the id_token_hint’s audience (an ID token of this L2, an expired one accepted) or client_id. ' +
       'post_logout_redirect_uri must be one the client declared (an L1 server URL client: a URL on it). The page ' +
@@ -134,7 +135,10 @@ export function rpLogoutRoutes(routes: RouteTable, deps: HttpDependencies): void
       const request = await reviewed(form);
       const { decision } = form;
       if (decision === undefined) return showPage(ctx, request, form);
-      if ((decision !== 'client' && decision !== 'all') || (decision === 'client' && request.clientId === null))
+      if (
+        (decision !== 'client' && decision !== 'all') ||
+        (decision === 'client' && request.clientId === null)
+      )
         throw LOGOUT_REQUEST_ERRORS.problem({
           type: 'invalid_logout_request',
           detail: 'decision must be client (for a request naming a client) or all.',
