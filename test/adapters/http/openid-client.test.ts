@@ -1,12 +1,13 @@
 // An OpenID Connect implementation L2's authors did not write — openid-client 6 in its default (OpenID Connect) mode —
 // against a real L2 on 127.0.0.1 (API.md §2.5): discovery, the code flow with nonce and PKCE, the ID token validated
-// by the library, UserInfo, prompt=none signed out, and max_age=0. The client is an L1 server URL (a public client,
+// by the library, UserInfo, the end-session URL, prompt=none signed out, and max_age=0. The client is an L1 server URL (a public client,
 // token_endpoint_auth_method none); the browser's steps are driven over HTTP as a browser would make them.
 import { expect } from 'chai';
 import * as oidc from 'openid-client';
 import type { Clock } from '../../../src/application/ports/clock.js';
 import { FormBrowser } from '../../support/browser.js';
 import { FakeL1Server } from '../../support/fake-l1-server.js';
+import { request as httpRequest } from '../../support/http.js';
 import { consentFields, signedInBrowser } from '../../support/sign-in-with-l2.js';
 import type { TestServer } from '../../support/test-server.js';
 import { PASSWORD, startServer } from './helpers.js';
@@ -94,6 +95,40 @@ describe('openid-client 6 in its default OpenID Connect mode, against L2 (API.md
       name: 'olive',
       profile: `${server.url}/users/olive`,
     });
+  });
+
+  it("logs out through the end-session URL the library builds: the person's choice ends the token, and the browser goes back with state", async () => {
+    const browser = await signedInBrowser(server.url, 'eve', PASSWORD);
+    const request = await start();
+    const tokens = await oidc.authorizationCodeGrant(config, await allowAt(browser, request.path), {
+      pkceCodeVerifier: request.verifier,
+      expectedNonce: request.nonce,
+      expectedState: request.state,
+    });
+    const endSession = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: `${l1.url}/signed-out`,
+      state: 'bye-1',
+    });
+    expect(endSession.origin + endSession.pathname).to.equal(`${server.url}/oauth/logout`);
+    const page = await browser.get(`${endSession.pathname}${endSession.search}`);
+    expect(page.status, page.text).to.equal(200);
+    const fields = Object.fromEntries(
+      [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]) => [
+        n!,
+        v!,
+      ]),
+    );
+    const back = await browser.submit('/oauth/logout', { ...fields, decision: 'client' });
+    expect(back.status, back.text).to.equal(303);
+    expect(back.headers.get('location')).to.equal(`${l1.url}/signed-out?state=bye-1`);
+    const introspected = await httpRequest(
+      'POST',
+      `${server.url}/oauth/introspect`,
+      { token: tokens.access_token, resource: l1.url },
+      { form: true },
+    );
+    expect(introspected.json).to.deep.equal({ active: false });
   });
 
   it('prompt=none with a browser signed out: the library reads login_required', async () => {
