@@ -1,7 +1,8 @@
 // An OpenID Connect implementation L2's authors did not write — openid-client 6 in its default (OpenID Connect) mode —
 // against a real L2 on 127.0.0.1 (API.md §2.5): discovery, the code flow with nonce and PKCE, the ID token validated
-// by the library, UserInfo, the end-session URL, prompt=none signed out, and max_age=0. The client is an L1 server URL (a public client,
-// token_endpoint_auth_method none); the browser's steps are driven over HTTP as a browser would make them.
+// by the library, UserInfo, the end-session URL, prompt=none signed out, and max_age=0. The client is an L1 server
+// URL (a public client, token_endpoint_auth_method none); the browser's steps are driven over HTTP as a browser would
+// make them.
 import { expect } from 'chai';
 import * as oidc from 'openid-client';
 import type { Clock } from '../../../src/application/ports/clock.js';
