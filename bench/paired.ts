@@ -45,6 +45,14 @@ const LINES: Record<string, Line> = {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token: tokens.session }).toString(),
   }),
+  // API.md §2.5: a stock resource server names itself as client_id instead of resource (the audience rule).
+  'introspection by client_id': ({ server, tokens }) => ({
+    ...throughput,
+    url: `${server.url}/oauth/introspect`,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: tokens.scoped, client_id: tokens.l1Server }).toString(),
+  }),
   webfinger: ({ server }) => ({
     ...throughput,
     url: `${server.url}/.well-known/webfinger?resource=acct:alice@${new URL(PUBLIC_URL).host}`,

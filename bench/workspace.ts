@@ -7,8 +7,8 @@ import { join } from 'node:path';
 export interface Workspace {
   readonly dir: string;
   /**
-   * SECRETS_DIR: `jwt_secret` (48 random bytes in base64), `notice_signing_key` (P-256) and `tlog_signing_key`
-   * (Ed25519), mode 0600, as production expects.
+   * SECRETS_DIR: `jwt_secret` (48 random bytes in base64), `notice_signing_key` (P-256), `id_token_signing_key`
+   * (RSA) and `tlog_signing_key` (Ed25519), mode 0600, as production expects.
    */
   readonly secretsDir: string;
   readonly emptyStore: string;
@@ -26,6 +26,15 @@ export function createWorkspace(): Workspace {
   writeFileSync(join(secretsDir, 'notice_signing_key'), noticeKey.export({ format: 'pem', type: 'pkcs8' }), {
     mode: 0o600,
   });
+  // And the ID-token signing key (API.md §2.5): RSA, 2048 bits.
+  const idTokenKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  writeFileSync(
+    join(secretsDir, 'id_token_signing_key'),
+    idTokenKey.export({ format: 'pem', type: 'pkcs8' }),
+    {
+      mode: 0o600,
+    },
+  );
   // The transparency log's key, as production requires it: an Ed25519 key in PKCS#8 PEM.
   const tlogKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
   writeFileSync(join(secretsDir, 'tlog_signing_key'), tlogKey, { mode: 0o600 });

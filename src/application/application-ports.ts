@@ -3,6 +3,9 @@
 import type { Urls } from '../domain/activity-streams.js';
 import type { RetryPolicy } from '../domain/delivery-policy.js';
 import type { ActivitySigner } from './ports/activity-signer.js';
+import type { AssertionReplays } from './ports/assertion-replays.js';
+import type { ClientAssertionSignatures } from './ports/client-assertion-signatures.js';
+import type { ClientDocumentSource } from './ports/client-document-source.js';
 import type { CacheFactory } from './ports/bounded-cache.js';
 import type { Clock } from './ports/clock.js';
 import type { DestinationPolicy } from './ports/destination-policy.js';
@@ -10,6 +13,7 @@ import type { FailureLimit } from './ports/failure-limit.js';
 import type { FederationClient } from './ports/federation-client.js';
 import type { IdGenerator } from './ports/id-generator.js';
 import type { JobObserver } from './ports/job-observer.js';
+import type { IdTokenSigner } from './ports/id-token-signer.js';
 import type { KeyPairGenerator } from './ports/key-pair-generator.js';
 import type { L1Notifier } from './ports/l1-notifier.js';
 import type { LogCoverage } from './ports/log-coverage.js';
@@ -53,8 +57,18 @@ export interface ApplicationPorts {
   readonly caches: CacheFactory;
   readonly destinations: DestinationPolicy;
   readonly l1Notifier: L1Notifier;
+  /** Clients identified by documents (API.md §2.5): their fetch, their assertions' signatures and jti memory. */
+  readonly oauthClients: {
+    readonly documents: ClientDocumentSource;
+    readonly signatures: ClientAssertionSignatures;
+    readonly replays: AssertionReplays;
+    /** L1_ALLOW_PRIVATE: `http` client_ids on loopback are looked up as documents too. */
+    readonly allowLoopback: boolean;
+  };
   /** Signs the logout token of each revocation notice attempt. */
   readonly noticeSigner: NoticeSigner;
+  /** Signs the ID tokens of OpenID Connect code exchanges (API.md §2.5). */
+  readonly idTokenSigner: IdTokenSigner;
   /** The codes of "Sign in with L2" and its PKCE check. */
   readonly oneTimeCodes: OneTimeCodes;
   readonly federation: FederationClient;

@@ -4,11 +4,14 @@ import type { ApplicationPorts } from './application-ports.js';
 import { ActorViews } from './services/actor-views.js';
 import { AssetWrites } from './services/asset-writes.js';
 import { AuthenticateToken } from './services/authenticate-token.js';
+import { ClientAuthentication } from './services/client-authentication.js';
+import { ClientRegistry } from './services/client-registry.js';
 import { Deliveries } from './services/deliveries.js';
 import { IdentityConfirmation } from './services/identity-confirmation.js';
 import { InstanceActorKeys } from './services/instance-actor-keys.js';
 import { JobRunner, type JobHandlers } from './services/job-runner.js';
 import { NoticeSender } from './services/notice-sender.js';
+import { OpenIdClaims } from './services/openid-claims.js';
 import { PasskeyAssertions } from './services/passkey-assertions.js';
 import { PasswordCheck } from './services/password-check.js';
 import { PublishActivity } from './services/publish-activity.js';
@@ -28,6 +31,10 @@ export interface ApplicationServices {
   readonly revocationWriter: RevocationWriter;
   /** What renderer attach and "Sign in with L2" share: the attachment and the scoped token's rules. */
   readonly scopedTokenGrant: ScopedTokenGrant;
+  /** L1 server URL clients and document clients (API.md §2.5), looked up and kept. */
+  readonly clientRegistry: ClientRegistry;
+  /** Who calls the token, introspection and revocation endpoints (API.md §2.5). */
+  readonly clientAuthentication: ClientAuthentication;
   readonly passwordCheck: PasswordCheck;
   /** The end of every sign-in: a session token, kept only if the account is still as the sign-in found it. */
   readonly sessionStart: SessionStart;
@@ -42,6 +49,8 @@ export interface ApplicationServices {
   readonly publishActivity: PublishActivity;
   /** What the three asset writes share (AssetWrites). */
   readonly assetWriting: AssetWrites;
+  /** The ID tokens and profile claims of OpenID Connect (API.md §2.5). */
+  readonly openIdClaims: OpenIdClaims;
   /** An actor with its pictures: what its document and its profile Update show. */
   readonly actorViews: ActorViews;
   readonly deliveries: Deliveries;
@@ -74,6 +83,13 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.store.issuedTokens,
       p.assetWrites,
     ),
+  clientRegistry: (p) =>
+    new ClientRegistry(p.oauthClients.documents, p.clock, p.caches, p.oauthClients.allowLoopback),
+  clientAuthentication: (p) =>
+    new ClientAuthentication(p.clientRegistry, p.oauthClients.signatures, p.oauthClients.replays, p.clock, [
+      p.urls.base,
+      `${p.urls.base}/oauth/token`,
+    ]),
   passwordCheck: (p) => new PasswordCheck(p.store.users, p.passwordHasher, p.loginThrottle),
   sessionStart: (p) => new SessionStart(p.tokenIssuer, p.store.users, p.revocationWriter),
   secondSteps: (p) => new SecondSteps(p.store.accountSecurity, p.secrets, p.clock),
@@ -109,6 +125,7 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.transparency.settings.pause,
     ),
   actorViews: (p) => new ActorViews(p.store.assets),
+  openIdClaims: (p) => new OpenIdClaims(p.idTokenSigner, p.store.users, p.actorViews, p.urls, p.clock),
   deliveries: (p) =>
     new Deliveries(
       p.store.activities,

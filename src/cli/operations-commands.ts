@@ -2,7 +2,12 @@
 import { describeCounts, exportStore, importStore } from '../adapters/cli/store-commands.js';
 import { keyIdOf } from '../adapters/crypto/jwt-token-codec.js';
 import { noticeKeyIdOf } from '../adapters/crypto/notice-signing-keys.js';
-import { noticeKeyRotationSteps, rotationSteps } from '../composition/secret-rotation.js';
+import { idTokenKeyIdOf } from '../adapters/crypto/id-token-signing-keys.js';
+import {
+  idTokenKeyRotationSteps,
+  noticeKeyRotationSteps,
+  rotationSteps,
+} from '../composition/secret-rotation.js';
 import { JOB_KINDS } from '../domain/jobs.js';
 import { CommandError, kindOf, type Command } from './command.js';
 
@@ -59,10 +64,10 @@ export const OPERATIONS_COMMANDS: readonly Command[] = [
   {
     name: 'secret rotate',
     usage: 'l2 secret rotate',
-    help: 'Prints the steps that replace the JWT secret without signing anybody out, and the notice signing key without an L1 server refusing a notice, naming the keys in use by their ids. It changes nothing itself.',
+    help: 'Prints the steps that replace the JWT secret without signing anybody out, the notice signing key without an L1 server refusing a notice, and the ID-token signing key without a client refusing an ID token, naming the keys in use by their ids. It changes nothing itself.',
     operands: 0,
     fromConfig(config) {
-      const { noticeKeys } = config;
+      const { noticeKeys, idTokenKeys } = config;
       return [
         rotationSteps(
           keyIdOf(config.jwtSecret),
@@ -71,6 +76,10 @@ export const OPERATIONS_COMMANDS: readonly Command[] = [
         noticeKeyRotationSteps(
           noticeKeyIdOf(noticeKeys.current),
           noticeKeys.previous && noticeKeyIdOf(noticeKeys.previous),
+        ),
+        idTokenKeyRotationSteps(
+          idTokenKeyIdOf(idTokenKeys.current),
+          idTokenKeys.previous && idTokenKeyIdOf(idTokenKeys.previous),
         ),
       ].join('\n\n');
     },

@@ -23,16 +23,20 @@ import { CryptoOneTimeCodes } from '../adapters/crypto/crypto-one-time-codes.js'
 import { CryptoSecretGenerator } from '../adapters/crypto/crypto-secret-generator.js';
 import { OtpauthOneTimePasswords } from '../adapters/crypto/otpauth-one-time-passwords.js';
 import { SimpleWebAuthnPasskeys } from '../adapters/crypto/simple-webauthn-passkeys.js';
+import { JoseClientAssertionSignatures } from '../adapters/crypto/jose-client-assertion-signatures.js';
 import { JwtTokenCodec } from '../adapters/crypto/jwt-token-codec.js';
 import { JsonLdActivitySigner } from '../adapters/crypto/ld-signature/json-ld-activity-signer.js';
+import { IdTokenSigningKeys } from '../adapters/crypto/id-token-signing-keys.js';
 import { NoticeSigningKeys } from '../adapters/crypto/notice-signing-keys.js';
 import { ed25519KeyPairFromPkcs8Pem, nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { keyGenerationsAtOnce, RsaKeyPairGenerator } from '../adapters/crypto/rsa-key-pair-generator.js';
 import { CsrfGuard } from '../adapters/http/koa/csrf.js';
+import { SignInMarks } from '../adapters/http/koa/sign-in-marks.js';
 import type { OpenedStore } from '../adapters/persistence/store-driver.js';
 import { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import { registerStoreMetrics } from '../adapters/metrics/store-metrics.js';
 import { HttpFederationClient } from '../adapters/outbound/http-federation-client.js';
+import { HttpClientDocumentSource } from '../adapters/outbound/http-client-document-source.js';
 import { HttpL1Notifier } from '../adapters/outbound/http-l1-notifier.js';
 import { IpDestinationPolicy } from '../adapters/outbound/ip-destination-policy.js';
 import { OutboundHttp } from '../adapters/outbound/outbound-request.js';
@@ -62,6 +66,8 @@ export interface L2Parts extends ApplicationPorts {
   readonly metrics: ServiceMetrics;
   /** The keys that sign revocation notices (`noticeSigner` is them) and whose public halves /.well-known/jwks.json lists. */
   readonly noticeKeys: NoticeSigningKeys;
+  /** The keys that sign ID tokens (`idTokenSigner` is them), published in /.well-known/jwks.json beside the notice keys. */
+  readonly idTokenKeys: IdTokenSigningKeys;
   /** The process's bcrypt line (the port `passwordHasher` is it in production). */
   readonly bcrypt: BcryptPasswordHasher;
   /** The address rules of every outbound request (`destinations` is it): checked before and at connect time. */
@@ -76,6 +82,8 @@ export interface L2Parts extends ApplicationPorts {
   readonly documents: DocumentFetcher;
   readonly views: NunjucksViews;
   readonly csrf: CsrfGuard;
+  /** Signs when an authorization request sent the browser to sign in again (prompt=login, max_age). */
+  readonly signInMarks: SignInMarks;
   readonly queueWorker: QueueWorker;
   readonly application: Application;
   readonly services: ApplicationServices;
@@ -151,6 +159,8 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     activitySigner: () => new JsonLdActivitySigner(),
     noticeKeys: () => new NoticeSigningKeys(config.noticeKeys.current, config.noticeKeys.previous),
     noticeSigner: (p) => p.noticeKeys,
+    idTokenKeys: () => new IdTokenSigningKeys(config.idTokenKeys.current, config.idTokenKeys.previous),
+    idTokenSigner: (p) => p.idTokenKeys,
     oneTimeCodes: () => new CryptoOneTimeCodes(),
     urls: () => new Urls(config.publicAddress),
 
@@ -159,6 +169,12 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     destinations: (p) => p.ipDestinations,
     outboundHttp: (p) => new OutboundHttp(p.ipDestinations, `L2/${VERSION} (+${config.publicUrl})`),
     l1Notifier: (p) => new HttpL1Notifier(p.outboundHttp),
+    oauthClients: (p) => ({
+      documents: new HttpClientDocumentSource(p.outboundHttp),
+      signatures: new JoseClientAssertionSignatures(),
+      replays: p.rateLimits.assertionReplays,
+      allowLoopback: config.allowPrivateDestinations,
+    }),
     httpFederation: (p) => {
       const keys = p.services.instanceActorKeys;
       return new HttpFederationClient(
@@ -175,6 +191,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     // Web
     views: () => new NunjucksViews({ cache: config.production, version: VERSION }),
     csrf: () => new CsrfGuard(deriveKey(config.jwtSecret, 'csrf'), { secure: isHttps(config) }),
+    signInMarks: () => new SignInMarks(deriveKey(config.jwtSecret, 'sign-in-marks')),
 
     // Background work: the runner (an application service) and the worker wake each other.
     jobs: (p) => ({

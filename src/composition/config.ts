@@ -7,6 +7,7 @@ import { ed25519KeyPairFromPkcs8Pem, generateEd25519Pkcs8Pem } from '@l2/tlog/no
 import { logOriginOf } from '@l2/tlog';
 import {
   loadJwtSecret,
+  loadIdTokenSigningKeys,
   loadNoticeSigningKeys,
   loadPreviousJwtSecret,
   loadTlogSigningKey,
@@ -91,6 +92,8 @@ export interface Config {
   readonly jwtPreviousSecret: Buffer | null;
   /** The keys that sign revocation notices (`notice_signing_key`, `.previous`), PKCS#8 PEM: never the token secret. */
   readonly noticeKeys: NoticeKeyFiles;
+  /** The keys that sign ID tokens (`id_token_signing_key`, `.previous`; RSA, PKCS#8 PEM): API.md §2.5. */
+  readonly idTokenKeys: NoticeKeyFiles;
   /** The transparency log (API.md §8): its origin (from PUBLIC_URL) and its signing key (`tlog_signing_key`). */
   readonly tlog: {
     readonly origin: string;
@@ -192,6 +195,7 @@ export function loadConfig(
       dataDir: options.dataDir ?? './data',
     }),
     noticeKeys: loadNoticeSigningKeys({ secretsDir: e.SECRETS_DIR, production, dataDir, warn }),
+    idTokenKeys: loadIdTokenSigningKeys({ secretsDir: e.SECRETS_DIR, production, dataDir, warn }),
     tlog: {
       origin: tlogOrigin(publicUrl),
       signingKeyPem: checkedTlogKey(

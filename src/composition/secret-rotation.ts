@@ -59,3 +59,29 @@ export function noticeKeyRotationSteps(current: string, previous: string | null)
     'An L1 server that meets an unknown key id refetches the set; one that cannot yet answers 503 and L2 retries.',
   ].join('\n');
 }
+
+/**
+ * What `l2 secret rotate` prints about the ID-token signing key (API.md §2.5): clients verify ID tokens against the
+ * published JWKS and refetch it for an unknown `kid`, so the next key is published before anything is signed with it.
+ */
+export function idTokenKeyRotationSteps(current: string, previous: string | null): string {
+  return [
+    `The ID-token signing key is ${current} (id_token_signing_key in SECRETS_DIR, its RFC 7638 thumbprint)${
+      previous ? `; ${previous} (id_token_signing_key.previous) is published beside it` : ''
+    }.`,
+    '',
+    'To replace it without a client refusing an ID token, in SECRETS_DIR of every instance:',
+    '',
+    '  1. Make a new RSA key (2048 to 4096 bits):',
+    '       openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out id_token_signing_key.new',
+    '       chmod 600 id_token_signing_key.new',
+    '  2. Publish it before anything signs with it:',
+    '       cp id_token_signing_key.new id_token_signing_key.previous',
+    '     and restart the instances one by one. /.well-known/jwks.json now lists both keys.',
+    '  3. Wait at least 10 minutes (the longest a client keeps the key set), then make it current:',
+    '       mv id_token_signing_key id_token_signing_key.previous && mv id_token_signing_key.new id_token_signing_key',
+    '     and restart the instances one by one.',
+    '  4. Remove id_token_signing_key.previous after 10 minutes more (an ID token is checked when it is received;',
+    '     it lives 5 minutes) and restart.',
+  ].join('\n');
+}

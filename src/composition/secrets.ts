@@ -63,7 +63,7 @@ const NOTICE_KEY_FILE = 'notice_signing_key';
 /** The notice key before the last rotation: still published in the JWKS, signs nothing. */
 export const PREVIOUS_NOTICE_KEY_FILE = 'notice_signing_key.previous';
 
-/** The notice signing keys as PKCS#8 PEM: the current one signs logout tokens, both are published. */
+/** A signing key pair of files as PKCS#8 PEM (notice keys, ID-token keys): the current one signs, both are published. */
 export interface NoticeKeyFiles {
   readonly current: string;
   readonly previous: string | null;
@@ -144,6 +144,69 @@ export function loadNoticeSigningKeys(input: {
   return {
     current: readNoticeKey(join(dir, NOTICE_KEY_FILE)),
     previous: existsSync(previous) ? readNoticeKey(previous) : null,
+  };
+}
+
+const ID_TOKEN_KEY_FILE = 'id_token_signing_key';
+/** The ID-token key before the last rotation: still published in the JWKS, signs nothing. */
+export const PREVIOUS_ID_TOKEN_KEY_FILE = 'id_token_signing_key.previous';
+
+/** Reads an ID-token key file, refusing anything but an RSA private key of 2048–4096 bits (one line naming it). */
+function readIdTokenKey(path: string): string {
+  const pem = readFileSync(path, 'utf8');
+  let bits = 0;
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' });
+    bits = key.asymmetricKeyType === 'rsa' ? (key.asymmetricKeyDetails?.modulusLength ?? 0) : 0;
+  } catch {
+    bits = 0;
+  }
+  if (bits < 2048 || bits > 4096)
+    throw new ConfigError(
+      `${path}: the ID-token signing key must be an RSA private key of 2048–4096 bits in PKCS#8 PEM`,
+    );
+  return pem;
+}
+
+/** A new 2048-bit RSA key as PKCS#8 PEM, as `openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048` makes. */
+const newIdTokenKey = (): string =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    format: 'pem',
+    type: 'pkcs8',
+  }) as string;
+
+/**
+ * The key that signs ID tokens (API.md §2.5), from the file `id_token_signing_key` in SECRETS_DIR — its own key,
+ * neither the notice key nor the token secret. Outside production, without that file, one is created once in
+ * `<dataDir>/id_token_signing_key` (mode 0600) and reused, as the notice key is; production without the file refuses
+ * to start. `id_token_signing_key.previous` next to the current one is published too (rotation).
+ */
+export function loadIdTokenSigningKeys(input: {
+  secretsDir: string;
+  production: boolean;
+  dataDir: string;
+  warn: (message: string) => void;
+}): NoticeKeyFiles {
+  const mounted = join(input.secretsDir, ID_TOKEN_KEY_FILE);
+  let dir = input.secretsDir;
+  if (!existsSync(mounted)) {
+    if (input.production) {
+      throw new ConfigError(
+        `${mounted} is missing: production needs the ID-token signing key as a file ` +
+          '(openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out id_token_signing_key)',
+      );
+    }
+    dir = input.dataDir;
+    const created = join(dir, ID_TOKEN_KEY_FILE);
+    if (createDevelopmentKeyFile(created, dir, newIdTokenKey))
+      input.warn(
+        `l2: no ${mounted}; created a development ID-token signing key in ${created} (not for production)`,
+      );
+  }
+  const previous = join(dir, PREVIOUS_ID_TOKEN_KEY_FILE);
+  return {
+    current: readIdTokenKey(join(dir, ID_TOKEN_KEY_FILE)),
+    previous: existsSync(previous) ? readIdTokenKey(previous) : null,
   };
 }
 

@@ -1,6 +1,8 @@
 // "Sign in with L2" (API.md §2.3): the authorization-code flow with PKCE that an L1 server starts, so that the user
 // never types a URL and the scoped token never passes through one.
+import type { ClientDocument } from './client-document.js';
 import { normaliseL1Server, type L1ServerUrl } from './l1-server.js';
+import type { OpenIdGrant } from './openid.js';
 import { err, ok, type Result } from './result.js';
 import type { IssuedToken } from './revocation.js';
 import type { TokenClaims } from './token.js';
@@ -24,6 +26,8 @@ export interface AuthorizationRequest {
   readonly state: string | null;
   /** The S256 challenge of the L1 server's PKCE verifier. */
   readonly codeChallenge: string;
+  /** The client's metadata document when it is a document client (API.md §2.5); absent for an L1 server URL. */
+  readonly document?: ClientDocument;
 }
 
 /**
@@ -58,11 +62,15 @@ export function redirectUriBelongsTo(redirectUri: string, clientId: L1ServerUrl)
 /** Reads the query of `GET /oauth/authorize` (API.md §2.3); every parameter once, as a string. */
 export function parseAuthorizationRequest(
   query: Readonly<Record<string, string | undefined>>,
+  /** A document client's metadata (API.md §2.5): its redirect_uris, exactly, replace "under the L1 server URL". */
+  document?: ClientDocument,
 ): Result<AuthorizationRequest, AuthorizationRequestError> {
   const clientId = normaliseL1Server(query.client_id ?? '');
   if (!clientId.ok) return refuse('invalid_client', 'client_id must be the L1 server’s URL.');
   const redirectUri = query.redirect_uri ?? '';
-  if (!redirectUriBelongsTo(redirectUri, clientId.value))
+  if (document && !document.redirectUris.includes(redirectUri))
+    return refuse('invalid_redirect_uri', 'redirect_uri must be one of the client document’s redirect_uris.');
+  if (!document && !redirectUriBelongsTo(redirectUri, clientId.value))
     return refuse('invalid_redirect_uri', 'redirect_uri must be a URL on the L1 server, under its path.');
   if (query.response_type !== 'code') return refuse('invalid_request', 'response_type must be code.');
   if (query.code_challenge_method !== 'S256')
@@ -73,7 +81,13 @@ export function parseAuthorizationRequest(
   const state = query.state ?? null;
   if (state !== null && state.length > MAX_STATE_LENGTH)
     return refuse('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters.`);
-  return ok({ clientId: clientId.value, redirectUri, state, codeChallenge: challenge });
+  return ok({
+    clientId: clientId.value,
+    redirectUri,
+    state,
+    codeChallenge: challenge,
+    ...(document ? { document } : {}),
+  });
 }
 
 /** The redirect URI with the answer's parameters added to its query (RFC 6749 §4.1.2). */
@@ -102,6 +116,11 @@ export interface AuthorizationCode {
   readonly usedAt: Date | null;
   /** The token its exchange issued; null until then. */
   readonly issued: IssuedToken | null;
+  /**
+   * What an OpenID Connect request was granted (scope, nonce; API.md §2.5), null for a §2.3 request. The ID token's
+   * auth_time, amr and sid are those of `session`: the sign-in that allowed the code.
+   */
+  readonly openid: OpenIdGrant | null;
 }
 
 /** A code just granted by `session` for `request`: unused, living AUTHORIZATION_CODE_LIFETIME_SECONDS from `now`. */
@@ -111,6 +130,7 @@ export function grantedCode(input: {
   sessionTokenHash: string;
   request: AuthorizationRequest;
   now: Date;
+  openid?: OpenIdGrant | null;
 }): AuthorizationCode {
   const { request } = input;
   return {
@@ -124,6 +144,7 @@ export function grantedCode(input: {
     expiresAt: new Date(input.now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
     usedAt: null,
     issued: null,
+    openid: input.openid ?? null,
   };
 }
 

@@ -14,7 +14,13 @@ export interface RevocationRecord {
  * it is, with a `logout_token` signed when each attempt is sent (logout-token.ts).
  */
 export interface RevocationNotice {
+  /** The client: `aud` of the logout token. */
   readonly l1Server: L1ServerUrl;
+  /**
+   * A document client's backchannel_logout_uri (API.md §2.5): the notice is then a form-encoded `logout_token=` POST
+   * there, and nothing else. Absent: §2's JSON notice to `<l1_server>/auth/revoke`.
+   */
+  readonly backchannelLogoutUri?: string;
   /** The revoked token's `sid` (the session that made it): its logout token names it. Absent in jobs queued before. */
   readonly sid?: string | null;
   readonly body: {
@@ -40,6 +46,16 @@ export interface IssuedToken {
   readonly l1Server: L1ServerUrl | null;
   readonly issuedAt: Date;
   readonly expiresAt: Date;
+  /**
+   * Set when the token was issued to a document client (API.md §2.5): the backchannel_logout_uri its document had
+   * then (null without one: no notice at all). Absent for every other token, whose revocation §2's JSON notice tells.
+   */
+  readonly documentClient?: DocumentClientLogout;
+}
+
+/** What a document client's token remembers of its document: where its revocation is told. */
+export interface DocumentClientLogout {
+  readonly backchannelLogoutUri: string | null;
 }
 
 /** The record of a token, from its claims and the hash of the token string. */
@@ -57,11 +73,13 @@ export function issuedTokenOf(claims: TokenClaims, tokenHash: string): IssuedTok
 
 export function revocationOf(token: IssuedToken, l2Server: string): Revocation {
   const record = { tokenHash: token.tokenHash, username: token.username, expiresAt: token.expiresAt };
+  const logoutUri = token.documentClient?.backchannelLogoutUri;
   const notice =
-    token.l1Server === null
+    token.l1Server === null || logoutUri === null
       ? null
       : {
           l1Server: token.l1Server,
+          ...(logoutUri === undefined ? {} : { backchannelLogoutUri: logoutUri }),
           sid: token.sessionJti,
           body: {
             token_hash: token.tokenHash,

@@ -26,6 +26,8 @@ export interface TokenClaims {
    * before L2 recorded it, which all came from a password (`methodsOf`).
    */
   readonly amr?: SignInMethods;
+  /** Present only on tokens from `POST /oauth/token`: the granted scope string (API.md §2.5). */
+  readonly scope?: string;
 }
 
 export type TokenVerdictError =
@@ -76,6 +78,7 @@ export function scopedClaims(input: {
   l1Server: L1ServerUrl;
   now: Date;
   jti: string;
+  scope?: string;
 }): TokenClaims {
   const iat = toSeconds(input.now);
   return {
@@ -90,6 +93,7 @@ export function scopedClaims(input: {
     sid: input.session.jti,
     // The scoped token says how its session signed in: an L1 server asking for a strong sign-in reads it here.
     ...(input.session.amr === undefined ? {} : { amr: [...input.session.amr] }),
+    ...(input.scope === undefined ? {} : { scope: input.scope }),
   };
 }
 
@@ -106,7 +110,7 @@ const isWholeSeconds = (value: unknown): value is number =>
  */
 export function parseClaims(payload: unknown, thisL2Server: string): Result<TokenClaims, 'token_invalid'> {
   if (!isRecord(payload)) return err('token_invalid');
-  const { sub, username, l2_server, iss, iat, exp, jti, l1_server, sid, amr } = payload;
+  const { sub, username, l2_server, iss, iat, exp, jti, l1_server, sid, amr, scope } = payload;
   if (!isNonEmptyString(sub) || username !== sub || !isNonEmptyString(jti)) return err('token_invalid');
   // Only a name this service could have issued: canonical (lower-case, within the username rules).
   const canonical = normaliseUsername(sub);
@@ -116,6 +120,7 @@ export function parseClaims(payload: unknown, thisL2Server: string): Result<Toke
     return err('token_invalid');
   }
   if (amr !== undefined && !parseSignInMethods(amr).ok) return err('token_invalid');
+  if (scope !== undefined && typeof scope !== 'string') return err('token_invalid');
   const scoped = l1_server !== undefined || sid !== undefined;
   if (!scoped) return ok(payload as unknown as TokenClaims);
   if (!isNonEmptyString(l1_server) || !isNonEmptyString(sid)) return err('token_invalid');

@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FakeClientDocuments } from '../support/fake-client-documents.js';
 import { FakeL1Server } from '../support/fake-l1-server.js';
 import {
   axeViolations,
@@ -108,9 +109,12 @@ describe('Sign in with L2 in a real browser (Chromium)', function () {
     await page.goto(`${l2.url}/oauth/authorize?${query}`);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/callback');
+    // API.md §2.5: errors carry error_description and iss (RFC 9207).
     expect(Object.fromEntries(new URL(page.url()).searchParams)).to.deep.equal({
       error: 'access_denied',
+      error_description: 'The person denied the request.',
       state,
+      iss: l2.url,
     });
   });
 
@@ -134,6 +138,48 @@ describe('Sign in with L2 in a real browser (Chromium)', function () {
       violations.push(...(await axeViolations(page)).map((v) => `${size}: ${v}`));
     }
     expect(violations).to.deep.equal([]);
+  });
+
+  it("keeps a document client's consent page axe-clean, its name, logo and home page beside the host (API.md §2.5)", async () => {
+    const docs = await new FakeClientDocuments().start();
+    try {
+      const clientId = docs.publish('/client.json', {
+        client_name: 'Photo <Studio> with a rather long name that has to wrap on a phone',
+        redirect_uris: [docs.url('/callback')],
+        logo_uri: docs.url('/logo.png'),
+        client_uri: docs.url('/about/a/very/long/path/that/also/has/to/wrap/on/a/phone/screen'),
+      });
+      await registerUser(l2.url, 'erin', PASSWORD);
+      await page.goto(`${l2.url}/login`);
+      await logIn('erin');
+      await page.waitForURL(`${l2.url}/`);
+      const violations: string[] = [];
+      for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+        await page.setViewportSize(viewport);
+        const { challenge } = pkce();
+        await page.goto(
+          `${l2.url}/oauth/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: docs.url('/callback') })}`,
+        );
+        expect(await page.locator('.client-document strong').first().textContent()).to.equal(
+          new URL(docs.origin).host,
+        );
+        expect(await page.locator('.client-name').textContent()).to.include('Photo <Studio>');
+        expect(await page.locator('.client-document img').getAttribute('referrerpolicy')).to.equal(
+          'no-referrer',
+        );
+        const overflow = (await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        )) as number;
+        expect(overflow, size).to.be.at.most(0);
+        violations.push(...(await axeViolations(page)).map((v) => `${size}: ${v}`));
+      }
+      expect(violations).to.deep.equal([]);
+      expect(
+        scripts.filter((url) => url.startsWith(l2.url) && url !== `${l2.url}/static/passkeys.js`),
+      ).to.deep.equal([]);
+    } finally {
+      await docs.stop();
+    }
   });
 
   it('shows an error page, and no way on, for a request whose redirect_uri is not the L1 server', async () => {

@@ -12,6 +12,7 @@ import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/ope
 import { aRevocation, aUsername } from '../support/builders.js';
 import { TEST_SECRET } from '../support/test-server.js';
 import { streamOf, transferRecords } from '../support/transfer-records.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -25,6 +26,7 @@ describe('the l2 command', () => {
     dir = mkdtempSync(join(tmpdir(), 'l2-cli-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeIdTokenKey(dir);
     writeTestTlogKey(dir);
     env = {
       ...process.env,
@@ -304,6 +306,14 @@ describe('the l2 command', () => {
     const kid = await calculateJwkThumbprint(createPublicKey(pem).export({ format: 'jwk' }) as JWK);
     expect(stdout).to.contain(`The notice signing key is ${kid} (notice_signing_key in SECRETS_DIR`);
     expect(stdout).to.contain('cp notice_signing_key.new notice_signing_key.previous');
+  });
+
+  it('`secret rotate` names the ID-token signing key by its thumbprint and gives its steps', async () => {
+    const pem = readFileSync(join(dir, 'id_token_signing_key'), 'utf8');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, 'secret', 'rotate'], { env });
+    const kid = await calculateJwkThumbprint(createPublicKey(pem).export({ format: 'jwk' }) as JWK);
+    expect(stdout).to.contain(`The ID-token signing key is ${kid} (id_token_signing_key in SECRETS_DIR`);
+    expect(stdout).to.contain('cp id_token_signing_key.new id_token_signing_key.previous');
   });
 
   it('refuses to run with a one-line reason when the configuration is bad', async () => {

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/composition/config.js';
+import { newIdTokenKeyPem, writeIdTokenKey } from '../support/id-token-key.js';
 import { newNoticeKeyPem, writeNoticeKey } from '../support/notice-key.js';
 import { TEST_TLOG_KEY_PEM, writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -21,6 +22,7 @@ describe('configuration and the JWT secret', () => {
     mkdirSync(join(dir, 'secrets'), { recursive: true });
     writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
     writeNoticeKey(join(dir, 'secrets'));
+    writeIdTokenKey(join(dir, 'secrets'));
     writeTestTlogKey(join(dir, 'secrets'));
   };
 
@@ -233,6 +235,64 @@ describe('configuration and the JWT secret', () => {
     });
   });
 
+  describe('the ID-token signing key (API.md §2.5)', () => {
+    it('creates a development key once (RSA 2048, PKCS#8, mode 0600), warns once, and reuses it', () => {
+      const first = load({}).idTokenKeys;
+      const file = join(dir, 'data', 'id_token_signing_key');
+      expect(statSync(file).mode & 0o777).to.equal(0o600);
+      expect(first.current).to.equal(readFileSync(file, 'utf8'));
+      expect(first.current).to.match(/^-----BEGIN PRIVATE KEY-----/);
+      expect(first.previous).to.equal(null);
+      const idWarnings = () => warnings.filter((w) => w.includes('ID-token signing key'));
+      expect(idWarnings()).to.have.length(1);
+      expect(load({}).idTokenKeys.current).to.equal(first.current);
+      expect(idWarnings()).to.have.length(1);
+    });
+
+    it('reads the mounted key and, when present, the previous one next to it', () => {
+      const secrets = join(dir, 'secrets');
+      mkdirSync(secrets);
+      const previous = newIdTokenKeyPem();
+      const current = writeIdTokenKey(secrets, { previous });
+      expect(load({}).idTokenKeys).to.deep.equal({ current, previous });
+      expect(() => readFileSync(join(dir, 'data', 'id_token_signing_key'))).to.throw();
+    });
+
+    it('refuses to start in production without the key file, and never creates one', () => {
+      const secrets = join(dir, 'secrets');
+      mkdirSync(secrets);
+      writeFileSync(join(secrets, 'jwt_secret'), 's'.repeat(32));
+      writeNoticeKey(secrets);
+      expect(() => load({ NODE_ENV: 'production' })).to.throw(ConfigError, /id_token_signing_key is missing/);
+      expect(() => readFileSync(join(dir, 'data', 'id_token_signing_key'))).to.throw();
+    });
+
+    it('refuses, in one line naming the file, a key that is not an RSA key of 2048–4096 bits', () => {
+      const secrets = join(dir, 'secrets');
+      mkdirSync(secrets);
+      for (const wrong of [
+        'not a key',
+        newNoticeKeyPem(),
+        generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+          format: 'pem',
+          type: 'pkcs8',
+        }),
+      ]) {
+        writeFileSync(join(secrets, 'id_token_signing_key'), wrong);
+        let message = '';
+        try {
+          load({});
+        } catch (error) {
+          expect(error).to.be.instanceOf(ConfigError);
+          message = (error as Error).message;
+        }
+        expect(message).to.contain(join(secrets, 'id_token_signing_key'));
+        expect(message).to.contain('RSA private key of 2048–4096 bits');
+        expect(message).not.to.contain('\n');
+      }
+    });
+  });
+
   describe('the transparency log', () => {
     const tlogWarnings = () => warnings.filter((w) => w.includes('transparency log key'));
     const keyFile = () => join(dir, 'data', 'tlog_signing_key');
@@ -260,6 +320,7 @@ describe('configuration and the JWT secret', () => {
       expect(load({}).tlog.signingKeyPem).to.equal(first);
       expect(tlogWarnings()).to.have.length(1);
       expect(readdirSync(join(dir, 'data')).sort()).to.deep.equal([
+        'id_token_signing_key',
         'jwt_secret',
         'notice_signing_key',
         'tlog_signing_key',
@@ -278,6 +339,7 @@ describe('configuration and the JWT secret', () => {
       mkdirSync(join(dir, 'secrets'));
       writeFileSync(join(dir, 'secrets', 'jwt_secret'), 's'.repeat(32));
       writeNoticeKey(join(dir, 'secrets'));
+      writeIdTokenKey(join(dir, 'secrets'));
       expect(() => load({ NODE_ENV: 'production' })).to.throw(
         ConfigError,
         /^\S+tlog_signing_key is missing: [^\n]+$/,

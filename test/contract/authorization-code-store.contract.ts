@@ -59,6 +59,25 @@ export function authorizationCodeStoreContract(name: string, harness: Persistenc
       expect((await store().authorizationCodes.find(code.codeHash))?.session).to.deep.equal(scoped);
     });
 
+    it('keeps what an OpenID Connect request was granted (scope, nonce) and its session, through a redemption', async () => {
+      const code = { ...aCode(), openid: { scope: 'openid profile l1', nonce: 'n-0S6_WzA2Mj' } };
+      expect(code.session).to.include({ iat: session.iat, jti: 'session-1' }); // auth_time and sid of the ID token
+      await store().authorizationCodes.save(code);
+      expect(await store().authorizationCodes.find(code.codeHash)).to.deep.equal(code);
+      const issued = anIssued();
+      const redeemed = await store().authorizationCodes.redeem(code.codeHash, issued, later(10_000));
+      expect(redeemed).to.deep.equal({ kind: 'redeemed', code: { ...code, usedAt: later(10_000), issued } });
+      const again = await store().authorizationCodes.redeem(code.codeHash, issued, later(20_000));
+      expect(again?.code.openid).to.deep.equal({ scope: 'openid profile l1', nonce: 'n-0S6_WzA2Mj' });
+    });
+
+    it('reads a code of a §2.3 request as granting no OpenID Connect (openid null, nonce-less)', async () => {
+      const code = aCode();
+      expect(code.openid).to.equal(null);
+      await store().authorizationCodes.save(code);
+      expect((await store().authorizationCodes.find(code.codeHash))?.openid).to.equal(null);
+    });
+
     it('refuses to save a hash seen before', async () => {
       const code = aCode();
       await store().authorizationCodes.save(code);

@@ -38,6 +38,31 @@ export function issuedTokenRegistryContract(name: string, harness: PersistenceHa
       expect(await store().issuedTokens.listActiveBySession('session-1', now)).to.deep.equal([child]);
     });
 
+    it("keeps a document client's logout route with its token: its backchannel_logout_uri, or none (API.md §2.5)", async () => {
+      const told = anIssuedToken({
+        username: alice,
+        sessionJti: 'session-1',
+        l1Server: anL1Server('https://app.example/client.json'),
+        documentClient: { backchannelLogoutUri: 'https://app.example/logout?x=1' },
+      });
+      const silent = anIssuedToken({
+        username: alice,
+        sessionJti: 'session-1',
+        l1Server: anL1Server('https://app.example/quiet.json'),
+        documentClient: { backchannelLogoutUri: null },
+      });
+      const legacy = anIssuedToken({ username: alice, sessionJti: 'session-1', l1Server: l1a });
+      await add(told, silent, legacy);
+
+      const listed = await store().issuedTokens.listActiveBySession('session-1', now);
+      expect(hashes(listed)).to.deep.equal(hashes([told, silent, legacy]));
+      const byHash = new Map(listed.map((t) => [t.tokenHash, t]));
+      expect(byHash.get(told.tokenHash)).to.deep.equal(told);
+      expect(byHash.get(silent.tokenHash)).to.deep.equal(silent);
+      expect(byHash.get(legacy.tokenHash)).to.deep.equal(legacy);
+      expect(byHash.get(legacy.tokenHash)).not.to.have.property('documentClient');
+    });
+
     it('records a token once however often it is added', async () => {
       const child = anIssuedToken({ username: alice, sessionJti: 'session-1', l1Server: l1a });
       await add(child, child, { ...child, jti: 'another-jti' });

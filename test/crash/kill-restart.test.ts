@@ -24,6 +24,7 @@ import { CRASH_STORES, type CrashStore } from './crash-stores.js';
 import { CrashWorld } from './crash-world.js';
 import { FakeInboxHost } from './fake-inbox-host.js';
 import { rngFor } from './prng.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -66,6 +67,7 @@ for (const kind of CRASH_STORES)
       dir = mkdtempSync(join(tmpdir(), 'l2-crash-'));
       writeFileSync(join(dir, 'jwt_secret'), SECRET);
       writeNoticeKey(dir);
+      writeIdTokenKey(dir);
       writeTestTlogKey(dir);
       store = await kind.make(dir);
     });

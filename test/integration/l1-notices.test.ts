@@ -10,6 +10,7 @@ import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/test-server.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -162,6 +163,7 @@ describe('a notice queued while the L1 server is down, across an L2 restart (sep
     dir = mkdtempSync(join(tmpdir(), 'l2-restart-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeIdTokenKey(dir);
     writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

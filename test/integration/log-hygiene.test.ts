@@ -11,6 +11,7 @@ import { client } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
 import { codeAt } from '../support/rfc6238.js';
 import { TEST_SECRET } from '../support/test-server.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { TEST_TLOG_KEY_PEM, writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -25,6 +26,7 @@ describe('log hygiene: what the service writes to its logs', function () {
     try {
       writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
       writeNoticeKey(dir);
+      writeIdTokenKey(dir);
       writeTestTlogKey(dir);
       const l2 = await startL2Process({
         SECRETS_DIR: dir,

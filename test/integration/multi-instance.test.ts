@@ -9,6 +9,7 @@ import { FakeL1Server } from '../support/fake-l1-server.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { passwordDatabase, postgresAvailable } from '../support/postgres-cluster.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
@@ -79,6 +80,7 @@ for (const kind of STORES)
       dir = mkdtempSync(join(tmpdir(), 'l2-two-'));
       writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
       writeNoticeKey(dir);
+      writeIdTokenKey(dir);
       writeTestTlogKey(dir);
       store = await kind.open(dir);
       l1 = await new FakeL1Server().start();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { assetBody } from '../adapters/http/registry/support.js';
 import { client, registerUser, type HttpResponse } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { PostgresNode, postgresAvailable } from '../support/postgres-cluster.js';
 import { TEST_SECRET } from '../support/test-server.js';
@@ -43,6 +44,7 @@ describe('PostgreSQL restarted under load', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-pg-restart-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeIdTokenKey(dir);
     writeTestTlogKey(dir);
     l2 = await startL2Process({
       STORE: node.url('postgres'),

@@ -9,6 +9,7 @@ import { assetBody } from '../adapters/http/registry/support.js';
 import { dashboardSeries, servedSeries } from '../support/grafana-dashboard.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process } from '../support/l2-process.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { passwordDatabase, postgresAvailable, type PasswordDatabase } from '../support/postgres-cluster.js';
 import { TEST_SECRET } from '../support/test-server.js';
@@ -27,6 +28,7 @@ describe('L2 on PostgreSQL, started as npm start starts it', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-pg-service-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeIdTokenKey(dir);
     writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { keyIdOf } from '../../src/adapters/crypto/jwt-token-codec.js';
 import { client, registerUser } from '../support/http.js';
 import { startL2Process, type L2Process } from '../support/l2-process.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -53,6 +54,7 @@ describe('rotating the JWT secret on two instances', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-rotate-'));
     writeFileSync(join(dir, 'jwt_secret'), OLD);
     writeNoticeKey(dir);
+    writeIdTokenKey(dir);
     writeTestTlogKey(dir);
   });
   afterEach(async () => {

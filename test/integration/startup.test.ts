@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startL2Process } from '../support/l2-process.js';
 import { TEST_SECRET } from '../support/test-server.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
 
@@ -51,6 +52,7 @@ describe('start-up failures', function () {
     mkdirSync(secrets);
     writeFileSync(join(secrets, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(secrets);
+    writeIdTokenKey(secrets);
     writeTestTlogKey(secrets);
     const store = `sqlite:${join(dir, 'l2.sqlite')}`;
     const first = await startL2Process({
@@ -86,6 +88,7 @@ describe('graceful shutdown', function () {
     try {
       writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
       writeNoticeKey(dir);
+      writeIdTokenKey(dir);
       writeTestTlogKey(dir);
       // Cost 12 makes the registration take long enough to still be running when the signal arrives.
       const l2 = await startL2Process({ SECRETS_DIR: dir, STORE: 'memory:', BCRYPT_COST: '12' });

@@ -17,6 +17,7 @@ import { TEST_SECRET } from '../support/test-server.js';
 import { collect, streamOf, transferRecords } from '../support/transfer-records.js';
 import { createAsset } from '../adapters/http/registry/support.js';
 import { PASSWORD, startServer } from '../adapters/http/helpers.js';
+import { writeIdTokenKey } from '../support/id-token-key.js';
 import { writeNoticeKey } from '../support/notice-key.js';
 import { writeTestTlogKey } from '../support/tlog-test-key.js';
 import { freshDatabase, postgresAvailable } from '../support/postgres-cluster.js';
@@ -65,6 +66,7 @@ describe('moving a store with l2 store export / import', function () {
     dir = mkdtempSync(join(tmpdir(), 'l2-transfer-'));
     writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
     writeNoticeKey(dir);
+    writeIdTokenKey(dir);
     writeTestTlogKey(dir);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,6 +7,7 @@ import { applyServerLimits, createHttpServer } from '../../src/adapters/http/htt
 import { buildApplication, type L2Application } from '../../src/composition/application.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { buildL2, type L2Parts, type Overrides } from '../../src/composition/compose.js';
+import { writeIdTokenKey } from './id-token-key.js';
 import { writeNoticeKey } from './notice-key.js';
 import { dropTestDatabase, testStore } from './test-store.js';
 import { writeTestTlogKey } from './tlog-test-key.js';
@@ -66,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   writeFileSync(join(dir, 'jwt_secret'), `${TEST_SECRET}\n`);
   // Kept across a restart on the same directory, as an operator's key file is.
   if (!existsSync(join(dir, 'notice_signing_key'))) writeNoticeKey(dir);
+  if (!existsSync(join(dir, 'id_token_signing_key'))) writeIdTokenKey(dir);
   writeTestTlogKey(dir);
   const config = loadConfig({
     NODE_ENV: 'test',

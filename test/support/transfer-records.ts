@@ -101,6 +101,19 @@ export function transferRecords({ users, activities, checkpointAt }: TransferSha
       issuedAt: at(i + 1),
       expiresAt: at(i + 2_592_000),
     });
+    // A document client's token (API.md §2.5) keeps where its revocation is told: a URI, or none.
+    if (i % 2 === 0)
+      records.push({
+        record: 'issued_token',
+        tokenHash: hex(3_000_000 + i),
+        jti: `document-${i}`,
+        username,
+        sessionJti: `session-${i}`,
+        l1Server: 'https://app.example/client.json',
+        issuedAt: at(i + 1),
+        expiresAt: at(i + 2_592_000),
+        documentClient: { backchannelLogoutUri: i % 4 === 0 ? 'https://app.example/logout' : null },
+      });
   });
   names.forEach((username, i) => {
     if (i % 3 === 0)

@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { DeliveryOutcome } from '../../src/application/ports/delivery-outcome.js';
 import type { L1Notifier } from '../../src/application/ports/l1-notifier.js';
+import type {
+  ClientDocumentSource,
+  FetchedClientDocument,
+} from '../../src/application/ports/client-document-source.js';
+import { JoseClientAssertionSignatures } from '../../src/adapters/crypto/jose-client-assertion-signatures.js';
 import type { RevocationNotice } from '../../src/domain/revocation.js';
 import type { ActorLookup, FederationClient } from '../../src/application/ports/federation-client.js';
 import type {
@@ -18,6 +23,7 @@ import { RateLimiterLoginThrottle } from '../../src/adapters/throttle/rate-limit
 import { composeL2 } from '../../src/composition/compose.js';
 import { loadConfig, type Config } from '../../src/composition/config.js';
 import { FixedClock, SequentialIds } from './fixed-clock.js';
+import { writeIdTokenKey } from './id-token-key.js';
 import { writeNoticeKey } from './notice-key.js';
 import { writeTestTlogKey } from './tlog-test-key.js';
 
@@ -97,6 +103,18 @@ export class ScriptedFederation implements FederationClient {
   }
 }
 
+/**
+ * Client ID Metadata Documents as the kit's clients publish them (API.md §2.5): a URL scripted here answers that;
+ * any other is a 404 — not a document, an L1 server URL client — so that no use-case test reaches the network.
+ */
+export class ScriptedClientDocuments implements ClientDocumentSource {
+  readonly answers = new Map<string, FetchedClientDocument>();
+
+  async fetchJson(url: string): Promise<FetchedClientDocument> {
+    return this.answers.get(url) ?? { kind: 'absent', cacheControl: null };
+  }
+}
+
 /** Problems the runner reports, kept for assertions. */
 export class RecordedProblems {
   readonly errors: string[] = [];
@@ -116,6 +134,7 @@ function configOfKit(): Config {
   const secrets = mkdtempSync(join(tmpdir(), 'l2-kit-'));
   writeFileSync(join(secrets, 'jwt_secret'), 'k'.repeat(32));
   writeNoticeKey(secrets);
+  writeIdTokenKey(secrets);
   writeTestTlogKey(secrets);
   kitConfig = loadConfig({
     NODE_ENV: 'test',
@@ -154,6 +173,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
   const notifier = new ScriptedNotifier();
   const federation = new ScriptedFederation();
   const problems = new RecordedProblems();
+  const clientDocuments = new ScriptedClientDocuments();
   // The kit's users have fake keys: activities are "signed" by passing the document through unchanged.
   const signer: ActivitySigner = { sign: async (document) => document };
   const l2 = composeL2(configOfKit(), openMemoryStore(store), {
@@ -166,6 +186,12 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     federation: () => federation,
     workSignal: () => signals,
     jobs: () => ({ retryPolicy: DEFAULT_RETRY_POLICY, limits: DEFAULT_RUNNER_LIMITS, problems }),
+    oauthClients: (p) => ({
+      documents: clientDocuments,
+      signatures: new JoseClientAssertionSignatures(),
+      replays: p.rateLimits.assertionReplays,
+      allowLoopback: false,
+    }),
   });
   const { services, useCases } = l2;
   return {
@@ -179,6 +205,7 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     signals,
     destinations,
     notifier,
+    clientDocuments,
     issuer: services.tokenIssuer,
     writer: services.revocationWriter,
     assetWrites: l2.assetWrites,

@@ -97,6 +97,7 @@ const Record = z.discriminatedUnion('record', [
     l1Server: nullableText,
     issuedAt: time,
     expiresAt: time,
+    documentClient: z.object({ backchannelLogoutUri: nullableText }).strict().optional(),
   }),
   z.object({
     record: z.literal('revocation'),

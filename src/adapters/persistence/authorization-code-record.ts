@@ -2,6 +2,7 @@
 // into the domain's record. The memory and SQLite stores keep this text; MongoDB keeps the same fields.
 import type { L1ServerUrl } from '../../domain/l1-server.js';
 import type { AuthorizationCode } from '../../domain/oauth.js';
+import type { OpenIdGrant } from '../../domain/openid.js';
 import type { IssuedToken } from '../../domain/revocation.js';
 import type { TokenClaims } from '../../domain/token.js';
 import type { Username } from '../../domain/user.js';
@@ -23,6 +24,8 @@ export interface StoredAuthorizationCode {
   readonly expiresAt: number;
   readonly usedAt: number | null;
   readonly issued: StoredIssuedToken | null;
+  /** Absent from codes stored before OpenID Connect (API.md §2.5): read as null. */
+  readonly openid?: OpenIdGrant | null;
 }
 
 export const storedIssuedToken = (token: IssuedToken): StoredIssuedToken => ({
@@ -47,6 +50,7 @@ export function authorizationCodeOf(stored: StoredAuthorizationCode): Authorizat
     username: stored.username as Username,
     clientId: stored.clientId as L1ServerUrl,
     session: { ...stored.session },
+    openid: stored.openid ?? null,
     expiresAt: new Date(stored.expiresAt),
     usedAt: stored.usedAt === null ? null : new Date(stored.usedAt),
     issued: issued && {

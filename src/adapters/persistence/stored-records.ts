@@ -115,3 +115,15 @@ export type TransferRecordOf<K extends TransferRecordKind> = Extract<TransferRec
 // Every kind of the export file but the log's state is a stored record, and nothing else is: else this fails.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const EVERY_KIND_IS_STORED: Same<StoredKind, Exclude<TransferRecordKind, 'transparency_log'>> = true;
+
+/**
+ * How SQL stores keep IssuedToken.documentClient in one nullable text column (`client_logout`): NULL — not a
+ * document client (§2's JSON notice); '' — a document client without a backchannel_logout_uri (no notice); else
+ * that URI.
+ */
+export const clientLogoutColumn = (token: IssuedToken): string | null =>
+  token.documentClient === undefined ? null : (token.documentClient.backchannelLogoutUri ?? '');
+
+/** The documentClient member a `client_logout` column value stands for (nothing for NULL). */
+export const documentClientOf = (column: string | null): Pick<IssuedToken, 'documentClient'> =>
+  column === null ? {} : { documentClient: { backchannelLogoutUri: column === '' ? null : column } };

@@ -155,6 +155,7 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       l1Server: t.l1Server,
       issuedAt: iso(t.issuedAt),
       expiresAt: iso(t.expiresAt),
+      ...(t.documentClient ? { documentClient: { ...t.documentClient } } : {}),
     }),
     fromTransfer: (r) => ({
       tokenHash: r.tokenHash,
@@ -164,6 +165,9 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       l1Server: r.l1Server as L1ServerUrl | null,
       issuedAt: date(r.issuedAt),
       expiresAt: date(r.expiresAt),
+      ...(r.documentClient
+        ? { documentClient: { backchannelLogoutUri: r.documentClient.backchannelLogoutUri } }
+        : {}),
     }),
   },
   revocation: {

@@ -1,4 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { ASSERTION_REPLAY_WINDOW_SECONDS } from '../../domain/client-authentication.js';
+import { CounterAssertionReplays } from './counter-assertion-replays.js';
 import { RateLimiterBudget } from './rate-limiter-budget.js';
 import { RateLimiterFailureLimit } from './rate-limiter-failure-limit.js';
 import { RateLimiterLoginThrottle } from './rate-limiter-login-throttle.js';
@@ -65,6 +67,8 @@ export interface RateLimits {
   readonly followsPerActor: RateLimiterBudget;
   /** Follows per remote origin, all its actors together. */
   readonly followsPerOrigin: RateLimiterBudget;
+  /** The jti of every client assertion accepted, for the replay window (API.md §2.5): replays are refused. */
+  readonly assertionReplays: CounterAssertionReplays;
   /** Forgets counters whose window is over (stored counters only); run with the hourly clean-up. */
   purgeExpired(now: Date): Promise<void>;
 }
@@ -112,6 +116,9 @@ export function rateLimits(
     ),
     followsPerOrigin: new RateLimiterBudget(
       store.limiter('follow_origin', follows.followsPerOrigin, follows.followWindowSeconds),
+    ),
+    assertionReplays: new CounterAssertionReplays(
+      store.limiter('client_assertion_jti', 1, ASSERTION_REPLAY_WINDOW_SECONDS),
     ),
     purgeExpired: (now) => store.purgeExpired(now),
   };

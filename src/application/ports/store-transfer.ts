@@ -85,6 +85,8 @@ export type TransferRecord =
       readonly l1Server: string | null;
       readonly issuedAt: string;
       readonly expiresAt: string;
+      /** Only for a token of a client metadata document client (API.md §2.5): where its revocation is told. */
+      readonly documentClient?: { readonly backchannelLogoutUri: string | null };
     }
   | {
       readonly record: 'revocation';

@@ -9,7 +9,7 @@ import {
   type L1ServerUrl,
 } from '../../domain/l1-server.js';
 import { err, ok, type Result } from '../../domain/result.js';
-import { issuedTokenOf } from '../../domain/revocation.js';
+import { issuedTokenOf, type IssuedToken } from '../../domain/revocation.js';
 import { isScoped, type TokenClaims } from '../../domain/token.js';
 import type { Username } from '../../domain/user.js';
 import type { Clock } from '../ports/clock.js';
@@ -82,8 +82,10 @@ export class ScopedTokenGrant {
     session: GrantingSession,
     l1Server: L1ServerUrl,
     scoped: IssuedTokenView,
+    /** The record written for `scoped`, when the caller added to it (a document client's logout URI). */
+    record: IssuedToken = issuedTokenOf(scoped.claims, scoped.tokenHash),
   ): Promise<Result<IssuedTokenView, GrantError>> {
-    const issued = issuedTokenOf(scoped.claims, scoped.tokenHash);
+    const issued = record;
     if (await this.authenticate.isRevoked(session.tokenHash)) {
       await this.writer.revoke([issued]);
       return err({ type: 'token_revoked' });

@@ -46,8 +46,12 @@ export class TokenIssuer {
    * A scoped token signed but not yet recorded: a code exchange records it only once its code is redeemed, so that
    * a second, losing exchange leaves nothing behind. `record` writes it as `issueScoped` would have.
    */
-  signScoped(session: TokenClaims, l1Server: L1ServerUrl): { view: IssuedTokenView; record: IssuedToken } {
-    return this.sign(this.scopedClaims(session, l1Server));
+  signScoped(
+    session: TokenClaims,
+    l1Server: L1ServerUrl,
+    scope?: string,
+  ): { view: IssuedTokenView; record: IssuedToken } {
+    return this.sign(this.scopedClaims(session, l1Server, scope));
   }
 
   /** Records a token signed by `signScoped` (or `signSession`) as issued. */
@@ -55,8 +59,14 @@ export class TokenIssuer {
     return this.issuedTokens.add(token);
   }
 
-  private scopedClaims(session: TokenClaims, l1Server: L1ServerUrl): TokenClaims {
-    return scopedClaims({ session, l1Server, now: this.clock.now(), jti: this.ids.newId() });
+  private scopedClaims(session: TokenClaims, l1Server: L1ServerUrl, scope?: string): TokenClaims {
+    return scopedClaims({
+      session,
+      l1Server,
+      now: this.clock.now(),
+      jti: this.ids.newId(),
+      ...(scope === undefined ? {} : { scope }),
+    });
   }
 
   private async issue(claims: TokenClaims): Promise<IssuedTokenView> {

@@ -163,6 +163,28 @@ for (const store of STORES) {
           hot: true,
         },
         { name: 'introspect a scoped token without resource', ...introspect(`token=${scoped}`), hot: true },
+        {
+          name: 'introspect a scoped token by its own client_id (API.md §2.5)',
+          ...introspect(`token=${scoped}&client_id=${encodeURIComponent('https://l1.example')}`),
+          hot: true,
+        },
+        {
+          name: 'introspect a session token by a client_id',
+          ...introspect(`token=${alice}&client_id=${encodeURIComponent('https://l1.example')}`),
+          hot: true,
+        },
+        {
+          name: 'introspect with a client_secret',
+          ...introspect(
+            `token=${scoped}&client_id=${encodeURIComponent('https://l1.example')}&client_secret=s`,
+          ),
+          hot: false,
+        },
+        {
+          name: 'introspect naming the client twice',
+          ...introspect(`token=${scoped}&client_id=a&client_id=b`),
+          hot: false,
+        },
         { name: 'introspect a revoked token', ...introspect(`token=${revoked}`), hot: true },
         { name: 'introspect garbage', ...introspect('token=x'), hot: true },
         { name: 'introspect without token', ...introspect('resource=x'), hot: false },

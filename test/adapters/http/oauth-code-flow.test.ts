@@ -200,7 +200,9 @@ for (const store of STORES) {
         expect(`${back.origin}${back.pathname}`).to.equal(`${l1.url}/auth/callback`);
         expect(back.searchParams.get('state')).to.equal(new URLSearchParams(query).get('state'));
         expect(back.searchParams.get('code')).to.match(/^[\w-]{43}$/);
-        expect([...back.searchParams.keys()].sort()).to.deep.equal(['code', 'state']);
+        // API.md §2.5 (RFC 9207): every answer sent to the client names the issuer.
+        expect([...back.searchParams.keys()].sort()).to.deep.equal(['code', 'iss', 'state']);
+        expect(back.searchParams.get('iss')).to.equal(server.config.publicUrl);
         const renderers = await browser.get('/renderers', { headers: { accept: 'application/json' } });
         expect(renderers.json.items.map((i: { l1_server: string }) => i.l1_server)).to.deep.equal([l1.url]);
         expect(await issuedToL1()).to.deep.equal([]); // the token is issued at the exchange, not before
@@ -218,9 +220,12 @@ for (const store of STORES) {
         const browser = await signedInBrowser(server.url, 'alice', PASSWORD);
         const query = authorizeQuery(l1.url, pkce().challenge);
         const back = callbackOf(await decide(browser, query, 'deny'));
+        // API.md §2.5: errors carry error_description and iss (RFC 9207) too.
         expect(Object.fromEntries(back.searchParams)).to.deep.equal({
           error: 'access_denied',
+          error_description: 'The person denied the request.',
           state: new URLSearchParams(query).get('state'),
+          iss: server.config.publicUrl,
         });
         const renderers = await browser.get('/renderers', { headers: { accept: 'application/json' } });
         expect(renderers.json.items).to.deep.equal([]);

@@ -1,10 +1,11 @@
-// What an OAuth library reads first (API.md §2.1): RFC 8414 metadata and the notice keys' JWK Set.
+// What an OAuth library reads first (API.md §2.1, §2.5): RFC 8414 metadata and the signing keys' JWK Set.
 import { expect } from 'chai';
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { client } from '../../support/http.js';
+import { newIdTokenKeyPem, writeIdTokenKey } from '../../support/id-token-key.js';
 import { newNoticeKeyPem } from '../../support/notice-key.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../../support/test-server.js';
 import { writeFileSync } from 'node:fs';
@@ -20,21 +21,26 @@ describe('OAuth metadata and keys', () => {
     expect(answer.headers.get('cache-control')).to.equal('public, max-age=3600');
     expect(answer.headers.get('access-control-allow-origin')).to.equal('*');
     const base = server.url;
-    expect(answer.json).to.deep.equal({
+    // The values §2.5 changed or added (OpenID Connect Discovery) — the whole of them in openid-connect.test.ts.
+    expect(answer.json).to.deep.include({
       issuer: base,
       authorization_endpoint: `${base}/oauth/authorize`,
       token_endpoint: `${base}/oauth/token`,
       introspection_endpoint: `${base}/oauth/introspect`,
+      userinfo_endpoint: `${base}/oauth/userinfo`,
+      revocation_endpoint: `${base}/oauth/revoke`,
+      end_session_endpoint: `${base}/oauth/logout`,
       jwks_uri: `${base}/.well-known/jwks.json`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
-      introspection_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: ['l1'],
+      token_endpoint_auth_methods_supported: ['none', 'private_key_jwt'],
+      introspection_endpoint_auth_methods_supported: ['none', 'private_key_jwt'],
+      scopes_supported: ['openid', 'profile', 'l1'],
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,
     });
+    expect(Object.keys(answer.json)).to.have.length(31);
   });
 
   it('serves the metadata at the RFC 8414 §3 path too when PUBLIC_URL has a path', async () => {
@@ -56,7 +62,9 @@ describe('OAuth metadata and keys', () => {
     const answer = await client(server.url).get('/.well-known/jwks.json');
     expect(answer.status).to.equal(200);
     expect(answer.headers.get('cache-control')).to.equal('public, max-age=300');
-    const keys = answer.json.keys as JWK[];
+    // API.md §2.5: the ID-token key (RSA) follows the notice keys.
+    const keys = (answer.json.keys as JWK[]).filter((key) => key.kty === 'EC');
+    expect((answer.json.keys as JWK[]).map((key) => key.kty)).to.deep.equal(['EC', 'EC', 'RSA']);
     const expected = [current, previous].map(
       (pem) => createPublicKey(pem).export({ format: 'jwk' }) as { x: string; y: string },
     );
@@ -67,5 +75,24 @@ describe('OAuth metadata and keys', () => {
       expect(key.kid).to.equal(await calculateJwkThumbprint(key));
     }
     expect(answer.text).not.to.include(readFileSync(join(dir, 'jwt_secret'), 'utf8').trim());
+  });
+
+  it('publishes the ID-token key and the previous one after the notice key: RSA public halves, by thumbprint', async () => {
+    const dir = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'l2-keys-'));
+    writeFileSync(join(dir, 'jwt_secret'), TEST_SECRET);
+    const previous = newIdTokenKeyPem();
+    const current = writeIdTokenKey(dir, { previous, fresh: true });
+    server = await startTestServer({ dir });
+    const keys = (await client(server.url).get('/.well-known/jwks.json')).json.keys as JWK[];
+    const rsa = keys.filter((key) => key.kty === 'RSA');
+    const expected = [current, previous].map(
+      (pem) => (createPublicKey(pem).export({ format: 'jwk' }) as JWK).n,
+    );
+    expect(rsa.map((key) => key.n)).to.deep.equal(expected);
+    for (const key of rsa) {
+      expect(key).to.have.keys(['kty', 'n', 'e', 'kid', 'use', 'alg']);
+      expect(key).to.include({ use: 'sig', alg: 'RS256' });
+      expect(key.kid).to.equal(await calculateJwkThumbprint(key));
+    }
   });
 });

@@ -73,6 +73,14 @@ describe('GET /openapi.json', () => {
       'token_type',
       'expires_in',
       'scope',
+      'id_token', // API.md §2.5: when openid was granted
+    ]);
+    expect(Object.keys(schemas.UserInfo!.properties!)).to.have.members([
+      'sub',
+      'preferred_username',
+      'name',
+      'picture',
+      'profile',
     ]);
     expect(Object.keys(schemas.RegisterAssetRequest!.properties!)).to.include.members([
       'name',

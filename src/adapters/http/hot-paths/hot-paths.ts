@@ -23,6 +23,7 @@ import { HOT_ROUTES, USER_REPRESENTATIONS, verifiedAnswer, webfingerAnswer, type
 import { verifyInput } from './verify-input.js';
 import { activeAnswer, INACTIVE_ANSWER, INTROSPECTION_ROUTE } from './introspection-answer.js';
 import { addressKey, requestIp } from '../shared/client-address.js';
+import { clientCredentialsOf } from '../shared/client-credentials.js';
 import { IntrospectionRequest } from '../shared/oauth-schemas.js';
 
 /** The one path shape a hot actor request has: a lower-case username, no query. */
@@ -167,16 +168,22 @@ export class HotPaths {
   private readonly introspection: HotPost = {
     types: [JSON_TYPE, FORM_TYPE],
     answer: (req, type, text) => {
-      const fields =
-        type === FORM_TYPE ? Object.fromEntries(new URLSearchParams(text)) : parseStrictJson(text)?.value;
+      const form = type === FORM_TYPE ? new URLSearchParams(text) : null;
+      // A name given twice is Koa's to read (and a client named twice its to refuse).
+      if (form && new Set(form.keys()).size !== [...form.keys()].length) return null;
+      const fields = form ? Object.fromEntries(form) : parseStrictJson(text)?.value;
       const input = IntrospectionRequest.safeParse(fields);
       if (!input.success) return null;
       const clientAddress = addressKey(requestIp(req, this.settings.trustProxy));
       const { token, resource } = input.data;
-      return this.useCases.introspectToken.execute({ token, resource: resource ?? null, clientAddress }).then(
-        (result) => (!result.ok ? null : result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER),
-        () => null,
-      );
+      const client = clientCredentialsOf(fields as Record<string, unknown>, req.headers.authorization);
+      return this.useCases.introspectToken
+        .execute({ token, resource: resource ?? null, client, clientAddress })
+        .then(
+          (result) =>
+            !result.ok ? null : result.value ? activeAnswer(result.value.claims) : INACTIVE_ANSWER,
+          () => null,
+        );
     },
   };
 

@@ -10,9 +10,10 @@ import type { NunjucksViews } from '../../views/nunjucks/nunjucks-views.js';
 import type { StaticFile } from '../../views/static-files.js';
 import type { ActorAnswers } from '../hot-paths/answers.js';
 import type { CsrfGuard } from './csrf.js';
+import type { SignInMarks } from './sign-in-marks.js';
 import type { L1ServerUrls } from '../shared/l1-server-urls.js';
 import type { OutcomeMetrics } from '../shared/metrics.js';
-import type { NoticeJwk } from '../shared/presenters/oauth-presenters.js';
+import type { PublicJwk } from '../shared/presenters/oauth-presenters.js';
 import type { CookiePolicy } from './session-cookies.js';
 
 export interface HttpSettings {
@@ -47,6 +48,8 @@ export interface HttpDependencies {
   /** Stylesheet, favicon, screenshots: path → file. */
   readonly staticFiles: ReadonlyMap<string, StaticFile>;
   readonly csrf: CsrfGuard;
+  /** When an authorization request sent the browser to sign in again (API.md §2.5: prompt=login, max_age). */
+  readonly signInMarks: SignInMarks;
   readonly health: StoreHealth;
   /** Where the transparency log stands (being checked, consistent, inconsistent): part of /readyz. */
   readonly logHealth: () => LogHealth;
@@ -58,8 +61,8 @@ export interface HttpDependencies {
   readonly actorAnswers: ActorAnswers;
   /** The normal form of the L1 server URLs verify is sent, remembered for both front ends. */
   readonly l1ServerUrls: L1ServerUrls;
-  /** The JWK Set of the notice signing keys (API.md §2.1): public keys only. */
-  readonly noticeJwks: () => { readonly keys: readonly NoticeJwk[] };
+  /** The JWK Set of the notice signing keys and the ID-token keys (API.md §2.1, §2.5): public keys only. */
+  readonly signingJwks: () => { readonly keys: readonly PublicJwk[] };
   /** What every signed-in request authenticates through: a service, not a use-case. */
   readonly authentication: AuthenticateToken;
   readonly useCases: UseCases;

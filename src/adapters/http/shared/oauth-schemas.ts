@@ -11,39 +11,67 @@ export const OAuthError = z
   })
   .openapi('OAuthError');
 
+const AuthMethods = z.array(z.enum(['none', 'private_key_jwt']));
+const AssertionAlgs = z.array(z.enum(['ES256', 'RS256']));
+
+/** RFC 8414 and OpenID Connect Discovery 1.0 §3: one document at both well-known paths (API.md §2.1, §2.5). */
 export const AuthorizationServerMetadata = z
   .object({
     issuer: z.string().url().openapi({ description: 'PUBLIC_URL' }),
     authorization_endpoint: z.string().url(),
     token_endpoint: z.string().url(),
     introspection_endpoint: z.string().url(),
+    userinfo_endpoint: z.string().url(),
+    revocation_endpoint: z.string().url(),
+    end_session_endpoint: z.string().url(),
     jwks_uri: z.string().url(),
     response_types_supported: z.array(z.literal('code')),
+    response_modes_supported: z.array(z.literal('query')),
     grant_types_supported: z.array(z.literal('authorization_code')),
     code_challenge_methods_supported: z.array(z.literal('S256')),
-    token_endpoint_auth_methods_supported: z.array(z.literal('none')),
-    introspection_endpoint_auth_methods_supported: z.array(z.literal('none')),
-    scopes_supported: z.array(z.literal('l1')),
+    subject_types_supported: z.array(z.literal('public')),
+    id_token_signing_alg_values_supported: z.array(z.literal('RS256')),
+    token_endpoint_auth_methods_supported: AuthMethods,
+    token_endpoint_auth_signing_alg_values_supported: AssertionAlgs,
+    introspection_endpoint_auth_methods_supported: AuthMethods,
+    introspection_endpoint_auth_signing_alg_values_supported: AssertionAlgs,
+    revocation_endpoint_auth_methods_supported: AuthMethods,
+    revocation_endpoint_auth_signing_alg_values_supported: AssertionAlgs,
+    scopes_supported: z.array(z.enum(['openid', 'profile', 'l1'])),
+    claims_supported: z.array(z.string()),
+    prompt_values_supported: z.array(z.enum(['none', 'login', 'consent'])),
+    authorization_response_iss_parameter_supported: z.literal(true),
+    claims_parameter_supported: z.literal(false),
+    request_parameter_supported: z.literal(false),
+    request_uri_parameter_supported: z.literal(false),
+    frontchannel_logout_supported: z.literal(false),
     backchannel_logout_supported: z.literal(true),
     backchannel_logout_session_supported: z.literal(true),
+    client_id_metadata_document_supported: z.literal(true),
   })
   .openapi('AuthorizationServerMetadata');
 
-export const Jwks = z
-  .object({
-    keys: z.array(
-      z.object({
-        kty: z.literal('EC'),
-        crv: z.literal('P-256'),
-        x: z.string(),
-        y: z.string(),
-        kid: z.string().openapi({ description: 'The RFC 7638 thumbprint of the key' }),
-        use: z.literal('sig'),
-        alg: z.literal('ES256'),
-      }),
-    ),
-  })
-  .openapi('NoticeSigningKeys');
+const NoticeJwk = z.object({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.string(),
+  y: z.string(),
+  kid: z.string().openapi({ description: 'The RFC 7638 thumbprint of the key' }),
+  use: z.literal('sig'),
+  alg: z.literal('ES256'),
+});
+
+const IdTokenJwk = z.object({
+  kty: z.literal('RSA'),
+  n: z.string(),
+  e: z.string(),
+  kid: z.string().openapi({ description: 'The RFC 7638 thumbprint of the key' }),
+  use: z.literal('sig'),
+  alg: z.literal('RS256'),
+});
+
+/** The notice keys (ES256, API.md §2.1), then the ID-token keys (RS256, API.md §2.5): public members only. */
+export const Jwks = z.object({ keys: z.array(z.union([NoticeJwk, IdTokenJwk])) }).openapi('SigningKeys');
 
 /** RFC 7662 §2.1; unknown parameters (`token_type_hint`, …) are ignored, as RFC 6749 §3.2 asks. */
 export const IntrospectionRequest = z
@@ -56,9 +84,32 @@ export const IntrospectionRequest = z
     client_id: z
       .string()
       .optional()
-      .openapi({ description: 'Ignored: introspection is open, as verify is.' }),
+      .openapi({
+        description:
+          'The calling client (API.md §2.5): the audience when `resource` is absent. Or Basic with an empty ' +
+          'password, or a client assertion (private_key_jwt); a client_secret or Basic password is refused.',
+      }),
+    client_assertion_type: z.string().optional(),
+    client_assertion: z.string().optional(),
   })
   .openapi('IntrospectionRequest');
+
+/** RFC 7009 §2.1, with the client as API.md §2.5 identifies it; `token_type_hint` is ignored. */
+export const RevocationRequest = z
+  .object({
+    token: z.string().min(1, 'A token is required.').openapi({ description: 'The token to revoke.' }),
+    token_type_hint: z.string().optional().openapi({ description: 'Ignored.' }),
+    client_id: z
+      .string()
+      .optional()
+      .openapi({ description: 'The client (or Basic, or a client assertion).' }),
+    client_assertion_type: z.string().optional(),
+    client_assertion: z.string().optional(),
+  })
+  .openapi('RevocationRequest');
+
+/** RFC 7009 §2.2: an empty object, whether or not anything was revoked. */
+export const RevocationResponse = z.object({}).strict().openapi('RevocationResponse');
 
 export const IntrospectionResponse = z
   .object({
@@ -97,9 +148,29 @@ export const TokenResponse = z
       .openapi({ description: 'A token scoped to the L1 server, as renderer attach makes' }),
     token_type: z.literal('Bearer'),
     expires_in: z.number().int(),
-    scope: z.literal('l1'),
+    scope: z.string().openapi({
+      description:
+        'What was granted: `l1`, or `openid l1` / `openid profile l1` for an OpenID Connect request',
+    }),
+    id_token: z.string().optional().openapi({
+      description: 'When openid was granted: the ID token (RS256, a key of /.well-known/jwks.json)',
+    }),
   })
   .openapi('TokenResponse');
+
+/** OpenID Connect Core §5.3.2 (API.md §2.5): the person, and the profile claims when `profile` was granted. */
+export const UserInfoResponse = z
+  .object({
+    sub: z.string().openapi({ description: 'The username' }),
+    preferred_username: z.string().optional(),
+    name: z.string().optional().openapi({ description: 'The display name, or the username without one' }),
+    picture: z.string().url().optional().openapi({ description: "The avatar picture's URL" }),
+    profile: z.string().url().optional().openapi({ description: 'The actor URL' }),
+  })
+  .openapi('UserInfo');
+
+/** POST /oauth/userinfo's form (RFC 6750 §2.2): the token, unless it is in the Authorization header. */
+export const UserInfoForm = z.object({ access_token: z.string().optional() });
 
 /** The query of `GET /oauth/authorize` (API.md §2.3), for /openapi.json; the domain reads it. */
 export const AuthorizeQuery = z.object({
@@ -112,6 +183,14 @@ export const AuthorizeQuery = z.object({
   state: z.string().max(1024).optional(),
   code_challenge: z.string().openapi({ description: 'RFC 7636: base64url SHA-256 of the verifier' }),
   code_challenge_method: z.literal('S256'),
+  scope: z
+    .string()
+    .optional()
+    .openapi({ description: '`openid` makes an OpenID Connect request; `profile` adds the profile claims' }),
+  nonce: z.string().max(512).optional().openapi({ description: 'Copied into the ID token' }),
+  prompt: z.string().optional().openapi({ description: '`none`, `login` or `consent`' }),
+  max_age: z.string().regex(/^\d+$/).optional().openapi({ description: 'Seconds; 0 means prompt=login' }),
+  response_mode: z.literal('query').optional(),
 });
 
 /** The consent form's post: the request again, the button pressed, and the form's CSRF token. */
@@ -140,3 +219,29 @@ export const RevocationNoticeBody = z
     }),
   })
   .openapi('RevocationNotice');
+
+/** RP-initiated logout (API.md §2.5, OpenID Connect RP-Initiated Logout 1.0): who asks, and where to go back to. */
+export const LogoutQuery = z.object({
+  id_token_hint: z
+    .string()
+    .optional()
+    .openapi({
+      description: 'An ID token L2 issued (an expired one is accepted): names the client and the session',
+    }),
+  client_id: z
+    .string()
+    .url()
+    .optional()
+    .openapi({ description: 'The client, when there is no hint (or the same)' }),
+  post_logout_redirect_uri: z.string().url().optional().openapi({
+    description:
+      "One of the document's post_logout_redirect_uris exactly; for an L1 server URL client, on its URL",
+  }),
+  state: z.string().max(1024).optional(),
+});
+
+/** The logout page's form: the request again, what to end, and the form's CSRF token. */
+export const LogoutDecision = LogoutQuery.extend({
+  decision: z.enum(['client', 'all']).optional(),
+  _csrf: z.string().optional(),
+}).openapi('LogoutDecision');

@@ -18,7 +18,7 @@ export const Jrd = z
   .object({
     subject: z.string().openapi({ example: 'acct:alice@l2.example' }),
     aliases: z.array(z.string().url()),
-    links: z.array(z.object({ rel: z.string(), type: z.string(), href: z.string().url() })),
+    links: z.array(z.object({ rel: z.string(), type: z.string().optional(), href: z.string().url() })),
   })
   .openapi('Jrd');
 

@@ -279,4 +279,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX rate_limit_counters_by_expiry ON rate_limit_counters (expire);
     `,
   },
+  {
+    version: 7,
+    name: 'document clients of issued tokens',
+    // Issue 36: a token issued to a client metadata document client remembers where its revocation is told
+    // (stored-records.ts clientLogoutColumn); NULL for every token before, which keeps §2's JSON notice.
+    sql: `ALTER TABLE issued_tokens ADD COLUMN client_logout TEXT;`,
+  },
 ];

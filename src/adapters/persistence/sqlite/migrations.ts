@@ -272,4 +272,10 @@ export const MIGRATIONS: readonly Migration[] = [
     fill: buildTransparencyLog,
   },
   ACCOUNT_SECURITY_MIGRATION,
+  {
+    version: 12,
+    // Issue 36: a token issued to a client metadata document client remembers where its revocation is told
+    // (stored-records.ts clientLogoutColumn); NULL for every token before, which keeps §2's JSON notice.
+    sql: `ALTER TABLE issued_tokens ADD COLUMN client_logout TEXT;`,
+  },
 ];

@@ -9,20 +9,37 @@ import {
   type TokenRequestError,
 } from '../../../domain/oauth.js';
 import { err, ok, type Result } from '../../../domain/result.js';
+import { L1_SCOPE } from '../../../domain/openid.js';
+import type { IssuedToken } from '../../../domain/revocation.js';
 import { toSeconds } from '../../../domain/token.js';
 import type { AuthorizationCodeStore } from '../../ports/authorization-code-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { OneTimeCodes } from '../../ports/one-time-codes.js';
 import type { AuthenticateToken } from '../../services/authenticate-token.js';
+import type { OpenIdClaims } from '../../services/openid-claims.js';
 import type { RevocationWriter } from '../../services/revocation-writer.js';
 import type { ScopedTokenGrant } from '../../services/scoped-token-grant.js';
+import type { KnownClient } from '../../services/client-registry.js';
 import type { TokenIssuer } from '../../services/token-issuer.js';
 
 export interface ExchangedToken {
   readonly token: string;
   /** Seconds until the token expires. */
   readonly expiresIn: number;
+  /** The granted scope string: `l1`, or with OpenID Connect `openid l1` / `openid profile l1` (API.md §2.5). */
+  readonly scope: string;
+  /** The ID token, when `openid` was granted. */
+  readonly idToken: string | null;
 }
+
+/**
+ * A token issued to a document client remembers the backchannel_logout_uri its document has now, when the token is
+ * issued (API.md §2.5): every later revocation tells that URI, whatever the document says by then.
+ */
+const withDocumentClient = (record: IssuedToken, client: KnownClient | null): IssuedToken =>
+  client?.kind === 'document' && client.clientId === record.l1Server
+    ? { ...record, documentClient: { backchannelLogoutUri: client.document.backchannelLogoutUri } }
+    : record;
 
 const invalidGrant = (detail: string) => err<TokenRequestError>({ type: 'invalid_grant', detail });
 
@@ -35,9 +52,14 @@ export class ExchangeAuthorizationCode {
     private readonly authenticate: AuthenticateToken,
     private readonly writer: RevocationWriter,
     private readonly clock: Clock,
+    private readonly openid: OpenIdClaims,
   ) {}
 
-  async execute(request: TokenRequest): Promise<Result<ExchangedToken, TokenRequestError>> {
+  /** `client`: the authenticated client; a document client's token remembers its backchannel_logout_uri. */
+  async execute(
+    request: TokenRequest,
+    client: KnownClient | null = null,
+  ): Promise<Result<ExchangedToken, TokenRequestError>> {
     const codeHash = this.codes.hashOf(request.code);
     const found = await this.store.find(codeHash);
     if (!found) return invalidGrant('The code is unknown.');
@@ -50,13 +72,15 @@ export class ExchangeAuthorizationCode {
       return invalidGrant('The session that allowed this code has expired.');
 
     // Signed before the redemption, so that a second use always finds which token to revoke; recorded after it.
-    const { view, record } = this.issuer.signScoped(found.session, found.clientId);
+    const scope = found.openid?.scope ?? L1_SCOPE;
+    const { view, record: signed } = this.issuer.signScoped(found.session, found.clientId, scope);
+    const record = withDocumentClient(signed, client);
     const redemption = await this.store.redeem(codeHash, record, this.clock.now());
     if (!redemption) return invalidGrant('The code is unknown.');
     if (redemption.kind === 'used') return this.replayed(redemption.code, request);
     await this.issuer.record(record);
     const session = { claims: found.session, tokenHash: found.sessionTokenHash };
-    const confirmed = await this.grant.confirm(session, found.clientId, view);
+    const confirmed = await this.grant.confirm(session, found.clientId, view, record);
     if (!confirmed.ok) {
       return invalidGrant(
         confirmed.error.type === 'token_revoked'
@@ -66,7 +90,13 @@ export class ExchangeAuthorizationCode {
     }
     // A second use that raced this exchange revoked the token already: it is not handed out.
     if (await this.authenticate.isRevoked(view.tokenHash)) return invalidGrant('The code was used twice.');
-    return ok({ token: view.token, expiresIn: view.claims.exp - toSeconds(this.clock.now()) });
+    const idToken = found.openid ? await this.openid.idToken(found, found.openid) : null;
+    return ok({
+      token: view.token,
+      expiresIn: view.claims.exp - toSeconds(this.clock.now()),
+      scope,
+      idToken,
+    });
   }
 
   /**

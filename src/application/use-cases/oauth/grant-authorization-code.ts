@@ -2,6 +2,7 @@
 // records it, and a single-use code living 60 seconds goes back to the L1 server through the browser — the token
 // itself never passes through a URL: the L1 server fetches it with the code and its PKCE verifier.
 import { grantedCode, redirectWith, type AuthorizationRequest } from '../../../domain/oauth.js';
+import type { OpenIdGrant } from '../../../domain/openid.js';
 import { ok, type Result } from '../../../domain/result.js';
 import type { AuthorizationCodeStore } from '../../ports/authorization-code-store.js';
 import type { Clock } from '../../ports/clock.js';
@@ -21,6 +22,8 @@ export class GrantAuthorizationCode {
   async execute(input: {
     session: AuthenticatedToken;
     request: AuthorizationRequest;
+    /** What an OpenID Connect request was granted (API.md §2.5), kept with the code for its ID token. */
+    openid?: OpenIdGrant | null;
   }): Promise<Result<{ redirectTo: string }, GrantError>> {
     const { session, request } = input;
     const attached = await this.grant.attach(session, request.clientId);
@@ -33,6 +36,7 @@ export class GrantAuthorizationCode {
         sessionTokenHash: session.tokenHash,
         request,
         now: this.clock.now(),
+        openid: input.openid ?? null,
       }),
     );
     return ok({ redirectTo: redirectWith(request.redirectUri, { code, state: request.state }) });

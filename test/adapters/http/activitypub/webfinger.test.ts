@@ -18,6 +18,8 @@ const ALICE_JRD = {
   links: [
     { rel: 'self', type: 'application/activity+json', href: `${BASE}/users/alice` },
     { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: `${BASE}/users/alice` },
+    // API.md §2.5 (OpenID Connect Discovery §2): where the account signs in.
+    { rel: 'http://openid.net/specs/connect/1.0/issuer', href: BASE },
   ],
 };
 

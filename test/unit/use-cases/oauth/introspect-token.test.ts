@@ -1,6 +1,7 @@
 // IntrospectToken (API.md §2.2, RFC 7662) on the use-case kit: active exactly when /auth/verify would accept the
 // token from the L1 server named as `resource`, and a budget per address of tokens that do not verify.
 import { expect } from 'chai';
+import { NO_CLIENT_CREDENTIALS } from '../../../../src/domain/client-authentication.js';
 import {
   KIT_ADDRESS,
   KIT_INTROSPECTION_FAILURES_PER_ADDRESS,
@@ -9,7 +10,7 @@ import {
 import { attached, registered, type Kit } from '../accounts/account-fixtures.js';
 
 const introspect = (kit: Kit, token: string, resource: string | null = null, clientAddress = KIT_ADDRESS) =>
-  kit.useCases.introspectToken.execute({ token, resource, clientAddress });
+  kit.useCases.introspectToken.execute({ token, resource, client: NO_CLIENT_CREDENTIALS, clientAddress });
 
 describe('IntrospectToken', () => {
   it('answers a live session token active, with its claims', async () => {
@@ -46,7 +47,9 @@ describe('IntrospectToken', () => {
 
     const refused = await introspect(kit, 'guess-again');
     expect(!refused.ok && refused.error.type).to.equal('rate_limited');
-    expect(!refused.ok && refused.error.retryAfterSeconds).to.be.above(0);
+    expect(
+      !refused.ok && refused.error.type === 'rate_limited' && refused.error.retryAfterSeconds,
+    ).to.be.above(0);
     expect(await introspect(kit, 'guess-again', null, '192.0.2.99')).to.deep.equal({ ok: true, value: null });
   });
 });

@@ -2,6 +2,7 @@
 import type { Context } from 'koa';
 import { INACTIVE_ANSWER, activeAnswer } from '../../hot-paths/introspection-answer.js';
 import { clientAddress } from '../../shared/client-address.js';
+import { requestClientCredentials } from '../client-auth.js';
 import type { HttpDependencies } from '../dependencies.js';
 import { BODY_ERRORS, REVOCATIONS_UNREADABLE } from '../errors/edge-errors.js';
 import { INTROSPECTION_ERRORS } from '../errors/oauth-errors.js';
@@ -18,6 +19,7 @@ export function introspectionInput(ctx: Context) {
   return {
     token: parsed.data.token,
     resource: parsed.data.resource ?? null,
+    client: requestClientCredentials(ctx),
     clientAddress: clientAddress(ctx),
   };
 }
@@ -27,7 +29,8 @@ export function introspectionRoutes(routes: RouteTable, deps: HttpDependencies):
     '/oauth/introspect',
     {
       summary:
-        'RFC 7662 introspection: active exactly when /auth/verify would accept the token from `resource`',
+        'RFC 7662 introspection: active exactly when /auth/verify would accept the token from its audience: ' +
+        '`resource`, else the client the caller authenticates as; a session token only without an audience',
       description:
         'Open to any caller, as /auth/verify is; `{"active": false}` says nothing more. A token this service ' +
         'signed always gets its true answer; tokens that do not verify are counted per client address (RFC 7662 ' +

@@ -32,7 +32,9 @@ export function pagesRoutes(routes: RouteTable, deps: HttpDependencies): void {
     ['/register', 'register', 'Register'],
   ] as const) {
     routes.get(path, PAGE, async (ctx) => {
-      if (await viewer(ctx, deps)) return seeOther(ctx, '/');
+      // Signed in already: the form only when a client asked for a fresh sign-in (prompt=login, max_age; API.md §2.5).
+      const again = template === 'login' && ctx.query.again === '1';
+      if (!again && (await viewer(ctx, deps))) return seeOther(ctx, '/');
       // After a reset link was used, the login page says so.
       const notice =
         template === 'login' && ctx.query.reset === '1'

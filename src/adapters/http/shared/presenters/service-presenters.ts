@@ -23,7 +23,13 @@ export type JrdJson = Presented<typeof Jrd>;
 /** The NodeInfo schema both NodeInfo documents name. */
 export const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
 
-/** A user's JRD: the acct: subject, the actor as alias, self and profile-page links. */
+/** OpenID Connect Discovery §2: the link that names the OpenID Provider an account signs in at. */
+export const OPENID_ISSUER_REL = 'http://openid.net/specs/connect/1.0/issuer';
+
+/**
+ * A user's JRD: the acct: subject, the actor as alias, self and profile-page links, and the OpenID issuer (API.md
+ * §2.5). Every link is always listed: a `rel=` filter (RFC 7033 §4.3 lets a server ignore it) keeps each it names.
+ */
 export function userJrd(username: string, domain: string, urls: Urls): JrdJson {
   const actor = urls.actor(username);
   return {
@@ -32,6 +38,7 @@ export function userJrd(username: string, domain: string, urls: Urls): JrdJson {
     links: [
       { rel: 'self', type: 'application/activity+json', href: actor },
       { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: actor },
+      { rel: OPENID_ISSUER_REL, href: urls.base },
     ],
   };
 }

@@ -14,6 +14,8 @@ export interface IssuedTokenDocument {
   l1Server: string | null;
   issuedAt: Date;
   expiresAt: Date;
+  /** Only for a token of a document client (API.md §2.5): where its revocation is told. */
+  documentClient?: { backchannelLogoutUri: string | null };
 }
 
 export const ISSUED_TOKEN_DOCUMENTS: MongoCodec<IssuedToken, IssuedTokenDocument> = {
@@ -25,6 +27,7 @@ export const ISSUED_TOKEN_DOCUMENTS: MongoCodec<IssuedToken, IssuedTokenDocument
     l1Server: token.l1Server,
     issuedAt: token.issuedAt,
     expiresAt: token.expiresAt,
+    ...(token.documentClient ? { documentClient: { ...token.documentClient } } : {}),
   }),
   fromDocument: (doc) => ({
     tokenHash: doc._id,
@@ -34,6 +37,9 @@ export const ISSUED_TOKEN_DOCUMENTS: MongoCodec<IssuedToken, IssuedTokenDocument
     l1Server: doc.l1Server as L1ServerUrl | null,
     issuedAt: doc.issuedAt,
     expiresAt: doc.expiresAt,
+    ...(doc.documentClient
+      ? { documentClient: { backchannelLogoutUri: doc.documentClient.backchannelLogoutUri } }
+      : {}),
   }),
 };
 

@@ -1,7 +1,12 @@
 import type { L1ServerUrl } from '../../../../domain/l1-server.js';
 import type { IssuedToken } from '../../../../domain/revocation.js';
 import type { Username } from '../../../../domain/user.js';
-import type { AttachmentRecord, RevokedToken } from '../../stored-records.js';
+import {
+  clientLogoutColumn,
+  documentClientOf,
+  type AttachmentRecord,
+  type RevokedToken,
+} from '../../stored-records.js';
 import { postgresTable } from '../postgres-codec.js';
 
 // Each table keeps a `seq` of its own (an identity column): the order records were written in, which the export
@@ -16,6 +21,7 @@ export const ISSUED_TOKEN_ROWS = postgresTable(
     username: 'text',
     session_jti: 'text?',
     l1_server: 'text?',
+    client_logout: 'text?',
     issued_at: 'timestamptz',
     expires_at: 'timestamptz',
   },
@@ -27,6 +33,7 @@ export const ISSUED_TOKEN_ROWS = postgresTable(
     username: token.username,
     session_jti: token.sessionJti,
     l1_server: token.l1Server,
+    client_logout: clientLogoutColumn(token),
     issued_at: token.issuedAt,
     expires_at: token.expiresAt,
   }),
@@ -38,6 +45,7 @@ export const ISSUED_TOKEN_ROWS = postgresTable(
     l1Server: row.l1_server as L1ServerUrl | null,
     issuedAt: row.issued_at,
     expiresAt: row.expires_at,
+    ...documentClientOf(row.client_logout),
   }),
 });
 

@@ -1,7 +1,12 @@
 import type { L1ServerUrl } from '../../../../domain/l1-server.js';
 import type { IssuedToken } from '../../../../domain/revocation.js';
 import type { Username } from '../../../../domain/user.js';
-import type { AttachmentRecord, RevokedToken } from '../../stored-records.js';
+import {
+  clientLogoutColumn,
+  documentClientOf,
+  type AttachmentRecord,
+  type RevokedToken,
+} from '../../stored-records.js';
 import { sqliteTable } from '../sqlite-codec.js';
 
 /** A token issued, by the SHA-256 hex of the token (never the token): one row of `issued_tokens`. */
@@ -11,6 +16,7 @@ export const ISSUED_TOKEN_ROWS = sqliteTable('issued_tokens', {
   username: 'text',
   session_jti: 'text?',
   l1_server: 'text?',
+  client_logout: 'text?',
   issued_at: 'integer',
   expires_at: 'integer',
 }).codec<IssuedToken>({
@@ -20,6 +26,7 @@ export const ISSUED_TOKEN_ROWS = sqliteTable('issued_tokens', {
     username: token.username,
     session_jti: token.sessionJti,
     l1_server: token.l1Server,
+    client_logout: clientLogoutColumn(token),
     issued_at: token.issuedAt.getTime(),
     expires_at: token.expiresAt.getTime(),
   }),
@@ -31,6 +38,7 @@ export const ISSUED_TOKEN_ROWS = sqliteTable('issued_tokens', {
     l1Server: row.l1_server as L1ServerUrl | null,
     issuedAt: new Date(row.issued_at),
     expiresAt: new Date(row.expires_at),
+    ...documentClientOf(row.client_logout),
   }),
 });
 
