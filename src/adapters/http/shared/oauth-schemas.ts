@@ -222,12 +222,9 @@ export const RevocationNoticeBody = z
 
 /** RP-initiated logout (API.md §2.5, OpenID Connect RP-Initiated Logout 1.0): who asks, and where to go back to. */
 export const LogoutQuery = z.object({
-  id_token_hint: z
-    .string()
-    .optional()
-    .openapi({
-      description: 'An ID token L2 issued (an expired one is accepted): names the client and the session',
-    }),
+  id_token_hint: z.string().optional().openapi({
+    description: 'An ID token L2 issued (an expired one is accepted): names the client and the session',
+  }),
   client_id: z
     .string()
     .url()
