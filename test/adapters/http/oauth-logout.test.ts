@@ -160,6 +160,25 @@ for (const store of STORES) {
       expect(await signedInToL2(browser)).to.equal(true);
     });
 
+    it('takes a GET with a whole ID token, a state of 1,024 characters and a return URL — past the 2,048 bytes other routes take', async () => {
+      const browser = await signedInBrowser(server.url, 'alice', PASSWORD);
+      const { accessToken, idToken } = await signIn(browser);
+      const params = {
+        id_token_hint: idToken,
+        post_logout_redirect_uri: `${l1.url}/signed-out`,
+        state: 'a/b='.repeat(256),
+      };
+      expect(new URLSearchParams(params).toString().length).to.be.above(2048);
+      const answer = await logOut(browser, params, 'client');
+      expect(answer.headers.get('location')).to.equal(
+        `${l1.url}/signed-out?${new URLSearchParams({ state: params.state })}`,
+      );
+      expect(await active(accessToken)).to.equal(false);
+      const tooLong = await browser.get(`/oauth/logout?state=${'a'.repeat(8193)}`);
+      expect(tooLong.status).to.equal(400);
+      expect(tooLong.text).to.include('8192 bytes');
+    });
+
     it('accepts an expired ID token as the hint', async () => {
       const browser = await signedInBrowser(server.url, 'alice', PASSWORD);
       const { accessToken, idToken } = await signIn(browser);

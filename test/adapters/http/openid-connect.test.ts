@@ -257,6 +257,29 @@ for (const store of STORES) {
       });
     });
 
+    it('a long request (state of 1,024 characters, nonce of 512) goes through a signed-out sign-in and consent, and back with its state', async () => {
+      await signedInBrowser(server.url, 'alice', PASSWORD);
+      const browser = new FormBrowser(server.url);
+      const state = 'a/b='.repeat(256);
+      const { challenge } = pkce();
+      const query = authorizeQuery(l1.url, challenge, { ...OPENID, state, nonce: 'n'.repeat(512) });
+      expect(query.length).to.be.above(2048);
+      const asked = await browser.get(`/oauth/authorize?${query}`);
+      expect(asked.status, asked.text).to.equal(303);
+      const login = asked.headers.get('location')!;
+      expect((await browser.get(login)).status).to.equal(200);
+      const next = new URL(login, server.url).searchParams.get('next')!;
+      const signedIn = await browser.submit('/auth/login', { username: 'alice', password: PASSWORD, next });
+      expect(signedIn.headers.get('location')).to.equal(next);
+      const page = await browser.get(next);
+      expect(page.status, page.text).to.equal(200);
+      const back = callbackOf(
+        await browser.submit('/oauth/authorize', { ...consentFields(page.text), decision: 'allow' }),
+      );
+      expect(back.searchParams.get('state')).to.equal(state);
+      expect(back.searchParams.get('code')).to.be.a('string');
+    });
+
     describe('prompt and max_age', () => {
       it('prompt=none, signed out: login_required, no page', async () => {
         const { challenge } = pkce();

@@ -4,6 +4,14 @@ import { HttpProblem } from './problem.js';
 /** No route reads more than a few short parameters: a cursor, a filter, a webfinger resource. */
 export const QUERY_MAX_BYTES = 2048;
 export const QUERY_MAX_PARAMETERS = 32;
+/**
+ * The two pages a client sends a browser to with its request in the query can need more by themselves: an
+ * authorization request (state up to 1,024 characters, nonce up to 512, a document URL and a redirect URL, each
+ * percent-encoded) and a logout request whose hint is a whole ID token (RS256 signature alone: 342 characters) — and
+ * the login page, whose `next` carries a signed-out browser's authorization request, encoded once more.
+ */
+export const OPENID_QUERY_MAX_BYTES = 8192;
+const OPENID_BROWSER_PATHS: ReadonlySet<string> = new Set(['/oauth/authorize', '/oauth/logout', '/login']);
 
 /**
  * Refuses a request target without a path, and long or crowded query strings before anything parses them: Koa's `ctx.query` costs time quadratic in
@@ -16,11 +24,12 @@ export async function queryLimits(ctx: Context, next: Next): Promise<void> {
     throw new HttpProblem(400, 'invalid_request', 'The request target is not a path.');
   }
   const query = ctx.querystring;
-  if (query.length > QUERY_MAX_BYTES || query.split('&').length > QUERY_MAX_PARAMETERS) {
+  const maxBytes = OPENID_BROWSER_PATHS.has(ctx.path) ? OPENID_QUERY_MAX_BYTES : QUERY_MAX_BYTES;
+  if (query.length > maxBytes || query.split('&').length > QUERY_MAX_PARAMETERS) {
     throw new HttpProblem(
       400,
       'invalid_request',
-      `The query string may hold at most ${QUERY_MAX_PARAMETERS} parameters and ${QUERY_MAX_BYTES} bytes.`,
+      `The query string may hold at most ${QUERY_MAX_PARAMETERS} parameters and ${maxBytes} bytes.`,
     );
   }
   await next();
