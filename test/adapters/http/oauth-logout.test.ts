@@ -151,6 +151,30 @@ for (const store of STORES) {
       expect(await signedInToL2(browser)).to.equal(false);
     });
 
+    it("a hint about another person than the browser's: the page names both; client ends the hint's sign-in, all signs only this browser out", async () => {
+      const alice = await signedInBrowser(server.url, 'alice', PASSWORD);
+      const aliceAtL1 = await signIn(alice);
+      const bob = await signedInBrowser(server.url, 'bob', PASSWORD);
+      const bobAtL1 = await signIn(bob);
+      const page = await bob.get(`/oauth/logout?id_token_hint=${aliceAtL1.idToken}`);
+      expect(page.text).to.include('It asks to end the sign-in of <strong>alice</strong>, not yours');
+      expect(page.text).to.include('signs <strong>bob</strong> out of this browser');
+      const ended = await bob.submit('/oauth/logout', { ...logoutFields(page.text), decision: 'client' });
+      expect(ended.text).to.include('<strong>alice</strong> is logged out of');
+      expect(await active(aliceAtL1.accessToken)).to.equal(false);
+      expect(await active(bobAtL1.accessToken)).to.equal(true);
+      expect(await signedInToL2(bob)).to.equal(true);
+
+      const again = await signIn(alice);
+      const all = await logOut(bob, { id_token_hint: again.idToken }, 'all');
+      expect(all.text).to.include('You are logged out of L2 too');
+      expect(await active(again.accessToken)).to.equal(false);
+      expect(await signedInToL2(bob)).to.equal(false);
+      expect(await signedInToL2(alice)).to.equal(true);
+      // Logging this browser out ended bob's own session, so what it gave the L1 server ends too (as /auth/logout).
+      expect(await active(bobAtL1.accessToken)).to.equal(false);
+    });
+
     it("without a hint, ends the client's tokens of the browser's own session", async () => {
       const browser = await signedInBrowser(server.url, 'alice', PASSWORD);
       const { accessToken } = await signIn(browser);

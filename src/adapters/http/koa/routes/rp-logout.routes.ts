@@ -72,6 +72,7 @@ export function rpLogoutRoutes(routes: RouteTable, deps: HttpDependencies): void
     renderPage(ctx, deps, 'logout', {
       title: 'Log out',
       client: request.clientId,
+      hintUser: request.hint?.username ?? null,
       document: clientDocumentView(request.document),
       request: formFieldsOf(source),
       returnTo: request.postLogoutRedirectUri && new URL(request.postLogoutRedirectUri).origin,
@@ -159,7 +160,12 @@ export function rpLogoutRoutes(routes: RouteTable, deps: HttpDependencies): void
         return redirectToClient(ctx, redirectWith(request.postLogoutRedirectUri, { state: request.state }));
       await renderPage(ctx, deps, 'logout', {
         title: 'Logged out',
-        ended: { client: request.clientId, revoked, l2: decision === 'all' },
+        ended: {
+          client: request.clientId,
+          hintUser: request.hint?.username ?? null,
+          revoked,
+          l2: decision === 'all',
+        },
       });
     },
   );
