@@ -67,8 +67,14 @@ for (const store of ['memory', 'sqlite'] as const) {
 
       const active = await oidc.tokenIntrospection(config, tokens.access_token, { resource: l1.url });
       expect(active).to.include({ active: true, sub: 'alice', username: 'alice', aud: l1.url, iss: l2.url });
-      // Without the resource it is scoped to, the token is inactive (RFC 8707).
-      expect(await oidc.tokenIntrospection(config, tokens.access_token)).to.deep.equal({ active: false });
+      // Without `resource`, the client_id openid-client sends is the audience (API.md §2.5): active for the client it
+      // was issued to, inactive for any other.
+      expect(await oidc.tokenIntrospection(config, tokens.access_token)).to.include({ active: true, aud: l1.url });
+      const otherClient = await oidc.discovery(new URL(l2.url), 'http://127.0.0.1:9', undefined, oidc.None(), {
+        algorithm: 'oauth2',
+        execute: [oidc.allowInsecureRequests],
+      });
+      expect(await oidc.tokenIntrospection(otherClient, tokens.access_token)).to.deep.equal({ active: false });
 
       expect((await browser.submit('/auth/logout', {})).status).to.equal(303);
       expect(await oidc.tokenIntrospection(config, tokens.access_token, { resource: l1.url })).to.deep.equal({
