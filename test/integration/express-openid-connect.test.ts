@@ -162,8 +162,13 @@ describe('express-openid-connect, configured as docs/l1-integration.md says, aga
   let tokenAnswers: { status: number; body: unknown }[];
   const realFetch = globalThis.fetch;
 
+  const sessionSecret = process.env.SESSION_SECRET;
   before(() => {
-    process.env.SESSION_SECRET ??= 'a session secret of the test app, long enough';
+    process.env.SESSION_SECRET = 'a session secret of the test app, long enough';
+  });
+  after(() => {
+    if (sessionSecret === undefined) delete process.env.SESSION_SECRET;
+    else process.env.SESSION_SECRET = sessionSecret;
   });
   beforeEach(async () => {
     l2 = await startTestServer({ store: 'sqlite', publicUrlIsServer: true });
