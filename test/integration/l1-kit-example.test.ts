@@ -2,6 +2,9 @@
 // L2 through the real consent page, the example's pages and API answer for the user, a logout at L2 ends the
 // example's session through the signed notice, and the example fails closed when L2 cannot answer.
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startRenderServer, type RenderServer } from '../../packages/l1-kit/examples/render-server.js';
 import { hashToken } from '../../packages/l1-kit/src/index.js';
 import type { FormBrowser } from '../support/browser.js';
@@ -79,6 +82,34 @@ describe('the kit’s example L1 server against a real L2', () => {
     await sessionEnded;
     const after = await me(cookie);
     expect(after.status).to.equal(401);
+  });
+
+  it('in document mode (a client key file), signs in as its client document, and L2’s form notice ends the session', async () => {
+    await l1.close();
+    const dir = mkdtempSync(join(tmpdir(), 'render-example-'));
+    try {
+      l1 = await startRenderServer({ l2: l2.url, clientKeyFile: join(dir, 'client-key.pem') });
+      const cookie = await signIn();
+      const answer = await me(cookie);
+      expect(await answer.json()).to.deep.include({
+        username: 'alice',
+        l1_server: `${l1.url}/auth/client.json`,
+      });
+      let ended!: () => void;
+      const sessionEnded = new Promise<void>((resolve) => (ended = resolve));
+      const remove = l1.sessions.delete.bind(l1.sessions);
+      l1.sessions.delete = (id) => {
+        const removed = remove(id);
+        ended();
+        return removed;
+      };
+
+      await atL2.submit('/auth/logout', {});
+      await sessionEnded;
+      expect((await me(cookie)).status).to.equal(401);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('protects its API with the scoped tokens L2 issues, and refuses one revoked at L2', async () => {

@@ -4,7 +4,9 @@
  * - pages and an API protected by L2 (session cookie for the browser, `Authorization: Bearer` for the API);
  * - revocation notices (`POST /auth/revoke`): a verified notice ends the sessions that hold the revoked token;
  * - the short positive cache, allowed because the notice receiver is mounted;
- * - with L2_TLOG_KEY (the verifier key of <L2_URL>/tlog/key), a watch over L2's transparency log.
+ * - with L2_TLOG_KEY (the verifier key of <L2_URL>/tlog/key), a watch over L2's transparency log;
+ * - with L1_CLIENT_KEY_FILE, document mode: a client metadata document at <L1_URL>/auth/client.json, private_key_jwt
+ *   signed with the key in that file (created when missing), L2's notices form-encoded (README, "Document mode").
  *
  *   L2_URL=http://localhost:8200 L1_URL=http://localhost:8300 PORT=8300 npm run example -w @l2/l1-kit
  *
@@ -29,6 +31,8 @@ export interface RenderServerOptions {
   positiveTtlSeconds?: number;
   timeoutMs?: number;
   now?: () => number;
+  /** Document mode: the client key file (PKCS#8 PEM, created when missing). Default: an L1 server URL client. */
+  clientKeyFile?: string;
 }
 
 export interface RenderServer {
@@ -51,6 +55,9 @@ export async function startRenderServer(options: RenderServerOptions): Promise<R
     l2: options.l2,
     self: url,
     cache: { positiveTtlSeconds: options.positiveTtlSeconds ?? 0 },
+    ...(options.clientKeyFile === undefined
+      ? {}
+      : { client: { keyFile: options.clientKeyFile, name: 'Render example' } }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
@@ -135,6 +142,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     host: process.env.HOST ?? '127.0.0.1',
     ...(process.env.L1_URL ? { self: process.env.L1_URL } : {}),
     positiveTtlSeconds: Number(process.env.CACHE_SECONDS ?? 0),
+    ...(process.env.L1_CLIENT_KEY_FILE ? { clientKeyFile: process.env.L1_CLIENT_KEY_FILE } : {}),
   });
   await started.kit.ready(); // discovery: fails here if L2_URL is not L2's issuer
   console.log(`render server at ${started.url}, trusting L2 at ${started.kit.l2}`);

@@ -1,3 +1,4 @@
+import { ClientDocument } from './client-document.js';
 import { Discovery } from './discovery.js';
 import { UnauthorizedError } from './errors.js';
 import { L2Client } from './l2-client.js';
@@ -39,6 +40,7 @@ export class L1Kit {
   readonly #discovery: Discovery;
   readonly #logoutTokens: LogoutTokens;
   readonly #signIn: SignIn;
+  readonly #client: ClientDocument | undefined;
 
   constructor(options: L1KitOptions) {
     const settings = kitSettings(options);
@@ -52,11 +54,27 @@ export class L1Kit {
     this.#verifier = new TokenVerifier(l2, settings);
     this.#discovery = new Discovery(l2, settings.l2);
     this.#logoutTokens = new LogoutTokens(this.#discovery, settings);
+    this.#client = settings.client && new ClientDocument(settings.client, settings.now);
     this.#signIn = new SignIn(l2, this.#discovery, (token) => this.verify(token), {
       self: settings.self,
+      clientId: settings.audience,
       realm: settings.realm,
       callbackPath: settings.paths.callback,
+      client: this.#client,
     });
+  }
+
+  /**
+   * Who this server is to L2: its OAuth `client_id`, the `l1_server` of its tokens and the `aud` of its notices —
+   * `self`, or with the `client` option the URL of the client document the kit serves (API.md §2.5).
+   */
+  get clientId(): string {
+    return this.#client?.clientId ?? this.self;
+  }
+
+  /** With the `client` option, the client document the kit serves at {@link clientId}; otherwise `undefined`. */
+  clientDocument(): Promise<Record<string, unknown>> | undefined {
+    return this.#client?.document();
   }
 
   /**
@@ -144,15 +162,16 @@ export class L1Kit {
   }
 
   /**
-   * The kit's routes as one framework-free handler: `POST <self>/auth/revoke` (notices; mounts a receiver),
-   * `GET <self>/auth/login` and `GET <self>/auth/callback` (sign-in; only with `onSignIn`). Resolves to the answer,
+   * The kit's routes as one framework-free handler: `POST <self>/auth/revoke` (notices, JSON or form; mounts a
+   * receiver), `GET <self>/auth/login` and `GET <self>/auth/callback` (sign-in; only with `onSignIn`), and with the
+   * `client` option `GET <self>/auth/client.json` (the client document). Resolves to the answer,
    * or `undefined` for any other request. The Express, Koa and node:http adapters wrap this.
    */
   routes<Context>(
     hooks: RouteHooks<Context>,
   ): (request: KitRequest, context: Context) => Promise<KitResponse | undefined> {
     const receiver = this.noticeReceiver({ onLogout: hooks.onLogout });
-    return createRoutes({ paths: this.paths, receiver, signIn: this.#signIn }, hooks);
+    return createRoutes({ paths: this.paths, receiver, signIn: this.#signIn, client: this.#client }, hooks);
   }
 }
 

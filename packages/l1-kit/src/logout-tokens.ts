@@ -19,7 +19,7 @@ const CLOCK_TOLERANCE_SECONDS = 60;
 /**
  * Checks the logout token of a notice (API.md §2.4, OIDC Back-Channel Logout 1.0): ES256 by a key of L2's JWKS
  * (fetched from the metadata's `jwks_uri` and kept, the way jose remote key sets are), `typ: logout+jwt`, `iss` =
- * the metadata issuer, `aud` = this server, `iat` recent and not in the future, `exp` not passed, and the claims a
+ * the metadata issuer, `aud` = this server (its client document's URL in document mode), `iat` recent and not in the future, `exp` not passed, and the claims a
  * logout token must carry.
  */
 export class LogoutTokens implements LogoutTokenCheck {
@@ -27,7 +27,13 @@ export class LogoutTokens implements LogoutTokenCheck {
 
   constructor(
     private readonly discovery: Discovery,
-    private readonly settings: { self: string; timeoutMs: number; fetch: FetchLike; now: () => number },
+    private readonly settings: {
+      /** The `aud` a logout token must name: `self`, or the client document's URL in document mode. */
+      audience: string;
+      timeoutMs: number;
+      fetch: FetchLike;
+      now: () => number;
+    },
   ) {}
 
   async check(logoutToken: string): Promise<LogoutTokenVerdict> {
@@ -61,7 +67,7 @@ export class LogoutTokens implements LogoutTokenCheck {
         algorithms: ['ES256'],
         typ: 'logout+jwt',
         issuer: metadata.issuer,
-        audience: this.settings.self,
+        audience: this.settings.audience,
         requiredClaims: ['iat', 'exp', 'jti', 'sub', 'events'],
         maxTokenAge: NOTICE_MAX_AGE_SECONDS,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,

@@ -34,7 +34,9 @@ export interface NoticeReceiverParts {
 }
 
 /**
- * Receives L2's revocation notices (`POST <self>/auth/revoke`, API.md §2 and §2.4). For every notice it first purges
+ * Receives L2's revocation notices (`POST <self>/auth/revoke`, API.md §2 and §2.4) — JSON, or a form with the one
+ * field `logout_token` as L2 sends them to a document client's `backchannel_logout_uri` (§2.5; the token is checked
+ * the same way, and its `token_hash` claim names the token to purge). For every notice it first purges
  * the named token's cached verdict — harmless even when the notice is forged — and only then checks the signed
  * `logout_token`; the application's `onLogout` runs once per verified notice (the receiver's ledger remembers each
  * notice's id). Answers: `204` handled (or L2's redelivery of a notice handled before: signed afresh, same `jti`),
@@ -51,11 +53,15 @@ export class NoticeReceiver {
     this.#ledger = new NoticeLedger(parts.now);
   }
 
-  /** Handles one notice body: a parsed JSON value, or the raw body as a string or bytes. */
-  async handle(body: unknown): Promise<KitResponse> {
+  /**
+   * Handles one notice body: a parsed value (JSON, or a form a body parser read), or the raw body as a string or
+   * bytes — read as a form when `contentType` is `application/x-www-form-urlencoded`, as JSON otherwise.
+   */
+  async handle(body: unknown, contentType?: string): Promise<KitResponse> {
     const { verdicts, logoutTokens, onLogout } = this.#parts;
-    const notice = parse(body);
-    if (!isObject(notice)) return refuse(400, 'invalid_request', 'The notice is not a JSON object.');
+    const notice = isForm(contentType) ? parseForm(body) : parse(body);
+    if (!isObject(notice))
+      return refuse(400, 'invalid_request', 'The notice is not a JSON object or a logout_token form.');
     if (typeof notice.token_hash === 'string' && TOKEN_HASH.test(notice.token_hash))
       verdicts.purge(notice.token_hash);
     if (typeof notice.logout_token !== 'string') {
@@ -109,6 +115,18 @@ function parse(body: unknown): unknown {
     }
   }
   return body;
+}
+
+const isForm = (contentType: string | undefined): boolean =>
+  contentType?.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+
+/** A form notice: `logout_token`, exactly once (a repeated field is refused, not guessed between). */
+function parseForm(body: unknown): unknown {
+  if (!(typeof body === 'string' || body instanceof Uint8Array)) return body; // a body parser read it already
+  if (body.length > MAX_NOTICE_BYTES) return undefined;
+  const fields = new URLSearchParams(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+  const tokens = fields.getAll('logout_token');
+  return tokens.length === 1 ? { logout_token: tokens[0] } : {};
 }
 
 function refuse(status: number, code: string, detail: string, retryAfter?: number): KitResponse {

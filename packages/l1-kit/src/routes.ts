@@ -1,3 +1,4 @@
+import type { ClientDocument } from './client-document.js';
 import { L1KitError } from './errors.js';
 import type { NoticeReceiver } from './notices.js';
 import type { KitPaths } from './options.js';
@@ -9,6 +10,8 @@ export interface RouteTargets {
   paths: KitPaths;
   receiver: NoticeReceiver;
   signIn: SignIn;
+  /** Document mode: the client document served at `paths.clientDocument`. */
+  client: ClientDocument | undefined;
 }
 
 /** An error as an answer: its status, headers and RFC 9457 body; anything unexpected is a bare `500`. */
@@ -23,7 +26,7 @@ export function errorResponse(error: unknown): KitResponse {
 
 /** See `L1Kit.routes`. */
 export function createRoutes<Context>(
-  { paths, receiver, signIn }: RouteTargets,
+  { paths, receiver, signIn, client }: RouteTargets,
   hooks: RouteHooks<Context>,
 ): (request: KitRequest, context: Context) => Promise<KitResponse | undefined> {
   const { onSignIn } = hooks;
@@ -31,8 +34,9 @@ export function createRoutes<Context>(
     const target = new URL(request.url, 'http://l1.invalid');
     const path = target.pathname.replace(/(.)\/$/, '$1');
     if (request.method === 'POST' && path === paths.notices) {
-      return receiver.handle(await request.body());
+      return receiver.handle(await request.body(), request.headers['content-type']);
     }
+    if (client && request.method === 'GET' && path === paths.clientDocument) return client.response();
     if (!onSignIn || request.method !== 'GET') return undefined; // a HEAD (a prefetch) must not spend a code
     if (path === paths.signIn) {
       try {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ClientDocument } from './client-document.js';
 import type { Discovery } from './discovery.js';
 import { L2UnavailableError, SignInError, TokenError, type SignInErrorCode } from './errors.js';
 import { isObject } from './http.js';
@@ -18,7 +19,15 @@ export class SignIn {
     private readonly discovery: Discovery,
     /** Verification of the token the code is exchanged for (the verifier's, cache rules included). */
     private readonly verify: (token: string) => Promise<L2User>,
-    private readonly settings: { self: string; realm: string; callbackPath: string },
+    private readonly settings: {
+      self: string;
+      /** The `client_id`: `self`, or the client document's URL in document mode. */
+      clientId: string;
+      realm: string;
+      callbackPath: string;
+      /** Document mode: authenticates the code exchange with `private_key_jwt`. */
+      client: ClientDocument | undefined;
+    },
   ) {}
 
   /** The `redirect_uri` L2 sends the browser back to. */
@@ -34,7 +43,7 @@ export class SignIn {
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const url = new URL(metadata.authorization_endpoint);
     url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', this.settings.self);
+    url.searchParams.set('client_id', this.settings.clientId);
     url.searchParams.set('redirect_uri', this.redirectUri);
     url.searchParams.set('state', state);
     url.searchParams.set('code_challenge', challenge);
@@ -72,7 +81,7 @@ export class SignIn {
       throw new SignInError('invalid_callback', 'The callback carries no code.');
     const token = await this.#exchange(code, saved.verifier);
     const user = await this.verify(token);
-    if (!sameServerUrl(user.l1Server, this.settings.self)) {
+    if (!sameServerUrl(user.l1Server, this.settings.clientId)) {
       throw new TokenError('token_scope_mismatch', this.settings.realm);
     }
     return {
@@ -105,6 +114,10 @@ export class SignIn {
 
   async #exchange(code: string, verifier: string): Promise<string> {
     const metadata = await this.discovery.metadata();
+    // A document client proves itself with a fresh assertion; an L1 server URL client names itself, no more.
+    const client = this.settings.client
+      ? await this.settings.client.authentication(metadata.issuer)
+      : { client_id: this.settings.clientId };
     const answer = await this.l2.request(metadata.token_endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -113,7 +126,7 @@ export class SignIn {
         code,
         redirect_uri: this.redirectUri,
         code_verifier: verifier,
-        client_id: this.settings.self,
+        ...client,
       }).toString(),
     });
     const body = answer.json;

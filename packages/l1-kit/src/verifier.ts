@@ -34,7 +34,8 @@ export class TokenVerifier implements VerdictPurge {
     private readonly l2: L2Client,
     private readonly settings: {
       l2: string;
-      self: string;
+      /** Who this server is to L2 (`self`, or the client document's URL): the `l1_server` sent and expected. */
+      audience: string;
       realm: string;
       positiveTtlMs: number;
       maxEntries: number;
@@ -101,7 +102,7 @@ export class TokenVerifier implements VerdictPurge {
     const answer = await this.l2.request(`${this.settings.l2}/auth/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ token, l1_server: this.settings.self }),
+      body: JSON.stringify({ token, l1_server: this.settings.audience }),
     });
     const now = this.l2.now();
     if (answer.status === 200) {
@@ -138,7 +139,7 @@ export class TokenVerifier implements VerdictPurge {
     const { username, l2_server: l2Server, l1_server: l1Server, expires_at: expiresAt } = body;
     if (typeof username !== 'string' || username === '') return undefined;
     if (typeof l2Server !== 'string' || !sameServerUrl(l2Server, this.settings.l2)) return undefined;
-    if (l1Server !== null && l1Server !== undefined && !sameServerUrl(l1Server, this.settings.self))
+    if (l1Server !== null && l1Server !== undefined && !sameServerUrl(l1Server, this.settings.audience))
       return undefined;
     const expiry = typeof expiresAt === 'string' ? new Date(expiresAt) : undefined;
     if (!expiry || Number.isNaN(expiry.getTime())) return undefined;
