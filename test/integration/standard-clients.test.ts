@@ -69,12 +69,23 @@ for (const store of ['memory', 'sqlite'] as const) {
       expect(active).to.include({ active: true, sub: 'alice', username: 'alice', aud: l1.url, iss: l2.url });
       // Without `resource`, the client_id openid-client sends is the audience (API.md §2.5): active for the client it
       // was issued to, inactive for any other.
-      expect(await oidc.tokenIntrospection(config, tokens.access_token)).to.include({ active: true, aud: l1.url });
-      const otherClient = await oidc.discovery(new URL(l2.url), 'http://127.0.0.1:9', undefined, oidc.None(), {
-        algorithm: 'oauth2',
-        execute: [oidc.allowInsecureRequests],
+      expect(await oidc.tokenIntrospection(config, tokens.access_token)).to.include({
+        active: true,
+        aud: l1.url,
       });
-      expect(await oidc.tokenIntrospection(otherClient, tokens.access_token)).to.deep.equal({ active: false });
+      const otherClient = await oidc.discovery(
+        new URL(l2.url),
+        'http://127.0.0.1:9',
+        undefined,
+        oidc.None(),
+        {
+          algorithm: 'oauth2',
+          execute: [oidc.allowInsecureRequests],
+        },
+      );
+      expect(await oidc.tokenIntrospection(otherClient, tokens.access_token)).to.deep.equal({
+        active: false,
+      });
 
       expect((await browser.submit('/auth/logout', {})).status).to.equal(303);
       expect(await oidc.tokenIntrospection(config, tokens.access_token, { resource: l1.url })).to.deep.equal({
