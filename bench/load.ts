@@ -1,11 +1,13 @@
 // The load generator: one autocannon run in its own process, so that it never shares the measured service's
 // event loop. Usage: node --import tsx bench/load.ts '<LoadSpec as JSON>'; prints one LoadResult as JSON.
 import autocannon, { type Request } from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { LatencyRecorder } from './latency-recorder.js';
 import type { LoadResult, LoadSpec } from './load-types.js';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
 const sendsJson = spec.body !== undefined || spec.uniqueRegistration === true || spec.uniqueAsset === true;
+const bodies = spec.bodiesFile === undefined ? null : readFileSync(spec.bodiesFile, 'utf8').split('\n');
 const headers = { ...(sendsJson ? { 'content-type': 'application/json' } : {}), ...spec.headers };
 
 let counter = 0;
@@ -31,11 +33,15 @@ const uniqueAsset = (request: Request): Request => {
   };
 };
 
+/** The next of the file's bodies, each once (`amount` is their number, so none is asked for twice). */
+const nextBody = (request: Request): Request => ({ ...request, body: bodies?.[counter++] ?? '' });
+
 const latencies = new LatencyRecorder();
 const instance = autocannon({
   url: spec.url,
   connections: spec.connections,
   duration: spec.seconds,
+  ...(spec.amount === undefined ? {} : { amount: spec.amount }),
   timeout: 30,
   requests: [
     {
@@ -44,6 +50,7 @@ const instance = autocannon({
       ...(spec.body === undefined ? {} : { body: spec.body }),
       ...(spec.uniqueRegistration ? { setupRequest: uniqueRegistration } : {}),
       ...(spec.uniqueAsset ? { setupRequest: uniqueAsset } : {}),
+      ...(bodies ? { setupRequest: nextBody } : {}),
     },
   ],
 });
@@ -66,6 +73,7 @@ const summary: LoadResult = {
   errors: result.errors,
   timeouts: result.timeouts,
   statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+  meanResponseBytes: result.throughput.total / Math.max(1, result['2xx'] + result.non2xx),
   rps: ok / result.duration,
   latencyMs: latencies.percentiles(),
   start: new Date(result.start).toISOString(),
