@@ -44,7 +44,7 @@ export interface LoadResult {
   readonly errors: number;
   readonly timeouts: number;
   readonly statusCodes: Record<string, number>;
-  /** Bytes received per answer, headers included (autocannon's total ÷ answers): what the answers carried. */
+  /** Bytes received per 2xx answer, headers included (autocannon counts 2xx bytes only): what they carried. */
   readonly meanResponseBytes?: number;
   /** 2xx answers per second over the whole run. */
   readonly rps: number;
