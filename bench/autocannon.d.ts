@@ -26,13 +26,16 @@ declare module 'autocannon' {
     body?: string;
     connections?: number;
     duration?: number;
+    /** Exactly this many requests (spread over the connections), then the run ends; `duration` is ignored. */
+    amount?: number;
     timeout?: number;
     requests?: Request[];
   }
   export interface Result {
     latency: Histogram;
     requests: Histogram & { total: number; sent: number };
-    throughput: Histogram;
+    /** Bytes received per second; `total`: all of them. */
+    throughput: Histogram & { total: number };
     duration: number;
     errors: number;
     timeouts: number;

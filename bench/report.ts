@@ -6,6 +6,7 @@ import type { BundleReadResult } from './bundle-read-types.js';
 import { postgresRows } from './report-postgres.js';
 import type { BenchResults, Row } from './results-types.js';
 import type { PagePair } from './scenarios/deep-pages.js';
+import { clientIdAgainstToday } from './scenarios/l1-standards.js';
 import { meanRps } from './scenarios/store-size.js';
 
 export const RESULTS_FILE = fileURLToPath(new URL('results.json', import.meta.url));
@@ -67,7 +68,7 @@ export function tableRows(results: BenchResults): Row[] {
       empty.verify.scoped.rps / hello,
     );
   }
-  if (empty?.storm && empty.verify && ceilings) {
+  if (empty?.storm && empty.verify && ceilings?.bcrypt) {
     const { verify, logins } = empty.storm;
     const calm = empty.verify.unscoped;
     add(
@@ -93,7 +94,7 @@ export function tableRows(results: BenchResults): Row[] {
       logins.rps / b.ceilingPerSecond,
     );
   }
-  if (empty?.signIn && ceilings) {
+  if (empty?.signIn && ceilings?.bcrypt) {
     const { password, passkey } = empty.signIn;
     const b = ceilings.bcrypt;
     add(
@@ -195,7 +196,7 @@ export function tableRows(results: BenchResults): Row[] {
       seeded.federation.actor.rps / hello,
     );
   }
-  if (empty?.registration && ceilings) {
+  if (empty?.registration && ceilings?.bcrypt && ceilings.rsa) {
     const { bcrypt: b, rsa: r } = ceilings;
     const registered = empty.registration.rps;
     add(
@@ -293,8 +294,8 @@ export function tableRows(results: BenchResults): Row[] {
       profile.deliveriesPerSecond / floor.deliveriesPerSecond,
     );
   }
-  if (empty?.l1Standards) {
-    const { introspection, kitCache } = empty.l1Standards;
+  const introspection = empty?.l1Standards?.introspection ?? empty?.introspection;
+  if (introspection) {
     const list = (runs: readonly LoadResult[]) => runs.map((r) => rate(r.rps)).join(', ');
     const introspected = meanRps([...introspection.introspection]);
     const verified = meanRps([...introspection.verify]);
@@ -305,6 +306,20 @@ export function tableRows(results: BenchResults): Row[] {
       `verify ${rate(verified)} rps (${list(introspection.verify)})`,
       introspected / verified,
     );
+    const byClientId = introspection.byClientId;
+    const reading = clientIdAgainstToday(introspection);
+    if (byClientId && reading)
+      add(
+        '10 L1 standards',
+        `introspection with a \`client_id\` audience (a scoped token, no \`resource\`: mod_oauth2's request), 64 conn., ` +
+          `in the same rotation (mean of ${byClientId.length}); ratio: ÷ the line above`,
+        `${rate(meanRps([...byClientId]))} rps (${list(byClientId)}; p99 ${ms(byClientId.at(-1)!.latencyMs.p99)})`,
+        `${rate(introspected)} rps; ${reading.withinNoise ? 'within' : 'outside'} the noise (±${(reading.noise * 100).toFixed(0)} %: the widest spread of one line's runs)`,
+        reading.ratio,
+      );
+  }
+  if (empty?.l1Standards) {
+    const { kitCache } = empty.l1Standards;
     const kitRate = (r: { perSecond: number; p50: number }) => `${rate(r.perSecond)}/s (p50 ${ms(r.p50)})`;
     add(
       '10 L1 standards',
@@ -312,6 +327,21 @@ export function tableRows(results: BenchResults): Row[] {
       kitRate(kitCache.withCache),
       `without ${kitRate(kitCache.without)}`,
       kitCache.ratio,
+    );
+  }
+  const tokens = empty?.tokenEndpoint;
+  const idSign = ceilings?.idTokenSign;
+  if (tokens && idSign) {
+    const rates = tokens.rounds.map((r) => r.rps);
+    const redeemed = rates.reduce((a, b) => a + b, 0) / rates.length;
+    const last = tokens.rounds.at(-1)!;
+    add(
+      '14 OpenID Connect',
+      `codes redeemed/s at \`/oauth/token\`, each answer with an RS256 ID token (${count(tokens.idTokenBytes)} bytes), ` +
+        `64 conn., codes minted ahead (mean of ${rates.length} rounds of ${count(last.ok)})`,
+      `${rate(redeemed)}/s (${rates.map(rate).join(', ')}; p50 ${ms(last.latencyMs.p50)}, p99 ${ms(last.latencyMs.p99)})`,
+      `RS256 ID-token signing ceiling ${rate(idSign.ceilingPerSecond)}/s (${idSign.cores} × ${rate(idSign.perSecond)}/s, jose, RSA-2048)`,
+      redeemed / idSign.ceilingPerSecond,
     );
   }
   const tlog = results.transparency;

@@ -13,6 +13,7 @@ import type { StormResults } from './scenarios/login-storm.js';
 import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
 import type { L1StandardsResults } from './scenarios/l1-standards.js';
 import type { StoreSizeResults } from './scenarios/store-size.js';
+import type { TokenEndpointResults } from './scenarios/token-endpoint.js';
 import type { TransparencyResults } from './scenarios/transparency.js';
 import type { VerifyResults } from './scenarios/verify.js';
 import type { SeedReport } from './seed-types.js';
@@ -27,7 +28,15 @@ export interface BenchResults {
   readonly seconds: { build?: number; total?: number };
   /** Progress, with the machine's 1-minute load average at each step (other processes share the machine). */
   readonly log: { seconds: number; load1: number; message: string }[];
-  ceilings?: { bcrypt: Ceiling; rsa: Ceiling; rsaSign?: Ceiling; rsaVerify?: Ceiling; ecdsaVerify?: Ceiling };
+  ceilings?: {
+    bcrypt?: Ceiling;
+    rsa?: Ceiling;
+    rsaSign?: Ceiling;
+    rsaVerify?: Ceiling;
+    ecdsaVerify?: Ceiling;
+    /** RS256 ID tokens signed as L2 signs them (issue 36). */
+    idTokenSign?: Ceiling;
+  };
   /** Bare Koa "hello" at 64 connections, at the start and at the end of the run. */
   baseline?: { start: LoadResult; end?: LoadResult };
   /** The service on an empty store. */
@@ -41,6 +50,10 @@ export interface BenchResults {
     badSignatures?: BadSignatureResults;
     /** Scenario 10: introspection beside verify, and the L1 kit's cache against the same L2. */
     l1Standards?: L1StandardsResults;
+    /** Scenario 10 under `--oidc-only`: its introspection lines alone, without the kit's cache. */
+    introspection?: L1StandardsResults['introspection'];
+    /** Scenario 14 (issue 36): authorization codes of OpenID Connect requests redeemed at the token endpoint. */
+    tokenEndpoint?: TokenEndpointResults;
     memoryAfterLoad?: Memory;
   };
   seed?: SeedReport;

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only] [-- --postgres-only]`: builds and starts the real service, a bare Koa baseline and two peers
+// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only] [-- --postgres-only] [-- --oidc-only]`: builds and starts the real service, a bare Koa baseline and two peers
 // (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
 // bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
@@ -28,7 +28,13 @@ import { registrations } from './scenarios/registration.js';
 import { signIns } from './scenarios/sign-in.js';
 import { meanRps, verifyByStoreSize } from './scenarios/store-size.js';
 import { verifyHotPath } from './scenarios/verify.js';
-import { KIT_CACHE_FLOOR, l1Standards } from './scenarios/l1-standards.js';
+import {
+  clientIdAgainstToday,
+  introspectionLines,
+  KIT_CACHE_FLOOR,
+  l1Standards,
+} from './scenarios/l1-standards.js';
+import { tokenEndpoint } from './scenarios/token-endpoint.js';
 import { logReads, verifyFull, writesWithAndWithout } from './scenarios/transparency.js';
 import { FAT_BUNDLES, fatBundleReads } from './scenarios/fat-bundles.js';
 import { BENCH_USERNAMES } from './seed-fixtures.js';
@@ -44,6 +50,8 @@ const fanOutOnly = process.argv.includes('--fan-out-only');
 const fatBundlesOnly = process.argv.includes('--fat-bundles-only');
 /** Scenario 13 alone (issue 35): the build, the seeding, and the seeded store on PostgreSQL. */
 const postgresOnly = process.argv.includes('--postgres-only');
+/** Issue 36 alone: the ID-token signing ceiling, scenario 10's introspection lines and scenario 14. */
+const oidcOnly = process.argv.includes('--oidc-only');
 const PUBLIC_URL = 'http://l2.bench.localhost';
 const PASSWORD = 'bench password 1';
 const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
@@ -115,7 +123,7 @@ function build(): void {
   step(`built in ${results.seconds.build.toFixed(1)} s`);
 }
 
-/** Scenarios 1, 2, 5, 10 and 9 on a fresh, empty store. */
+/** Scenarios 1, 2, 5, 12, 9, 10 and 14 on a fresh, empty store. */
 async function onEmptyStore(l2: RunningServer): Promise<void> {
   await sleep(2000);
   const empty: NonNullable<BenchResults['empty']> = { memoryIdle: l2.memory() };
@@ -145,7 +153,49 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
     throw new Error(
       `the kit's cache is ${kitCache.ratio.toFixed(1)} × faster, under its floor of ${KIT_CACHE_FLOOR} ×`,
     );
+  stepClientId(introspection);
+  empty.tokenEndpoint = await tokenEndpoint(l2.url, PASSWORD, profile, workspace.dir);
+  stepTokenEndpoint(empty.tokenEndpoint);
   empty.memoryAfterLoad = l2.memory();
+}
+
+/** Scenario 10's issue-36 line: introspection by client_id against today's introspection, and the noise. */
+function stepClientId(lines: Parameters<typeof clientIdAgainstToday>[0]): void {
+  const reading = clientIdAgainstToday(lines);
+  if (reading)
+    step(
+      `introspection by client_id ÷ today's introspection ${reading.ratio.toFixed(2)}, ` +
+        `${reading.withinNoise ? 'within' : 'outside'} the noise (±${(reading.noise * 100).toFixed(0)} %)`,
+    );
+}
+
+function stepTokenEndpoint(measured: NonNullable<NonNullable<BenchResults['empty']>['tokenEndpoint']>): void {
+  const rates = measured.rounds.map((r) => r.rps.toFixed(0)).join(', ');
+  step(
+    `token endpoint with an ID token: ${rates} codes redeemed/s (codes minted ahead at ${measured.mintedPerSecond.toFixed(0)}/s)`,
+  );
+}
+
+/** `--oidc-only`: the build, the ID-token signing ceiling, scenario 10's introspection lines and scenario 14. */
+async function oidcAlone(): Promise<void> {
+  build();
+  const idTokenSign = await measureCeiling({
+    kind: 'id-token-sign',
+    seconds: profile.ceilingSeconds,
+    bcryptCost: profile.bcryptCost,
+  });
+  results.ceilings = { idTokenSign };
+  step(`ceiling per core: RS256 ID tokens ${idTokenSign.perSecond.toFixed(0)}/s`);
+  await serve(l2On('empty'), async (l2) => {
+    await sleep(2000);
+    const empty: NonNullable<BenchResults['empty']> = { memoryIdle: l2.memory() };
+    results.empty = empty;
+    const tokens = await signIn(l2.url, client, true);
+    empty.introspection = await introspectionLines(l2.url, tokens, profile);
+    stepClientId(empty.introspection);
+    empty.tokenEndpoint = await tokenEndpoint(l2.url, PASSWORD, profile, workspace.dir);
+    stepTokenEndpoint(empty.tokenEndpoint);
+  });
 }
 
 /** Scenario 8, oidc-provider: token introspection, compared with scenario 1's verify (measured just before). */
@@ -369,11 +419,12 @@ async function ceilings(): Promise<void> {
   const rsaSign = await measureCeiling({ kind: 'rsa-sign', ...ceiling });
   const rsaVerify = await measureCeiling({ kind: 'rsa-verify', ...ceiling });
   const ecdsaVerify = await measureCeiling({ kind: 'ecdsa-verify', ...ceiling });
-  results.ceilings = { bcrypt, rsa, rsaSign, rsaVerify, ecdsaVerify };
+  const idTokenSign = await measureCeiling({ kind: 'id-token-sign', ...ceiling });
+  results.ceilings = { bcrypt, rsa, rsaSign, rsaVerify, ecdsaVerify, idTokenSign };
   step(
     `ceilings per core: bcrypt ${bcrypt.perSecond.toFixed(2)}/s, RSA keys ${rsa.perSecond.toFixed(2)}/s, ` +
       `RSA-SHA256 signatures ${rsaSign.perSecond.toFixed(0)}/s, verifications ${rsaVerify.perSecond.toFixed(0)}/s, ` +
-      `ECDSA P-256 verifications ${ecdsaVerify.perSecond.toFixed(0)}/s`,
+      `ECDSA P-256 verifications ${ecdsaVerify.perSecond.toFixed(0)}/s, RS256 ID tokens ${idTokenSign.perSecond.toFixed(0)}/s`,
   );
 }
 
@@ -382,6 +433,7 @@ async function main(): Promise<void> {
   if (fanOutOnly) return fanOutAlone();
   if (fatBundlesOnly) return fatBundlesAlone();
   if (postgresOnly) return postgresAlone();
+  if (oidcOnly) return oidcAlone();
   build();
   // Ceilings first, while nothing else of the bench runs.
   await ceilings();

@@ -1,6 +1,8 @@
 // Scenario 10 (issue 26): what an L1 server pays for the standard shapes. Introspection (RFC 7662) is measured
 // alternating with /auth/verify, the same token and load, so that each gets the same machine and the spread of the
-// two verify runs says what noise is. Then the L1 kit's verify with its cache against the same L2 without it.
+// runs of one kind says what noise is. Beside them (issue 36), introspection as a stock resource server sends it
+// (mod_oauth2): a scoped token with `client_id` and no `resource` (API.md §2.5: the client is the audience). Then the
+// L1 kit's verify with its cache against the same L2 without it.
 import {
   compareCache,
   tokensFromRealL2,
@@ -13,9 +15,12 @@ import { CONNECTIONS, type Profile } from '../profile.js';
 import { verifySpec } from './verify.js';
 
 export interface IntrospectionResults {
-  /** Verify and introspection, run alternately: verify, introspection, verify, introspection. */
+  /** Verify, introspection and introspection by client_id, run in turn, each round in another order. */
   readonly verify: readonly LoadResult[];
+  /** Today's line: the session token, no audience. */
   readonly introspection: readonly LoadResult[];
+  /** The token scoped to the bench's L1 server, introspected with its `client_id` and no `resource` (issue 36). */
+  readonly byClientId?: readonly LoadResult[];
 }
 
 export interface L1StandardsResults {
@@ -28,24 +33,72 @@ const KIT_ROUNDS = { quick: 100, full: 400 } as const;
 /** The kit's cache must make verification at least this many times faster (issue 26). */
 export const KIT_CACHE_FLOOR = 5;
 
-/** The load of an L1 server introspecting the session token, as a form (what OAuth libraries send). */
-function introspectionSpec(base: string, tokens: Tokens, seconds: number): LoadSpec {
+/** Rounds of verify, introspection and introspection by client_id: each kind once in each place of the order. */
+const INTROSPECTION_ROUNDS = 3;
+
+/** The fields of an introspection request, as a form (what OAuth libraries send). */
+type IntrospectionForm = Record<string, string>;
+
+/** An L1 server introspecting the session token (today's line). */
+const sessionForm = (tokens: Tokens): IntrospectionForm => ({ token: tokens.session });
+
+/**
+ * A stock resource server introspecting the token scoped to it: `token`, `token_type_hint` and its `client_id`, no
+ * `resource` — the client is the audience (API.md §2.5); the client is an L1 server URL, so no document is fetched.
+ */
+const clientIdForm = (tokens: Tokens): IntrospectionForm => ({
+  token: tokens.scoped,
+  token_type_hint: 'access_token',
+  client_id: tokens.l1Server,
+});
+
+function introspectionSpec(base: string, form: IntrospectionForm, seconds: number): LoadSpec {
   return {
     url: `${base}/oauth/introspect`,
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: tokens.session }).toString(),
+    body: new URLSearchParams(form).toString(),
     connections: CONNECTIONS.throughput,
     seconds,
   };
 }
 
 /** Checks that introspection answers active (it answers 200 either way, so the status proves nothing). */
-async function expectActive(base: string, tokens: Tokens): Promise<void> {
-  const spec = introspectionSpec(base, tokens, 0);
+async function expectActive(base: string, form: IntrospectionForm): Promise<void> {
+  const spec = introspectionSpec(base, form, 0);
   const answer = await fetch(spec.url, { method: 'POST', headers: spec.headers, body: spec.body });
   const body = (await answer.json()) as { active?: boolean };
   if (body.active !== true) throw new Error(`introspection of the bench token: ${JSON.stringify(body)}`);
+}
+
+/**
+ * The three lines in turn, rotated every round (V I C, I C V, C V I) so that none always follows another. Active
+ * before and after: a token only ever goes from active to inactive, so every answer between was active.
+ */
+export async function introspectionLines(
+  base: string,
+  tokens: Tokens,
+  profile: Profile,
+): Promise<IntrospectionResults> {
+  const seconds = profile.throughputSeconds;
+  const lines = {
+    verify: verifySpec(base, tokens, seconds),
+    introspection: introspectionSpec(base, sessionForm(tokens), seconds),
+    byClientId: introspectionSpec(base, clientIdForm(tokens), seconds),
+  };
+  const runs: Record<keyof typeof lines, LoadResult[]> = { verify: [], introspection: [], byClientId: [] };
+  const order = Object.keys(lines) as (keyof typeof lines)[];
+  const checkActive = () =>
+    Promise.all([sessionForm, clientIdForm].map((form) => expectActive(base, form(tokens))));
+  await checkActive();
+  for (let round = 0; round < INTROSPECTION_ROUNDS; round++) {
+    for (let place = 0; place < order.length; place++) {
+      const kind = order[(round + place) % order.length]!;
+      runs[kind].push(await measure(lines[kind], profile.warmUpSeconds));
+    }
+  }
+  await checkActive();
+  return runs;
 }
 
 /**
@@ -58,16 +111,7 @@ export async function l1Standards(
   tokens: Tokens,
   profile: Profile,
 ): Promise<L1StandardsResults> {
-  const seconds = profile.throughputSeconds;
-  const verify: LoadResult[] = [];
-  const introspection: LoadResult[] = [];
-  await expectActive(base, tokens);
-  for (let round = 0; round < 2; round++) {
-    verify.push(await measure(verifySpec(base, tokens, seconds), profile.warmUpSeconds));
-    introspection.push(await measure(introspectionSpec(base, tokens, seconds), profile.warmUpSeconds));
-  }
-  // Active before and after: a token only ever goes from active to inactive, so every answer between was active.
-  await expectActive(base, tokens);
+  const introspection = await introspectionLines(base, tokens, profile);
 
   // The L1 server the tokens are scoped to is never contacted: the kit only ever talks to L2 here.
   const kitTokens = await tokensFromRealL2(base, 'http://127.0.0.1:9');
@@ -82,5 +126,28 @@ export async function l1Standards(
     KIT_ROUNDS[profile.name],
     reachL2,
   );
-  return { introspection: { verify, introspection }, kitCache };
+  return { introspection, kitCache };
+}
+
+export interface NoiseReading {
+  /** Mean rps of introspection by client_id ÷ mean rps of today's introspection. */
+  readonly ratio: number;
+  /** The widest spread of one kind's own runs, (max − min) ÷ mean, over verify and both introspections. */
+  readonly noise: number;
+  /** Whether the ratio is within that spread of 1: |ratio − 1| ≤ noise. */
+  readonly withinNoise: boolean;
+}
+
+/** Introspection by client_id read against today's line, with the runs' own spread as the noise (issue 36). */
+export function clientIdAgainstToday(results: IntrospectionResults): NoiseReading | null {
+  const { verify, introspection, byClientId } = results;
+  if (!byClientId?.length || !introspection.length) return null;
+  const mean = (runs: readonly LoadResult[]) => runs.reduce((a, r) => a + r.rps, 0) / runs.length;
+  const spread = (runs: readonly LoadResult[]) => {
+    const rates = runs.map((r) => r.rps);
+    return (Math.max(...rates) - Math.min(...rates)) / mean(runs);
+  };
+  const ratio = mean(byClientId) / mean(introspection);
+  const noise = Math.max(...[verify, introspection, byClientId].filter((r) => r.length > 0).map(spread));
+  return { ratio, noise, withinNoise: Math.abs(ratio - 1) <= noise };
 }
