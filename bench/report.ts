@@ -317,6 +317,16 @@ export function tableRows(results: BenchResults): Row[] {
         `${rate(introspected)} rps; ${reading.withinNoise ? 'within' : 'outside'} the noise (±${(reading.noise * 100).toFixed(0)} %: the widest spread of one line's runs)`,
         reading.ratio,
       );
+    const byResource = introspection.byResource;
+    if (byClientId && byResource && reading?.ratioToResource)
+      add(
+        '10 L1 standards',
+        `introspection with \`resource\` (the same scoped token, today's request), 64 conn., in the same rotation ` +
+          `(mean of ${byResource.length}); ratio: the \`client_id\` line ÷ this one`,
+        `${rate(meanRps([...byResource]))} rps (${list(byResource)}; p99 ${ms(byResource.at(-1)!.latencyMs.p99)})`,
+        `by client_id ${rate(meanRps([...byClientId]))} rps; ${reading.withinNoiseOfResource ? 'within' : 'outside'} the noise`,
+        reading.ratioToResource,
+      );
   }
   if (empty?.l1Standards) {
     const { kitCache } = empty.l1Standards;

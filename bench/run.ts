@@ -165,7 +165,11 @@ function stepClientId(lines: Parameters<typeof clientIdAgainstToday>[0]): void {
   if (reading)
     step(
       `introspection by client_id ÷ today's introspection ${reading.ratio.toFixed(2)}, ` +
-        `${reading.withinNoise ? 'within' : 'outside'} the noise (±${(reading.noise * 100).toFixed(0)} %)`,
+        `${reading.withinNoise ? 'within' : 'outside'} the noise (±${(reading.noise * 100).toFixed(0)} %)` +
+        (reading.ratioToResource === null
+          ? ''
+          : `; ÷ the scoped token with resource ${reading.ratioToResource.toFixed(2)}, ` +
+            `${reading.withinNoiseOfResource ? 'within' : 'outside'} the noise`),
     );
 }
 

@@ -21,6 +21,11 @@ export interface IntrospectionResults {
   readonly introspection: readonly LoadResult[];
   /** The token scoped to the bench's L1 server, introspected with its `client_id` and no `resource` (issue 36). */
   readonly byClientId?: readonly LoadResult[];
+  /**
+   * The same scoped token introspected with `resource` — today's request for a scoped token: what separates the
+   * client_id rule's own cost from the scoped token's check (its attachment), which the session line does not pay.
+   */
+  readonly byResource?: readonly LoadResult[];
 }
 
 export interface L1StandardsResults {
@@ -33,7 +38,7 @@ const KIT_ROUNDS = { quick: 100, full: 400 } as const;
 /** The kit's cache must make verification at least this many times faster (issue 26). */
 export const KIT_CACHE_FLOOR = 5;
 
-/** Rounds of verify, introspection and introspection by client_id: each kind once in each place of the order. */
+/** Rounds of the four lines (verify, and introspection three ways), the order rotated every round. */
 const INTROSPECTION_ROUNDS = 3;
 
 /** The fields of an introspection request, as a form (what OAuth libraries send). */
@@ -50,6 +55,13 @@ const clientIdForm = (tokens: Tokens): IntrospectionForm => ({
   token: tokens.scoped,
   token_type_hint: 'access_token',
   client_id: tokens.l1Server,
+});
+
+/** An L1 server introspecting the token scoped to it, as §2.2 has it: `resource` names the audience. */
+const resourceForm = (tokens: Tokens): IntrospectionForm => ({
+  token: tokens.scoped,
+  token_type_hint: 'access_token',
+  resource: tokens.l1Server,
 });
 
 function introspectionSpec(base: string, form: IntrospectionForm, seconds: number): LoadSpec {
@@ -72,7 +84,7 @@ async function expectActive(base: string, form: IntrospectionForm): Promise<void
 }
 
 /**
- * The three lines in turn, rotated every round (V I C, I C V, C V I) so that none always follows another. Active
+ * The four lines in turn, rotated every round (V I C R, I C R V, C R V I) so that none always comes first. Active
  * before and after: a token only ever goes from active to inactive, so every answer between was active.
  */
 export async function introspectionLines(
@@ -85,11 +97,17 @@ export async function introspectionLines(
     verify: verifySpec(base, tokens, seconds),
     introspection: introspectionSpec(base, sessionForm(tokens), seconds),
     byClientId: introspectionSpec(base, clientIdForm(tokens), seconds),
+    byResource: introspectionSpec(base, resourceForm(tokens), seconds),
   };
-  const runs: Record<keyof typeof lines, LoadResult[]> = { verify: [], introspection: [], byClientId: [] };
+  const runs: Record<keyof typeof lines, LoadResult[]> = {
+    verify: [],
+    introspection: [],
+    byClientId: [],
+    byResource: [],
+  };
   const order = Object.keys(lines) as (keyof typeof lines)[];
   const checkActive = () =>
-    Promise.all([sessionForm, clientIdForm].map((form) => expectActive(base, form(tokens))));
+    Promise.all([sessionForm, clientIdForm, resourceForm].map((form) => expectActive(base, form(tokens))));
   await checkActive();
   for (let round = 0; round < INTROSPECTION_ROUNDS; round++) {
     for (let place = 0; place < order.length; place++) {
@@ -132,15 +150,19 @@ export async function l1Standards(
 export interface NoiseReading {
   /** Mean rps of introspection by client_id ÷ mean rps of today's introspection. */
   readonly ratio: number;
-  /** The widest spread of one kind's own runs, (max − min) ÷ mean, over verify and both introspections. */
+  /** Mean rps of introspection by client_id ÷ mean rps of the same scoped token introspected with `resource`. */
+  readonly ratioToResource: number | null;
+  /** The widest spread of one kind's own runs, (max − min) ÷ mean, over verify and the introspections. */
   readonly noise: number;
   /** Whether the ratio is within that spread of 1: |ratio − 1| ≤ noise. */
   readonly withinNoise: boolean;
+  /** The same for the ratio to the `resource` line. */
+  readonly withinNoiseOfResource: boolean | null;
 }
 
 /** Introspection by client_id read against today's line, with the runs' own spread as the noise (issue 36). */
 export function clientIdAgainstToday(results: IntrospectionResults): NoiseReading | null {
-  const { verify, introspection, byClientId } = results;
+  const { verify, introspection, byClientId, byResource } = results;
   if (!byClientId?.length || !introspection.length) return null;
   const mean = (runs: readonly LoadResult[]) => runs.reduce((a, r) => a + r.rps, 0) / runs.length;
   const spread = (runs: readonly LoadResult[]) => {
@@ -148,6 +170,15 @@ export function clientIdAgainstToday(results: IntrospectionResults): NoiseReadin
     return (Math.max(...rates) - Math.min(...rates)) / mean(runs);
   };
   const ratio = mean(byClientId) / mean(introspection);
-  const noise = Math.max(...[verify, introspection, byClientId].filter((r) => r.length > 0).map(spread));
-  return { ratio, noise, withinNoise: Math.abs(ratio - 1) <= noise };
+  const ratioToResource = byResource?.length ? mean(byClientId) / mean(byResource) : null;
+  const noise = Math.max(
+    ...[verify, introspection, byClientId, byResource ?? []].filter((r) => r.length > 0).map(spread),
+  );
+  return {
+    ratio,
+    noise,
+    withinNoise: Math.abs(ratio - 1) <= noise,
+    ratioToResource,
+    withinNoiseOfResource: ratioToResource === null ? null : Math.abs(ratioToResource - 1) <= noise,
+  };
 }
