@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { FormBrowser } from '../support/browser.js';
 import { request, type HttpResponse } from '../support/http.js';
-import { consentFields, signedInBrowser } from '../support/sign-in-with-l2.js';
+import { consentFields, logoutFields, signedInBrowser } from '../support/sign-in-with-l2.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'correct horse battery';
@@ -36,20 +36,6 @@ function documentedConfig(): string {
 function substitute(code: string, from: string, to: string): string {
   expect(code, `the documented config holds ${from}`).to.include(from);
   return code.split(from).join(to);
-}
-
-/** The hidden fields of L2's logout page's form, as a browser sends them back. */
-function logoutFields(page: string): Record<string, string> {
-  const form = /<form method="post" action="\/oauth\/logout">([\s\S]*?)<\/form>/.exec(page)?.[1];
-  if (!form) throw new Error(`no logout form on the page: ${page}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    fields[name!] = value!
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  return fields;
 }
 
 /** A cookie jar over real HTTP to one origin: what a browser keeps between redirects. */

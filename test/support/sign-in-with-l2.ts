@@ -42,15 +42,21 @@ const unescapeHtml = (text: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-/** The hidden fields of the consent form, as a browser would send them back. */
-export function consentFields(page: string): Record<string, string> {
-  const form = /<form method="post" action="\/oauth\/authorize">([\s\S]*?)<\/form>/.exec(page)?.[1];
-  if (!form) throw new Error('no consent form on the page');
+/** The hidden fields of the form that posts to `action` on `page`, as a browser sends them back. */
+function hiddenFields(page: string, action: string): Record<string, string> {
+  const form = new RegExp(`<form method="post" action="${action}">([\\s\\S]*?)</form>`).exec(page)?.[1];
+  if (!form) throw new Error(`no form posting to ${action} on the page: ${page.slice(0, 500)}`);
   const fields: Record<string, string> = {};
   for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
     fields[unescapeHtml(name!)] = unescapeHtml(value!);
   return fields;
 }
+
+/** The hidden fields of the consent form, as a browser would send them back. */
+export const consentFields = (page: string): Record<string, string> => hiddenFields(page, '/oauth/authorize');
+
+/** The hidden fields of L2's logout page (RP-initiated logout), as a browser sends them back. */
+export const logoutFields = (page: string): Record<string, string> => hiddenFields(page, '/oauth/logout');
 
 /** A browser with an L2 session: registered (and so signed in) through the register form. */
 export async function signedInBrowser(l2: string, username: string, password: string): Promise<FormBrowser> {

@@ -13,6 +13,7 @@ import {
   callbackOf,
   decide,
   exchange,
+  logoutFields,
   pkce,
   signedInBrowser,
 } from '../../support/sign-in-with-l2.js';
@@ -20,20 +21,6 @@ import type { TestServer } from '../../support/test-server.js';
 import { PASSWORD, startServer, STORES } from './helpers.js';
 
 const OPENID = { scope: 'openid' };
-
-/** The hidden fields of the logout page's form, as a browser sends them back. */
-function logoutFields(page: string): Record<string, string> {
-  const form = /<form method="post" action="\/oauth\/logout">([\s\S]*?)<\/form>/.exec(page)?.[1];
-  if (!form) throw new Error(`no logout form on the page: ${page}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    fields[name!] = value!
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  return fields;
-}
 
 for (const store of STORES) {
   describe(`RP-initiated logout /oauth/logout (API.md §2.5, ${store})`, () => {
