@@ -65,18 +65,22 @@ describe('the kit’s example L1 server against a real L2', () => {
     expect(renderers.json.items.map((i: { l1_server: string }) => i.l1_server)).to.deep.equal([l1.url]);
   });
 
+  /** Settles when the example next ends one of its sessions (what L2's notice makes it do). */
+  const sessionEnds = () =>
+    new Promise<void>((resolve) => {
+      const remove = l1.sessions.delete.bind(l1.sessions);
+      l1.sessions.delete = (id) => {
+        const removed = remove(id);
+        resolve();
+        return removed;
+      };
+    });
+
   it('ends the example’s session as soon as L2’s signed notice lands after a logout at L2', async () => {
     const cookie = await signIn();
     expect((await me(cookie)).status).to.equal(200);
     expect(l1.sessions.size).to.equal(1);
-    let ended!: () => void;
-    const sessionEnded = new Promise<void>((resolve) => (ended = resolve));
-    const remove = l1.sessions.delete.bind(l1.sessions);
-    l1.sessions.delete = (id) => {
-      const removed = remove(id);
-      ended();
-      return removed;
-    };
+    const sessionEnded = sessionEnds();
 
     await atL2.submit('/auth/logout', {});
     await sessionEnded;
@@ -95,14 +99,7 @@ describe('the kit’s example L1 server against a real L2', () => {
         username: 'alice',
         l1_server: `${l1.url}/auth/client.json`,
       });
-      let ended!: () => void;
-      const sessionEnded = new Promise<void>((resolve) => (ended = resolve));
-      const remove = l1.sessions.delete.bind(l1.sessions);
-      l1.sessions.delete = (id) => {
-        const removed = remove(id);
-        ended();
-        return removed;
-      };
+      const sessionEnded = sessionEnds();
 
       await atL2.submit('/auth/logout', {});
       await sessionEnded;
