@@ -13,6 +13,14 @@ import {
   VIEWPORTS,
 } from '../support/chromium.js';
 import { registerUser } from '../support/http.js';
+import {
+  authorizeQuery,
+  callbackOf,
+  decide,
+  exchange,
+  pkce,
+  signedInBrowser,
+} from '../support/sign-in-with-l2.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'correct horse battery';
@@ -89,6 +97,37 @@ describe('RP-initiated logout in a real browser (Chromium)', function () {
     expect(
       scripts.filter((url) => url.startsWith(l2.url) && url !== `${l2.url}/static/passkeys.js`),
     ).to.deep.equal([]);
+  });
+
+  it('says whose sign-in a hint about another person ends, axe-clean at desktop and phone width', async () => {
+    // carol signs in to the L1 server elsewhere and gets an ID token; this browser is dave's.
+    const carol = await signedInBrowser(l2.url, 'carol', PASSWORD);
+    const { verifier, challenge } = pkce();
+    const back = callbackOf(
+      await decide(carol, authorizeQuery(l1.url, challenge, { scope: 'openid' }), 'allow'),
+    );
+    const tokens = await exchange(l2.url, {
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: `${l1.url}/auth/callback`,
+      code_verifier: verifier,
+      client_id: l1.url,
+    });
+    const idToken = tokens.json.id_token as string;
+    await signIn('dave');
+    const violations: string[] = [];
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${l2.url}/oauth/logout?id_token_hint=${idToken}`);
+      const notice = await page.locator('main .notice').innerText();
+      expect(notice).to.contain('carol').and.contain('dave');
+      const overflow = (await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      )) as number;
+      expect(overflow, size).to.be.at.most(0);
+      violations.push(...(await axeViolations(page)).map((v) => `${size}: ${v}`));
+    }
+    expect(violations).to.deep.equal([]);
   });
 
   it('logs out of L2 too with the second button, without JavaScript, and goes back to the client with state', async () => {
