@@ -1,4 +1,3 @@
-import { AS_CONTEXT } from './activity-streams.js';
 import { err, ok, type Result } from './result.js';
 
 /** The parts of an incoming activity the inbox acts on; the rest of the document is ignored. */
@@ -50,27 +49,5 @@ export function sameOrigin(a: string, b: string): boolean {
   return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
 }
 
-/**
- * The Accept of a Follow, as Mastodon expects it: the Follow embedded with its id, so that the follower's server
- * finds its pending request by id or by actor and object. Only the Follow's id, actor and object are repeated,
- * never anything else the peer sent.
- */
-export function acceptDocument(input: {
-  id: string;
-  actor: string;
-  follow: { id: string | null; actor: string; object: string };
-}): Record<string, unknown> {
-  const { id, actor, follow } = input;
-  return {
-    '@context': AS_CONTEXT,
-    id,
-    type: 'Accept',
-    actor,
-    object: {
-      ...(follow.id === null ? {} : { id: follow.id }),
-      type: 'Follow',
-      actor: follow.actor,
-      object: follow.object,
-    },
-  };
-}
+/** The Accept of a Follow (§5), built with the other answers to a Follow. */
+export { acceptDocument } from './follow-documents.js';
