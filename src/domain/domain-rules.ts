@@ -49,7 +49,22 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const withoutTrailingDot = (hostname: string): string =>
   hostname.endsWith('.') && !hostname.endsWith('..') ? hostname.slice(0, -1) : hostname;
 
-/** The host as the URL standard writes it (lower-case, an IDN as punycode, an IPv4 number dotted), or null. */
+/**
+ * An IPv4-mapped IPv6 literal (`[::ffff:7f00:1]`, how the URL standard writes `[::ffff:127.0.0.1]`) as the IPv4
+ * address it reaches (`127.0.0.1`), so that a rule on the address cannot be stepped round by writing it so; any
+ * other host unchanged.
+ */
+function unmapped(host: string): string {
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (mapped === null) return host;
+  const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
+/**
+ * The host as the URL standard writes it (lower-case, an IDN as punycode, an IPv4 number dotted, IPv6 shortest), an
+ * IPv4-mapped address as IPv4, or null when `host` is no bare host.
+ */
 function canonicalHost(host: string): string | null {
   // A bare IPv6 literal (`::1`) is written in brackets in a URL; a host with one colon is a host and a port.
   const bracketed = !host.startsWith('[') && (host.match(/:/g)?.length ?? 0) > 1 ? `[${host}]` : host;
@@ -61,7 +76,7 @@ function canonicalHost(host: string): string | null {
     url.port === '' &&
     url.pathname === '/' &&
     url.search === '';
-  return bare && url.hash === '' && url.hostname !== '' ? withoutTrailingDot(url.hostname) : null;
+  return bare && url.hash === '' && url.hostname !== '' ? unmapped(withoutTrailingDot(url.hostname)) : null;
 }
 
 /** Whether a canonical host is an IP address literal (`127.0.0.1`, `[::1]`) rather than a name. */
@@ -79,8 +94,9 @@ function isWellFormedName(host: string): boolean {
 /**
  * Reads the HOST an operator gave a rule: a host name (lower-cased, an IDN as its punycode, one trailing dot
  * dropped) or an IP address literal (`127.1` is `127.0.0.1`; `::1` and `[::1]` are `[::1]`). A scheme, port, path,
- * userinfo or wildcard is refused with a one-line reason, and so is `ownHost` (the hostname of PUBLIC_URL): a rule
- * against the service itself would only shut out its own URLs.
+ * userinfo or wildcard is refused with a one-line reason, and so is `ownHost` (`new URL(PUBLIC_URL).hostname`, no
+ * port): a rule against the service itself would only shut out its own URLs. An IPv4-mapped IPv6 literal is read
+ * as the IPv4 address.
  */
 export function parseRuleHost(input: string, ownHost: string): Result<RuleHost, string> {
   const given = input.trim();
@@ -105,7 +121,7 @@ export function parseRuleHost(input: string, ownHost: string): Result<RuleHost, 
  * `hostname` is a canonical host (a `RuleHost`, or the hostname of a parsed URL).
  */
 export function hostKey(hostname: string): string {
-  const host = withoutTrailingDot(hostname);
+  const host = unmapped(withoutTrailingDot(hostname));
   if (host.startsWith('[')) return host;
   if (IPV4.test(host)) return `[${host}]`;
   return `${host.split('.').reverse().join('.')}.`;

@@ -116,6 +116,12 @@ describe('hostKey and ruleCovers: which hosts a rule covers', () => {
     expect(covers('::1', 'http://[::10]/inbox')).to.equal(false);
   });
 
+  it('judges an IPv4-mapped IPv6 literal as the IPv4 address it reaches', () => {
+    expect(read('::ffff:127.0.0.1')).to.equal('127.0.0.1');
+    expect(covers('127.0.0.1', 'http://[::ffff:127.0.0.1]:8080/inbox')).to.equal(true);
+    expect(covers('127.0.0.1', 'http://[::ffff:7f00:2]/inbox')).to.equal(false);
+  });
+
   it('has no key for what is no URL with a host', () => {
     expect(hostKeyOfUrl('not a url')).to.equal(null);
     expect(hostKeyOfUrl('mailto:bob@example.com')).to.equal(null);
