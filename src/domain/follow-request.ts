@@ -55,3 +55,20 @@ export const followSeenOf = (
   request: Pick<FollowRequest, 'actor' | 'followId'>,
   localActor: string,
 ): FollowSeen => ({ id: request.followId, actor: request.actor, object: localActor });
+
+/**
+ * How a Follow of a user is answered (§4.3, §5), once its actor is known: `reject` (a `Reject` queued, nothing
+ * stored) when the user blocked the actor or has moved; `accept` (follower + `Accept`) when the actor already
+ * follows — accepted again, also by a locked account — or the account is not locked; else `request` (stored,
+ * nothing sent). A block is judged first: its stored inbox answers it without fetching the actor.
+ */
+export function followAnswer(state: {
+  readonly blockedByUser: boolean;
+  readonly moved: boolean;
+  readonly alreadyFollows: boolean;
+  readonly manuallyApprovesFollowers: boolean;
+}): 'reject' | 'accept' | 'request' {
+  if (state.blockedByUser || state.moved) return 'reject';
+  if (state.alreadyFollows || !state.manuallyApprovesFollowers) return 'accept';
+  return 'request';
+}

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { rejectDocument, rejectId } from '../../../src/domain/follow-documents.js';
 import {
+  followAnswer,
   followSeenOf,
   followerOf,
   renewedRequest,
@@ -60,5 +61,21 @@ describe('follow requests: a Follow waiting for the person’s decision (API.md 
       actor: bob,
       object: alice,
     });
+  });
+
+  it('answers a Follow: a block or a move rejects, a follower or an unlocked account accepts, else a request', () => {
+    const open = {
+      blockedByUser: false,
+      moved: false,
+      alreadyFollows: false,
+      manuallyApprovesFollowers: false,
+    };
+    expect(followAnswer(open)).to.equal('accept');
+    expect(followAnswer({ ...open, manuallyApprovesFollowers: true })).to.equal('request');
+    expect(followAnswer({ ...open, manuallyApprovesFollowers: true, alreadyFollows: true })).to.equal(
+      'accept',
+    );
+    expect(followAnswer({ ...open, blockedByUser: true, alreadyFollows: true })).to.equal('reject');
+    expect(followAnswer({ ...open, moved: true, manuallyApprovesFollowers: true })).to.equal('reject');
   });
 });
