@@ -259,6 +259,8 @@ describe('HTTP federation client', () => {
           owner: undefined,
           publicKeyPem: undefined,
           publicKey: [{ id: `${base}/users/bob#k`, owner: `${base}/users/bob`, publicKeyPem: 'PEM' }],
+          alsoKnownAs: [],
+          movedTo: undefined,
         },
       });
     });
