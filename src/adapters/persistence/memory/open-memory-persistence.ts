@@ -1,3 +1,4 @@
+import { InMemoryDomainRuleStore } from './in-memory-domain-rule-store.js';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
 import { InMemoryAccountSecurityStore } from './in-memory-account-security-store.js';
@@ -34,6 +35,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     activities: new InMemoryActivityLog(db),
     transparencyLog: new InMemoryTransparencyLog(db),
     followers: new InMemoryFollowerRepository(db),
+    domainRules: new InMemoryDomainRuleStore(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),

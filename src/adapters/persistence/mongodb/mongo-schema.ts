@@ -3,6 +3,7 @@ import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
 import type { ActivityDocument } from './codecs/activity-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
 import type {
+  DomainRuleDocument,
   FollowerDocument,
   InstanceKeyDocument,
   RemoteKeyDocument,
@@ -126,6 +127,7 @@ export interface MongoCollections {
   readonly assets: Collection<StoredAssetDocument>;
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
+  readonly domainRules: Collection<DomainRuleDocument>;
   readonly remoteKeys: Collection<RemoteKeyDocument>;
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
@@ -152,6 +154,7 @@ export const COLLECTION_NAMES = {
   assets: 'assets',
   activities: 'activities',
   followers: 'followers',
+  domainRules: 'domain_rules',
   remoteKeys: 'remote_keys',
   instanceKeys: 'instance_keys',
   counters: 'counters',
@@ -179,6 +182,7 @@ export function collectionsOf(db: Db): MongoCollections {
     assets: db.collection<StoredAssetDocument>(COLLECTION_NAMES.assets),
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
+    domainRules: db.collection<DomainRuleDocument>(COLLECTION_NAMES.domainRules),
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
@@ -281,6 +285,13 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true },
     { key: { username: 1, seq: 1 }, name: 'followers_by_user_seq' },
     { key: { actor: 1 }, name: 'followers_by_actor' },
+    // A domain block removes a host's followers by a range of keys; allowlist mode counts a user's in scope.
+    { key: { hostKey: 1 }, name: 'followers_by_host' },
+    { key: { username: 1, hostKey: 1 }, name: 'followers_by_user_host' },
+  ],
+  domainRules: [
+    { key: { kind: 1, host: 1 }, name: 'domain_rules_by_host', unique: true },
+    { key: { hostKey: 1, kind: 1 }, name: 'domain_rules_by_key' },
   ],
   remoteKeys: [],
   instanceKeys: [],
