@@ -191,6 +191,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         p.outboundHttp,
         async () => ({ keyId: p.urls.instanceKeyId(), privateKeyPem: (await keys.keyPair()).privateKeyPem }),
         p.clock,
+        p.services.federationPolicy,
       );
     },
     federation: (p) => p.httpFederation,

@@ -58,7 +58,7 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
     );
     this.jobAttempts = this.counter(
       'l2_job_attempts_total',
-      'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up) and destination class (proven: answering well; untried: new or failing; none).',
+      'Attempts at outbound jobs (revocation notices, deliveries), by kind, outcome (delivered, refused, failed, gave_up, dropped: not sent, a domain rule shuts the destination out) and destination class (proven: answering well; untried: new or failing; none).',
       ['kind', 'outcome', 'destination'],
     );
     this.inboxRefusals = this.counter(

@@ -11,6 +11,7 @@ import type {
   FetchResult,
 } from '../../application/ports/document-fetcher.js';
 import type { ActorLookup, FederationClient } from '../../application/ports/federation-client.js';
+import type { FederationGate } from '../../application/ports/federation-gate.js';
 import { httpUrl, isRecord, sameOrigin } from '../../domain/federation.js';
 import { FetchSlots } from './fetch-slots.js';
 import { digestOf, signedHeaders } from './http-signing.js';
@@ -32,6 +33,19 @@ const MAX_CACHED = 1000;
 const MAX_KEYS = 8;
 const MAX_PEM_LENGTH = 16 * 1024;
 const ACTOR_TYPES = new Set(['Person', 'Service', 'Application', 'Group', 'Organization']);
+
+/** A gate that shuts nothing out: for clients made without the operator's rules (tests of the client itself). */
+const EVERY_DOMAIN: FederationGate = {
+  federatesWith: async () => true,
+  federatesWithRecently: async () => true,
+};
+
+/** What a fetch from a domain a rule shuts out answers: no request made, nothing cached. */
+const SHUT_OUT: FetchFailure = {
+  ok: false,
+  retryable: false,
+  reason: 'L2 does not federate with this domain',
+};
 
 /** A 401 is retried too: the peer may not have fetched our key yet (Mastodon retries it as well). */
 const outcomeOf = (status: number): DeliveryOutcome => OutboundHttp.outcomeOfStatus(status, [401]);
@@ -85,9 +99,14 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     private readonly http: OutboundHttp,
     private readonly instanceKey: () => Promise<SigningKey>,
     private readonly clock: Clock,
+    /** The operator's domain rules: asked before every fetch, each redirect hop and every delivery. */
+    private readonly gate: FederationGate = EVERY_DOMAIN,
   ) {}
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
+    // Rules as read at most a second ago: a block already dropped the queued jobs it covers, in its own write.
+    if (!(await this.gate.federatesWithRecently(inbox)))
+      return { kind: 'dropped', reason: 'L2 does not federate with this domain' };
     const { body, digest } = this.bodyOf(document);
     try {
       const headers = await signedHeaders({
@@ -119,7 +138,9 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     return { ok: true, actor: { id, inbox, sharedInbox: httpUrl(actor.sharedInbox) } };
   }
 
-  fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
+  async fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
+    // Before the cache: a document fetched before a block is not served after it.
+    if (!(await this.gate.federatesWith([url]))) return SHUT_OUT;
     const cached = this.documents.get(url);
     if (cached) return cached;
     const result = this.fetchInTurn(url, options.known ?? false);
@@ -187,6 +208,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
           const next = httpUrl(URL.canParse(location, url) ? new URL(location, url).href : null);
           if (next === null)
             return { ok: false, retryable: false, reason: 'redirected to a URL that is not http(s)' };
+          if (!(await this.gate.federatesWith([next]))) return SHUT_OUT;
           url = next;
           continue;
         }
