@@ -7,13 +7,19 @@ import { StoreUnavailableError } from './application/ports/errors.js';
 import { InvalidTransferError, StoreNotEmptyError } from './application/ports/store-transfer.js';
 import { ACCOUNT_COMMANDS } from './cli/account-commands.js';
 import { CommandError, LogMisbehavedError, UsageError, type Command, type Options } from './cli/command.js';
+import { DOMAIN_COMMANDS } from './cli/domain-commands.js';
 import { OPERATIONS_COMMANDS } from './cli/operations-commands.js';
 import { TLOG_COMMANDS } from './cli/tlog-commands.js';
 import { ConfigError, loadConfig } from './composition/config.js';
 import { buildL2 } from './composition/compose.js';
 import { storeDriver } from './composition/store-drivers.js';
 
-const COMMANDS: readonly Command[] = [...ACCOUNT_COMMANDS, ...OPERATIONS_COMMANDS, ...TLOG_COMMANDS];
+const COMMANDS: readonly Command[] = [
+  ...ACCOUNT_COMMANDS,
+  ...OPERATIONS_COMMANDS,
+  ...DOMAIN_COMMANDS,
+  ...TLOG_COMMANDS,
+];
 
 const USAGE = `usage:\n${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}\n\nl2 <command> --help says more.`;
 
@@ -88,6 +94,11 @@ async function run(args: string[]): Promise<number> {
     const said = await command.run(l2, operands, options);
     if (said) process.stdout.write(`${said}\n`);
     return 0;
+  } catch (error) {
+    // An operand the command could read only with the store's help (a domain rule's HOST): exit 2 too.
+    if (!(error instanceof UsageError)) throw error;
+    console.error(error.message);
+    return 2;
   } finally {
     await l2.store.close();
   }

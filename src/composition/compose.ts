@@ -172,6 +172,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     idTokenSigner: (p) => p.idTokenKeys,
     oneTimeCodes: () => new CryptoOneTimeCodes(),
     urls: () => new Urls(config.publicAddress),
+    federationMode: () => config.federationMode,
 
     // Outbound: notices, deliveries, fetches, and the signatures of incoming requests
     ipDestinations: () => new IpDestinationPolicy(config.allowPrivateDestinations),
@@ -190,8 +191,11 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         p.outboundHttp,
         async () => ({ keyId: p.urls.instanceKeyId(), privateKeyPem: (await keys.keyPair()).privateKeyPem }),
         p.clock,
-        // As client documents: http only on loopback, and only where private destinations are allowed.
-        { httpOnLoopback: config.allowPrivateDestinations },
+        {
+          gate: p.services.federationPolicy,
+          // As client documents: http only on loopback, and only where private destinations are allowed.
+          httpOnLoopback: config.allowPrivateDestinations,
+        },
       );
     },
     federation: (p) => p.httpFederation,

@@ -95,6 +95,11 @@ describe('configuration and the JWT secret', () => {
     expect(() => readFileSync(join(dir, 'data', 'jwt_secret'))).to.throw();
   });
 
+  it('reads FEDERATION_MODE: blocklist unless allowlist is asked for', () => {
+    expect(load({}).federationMode).to.equal('blocklist');
+    expect(load({ FEDERATION_MODE: 'allowlist' }).federationMode).to.equal('allowlist');
+  });
+
   it('names the bad setting in one line', () => {
     for (const [env, pattern] of [
       [{ PORT: 'eighty' }, /^PORT: /],
@@ -111,6 +116,7 @@ describe('configuration and the JWT secret', () => {
       [{ BCRYPT_QUEUE_SECONDS: '0' }, /^BCRYPT_QUEUE_SECONDS: /],
       [{ LOGIN_MAX_FAILURES_PER_56: '0' }, /^LOGIN_MAX_FAILURES_PER_56: /],
       [{ LOGIN_MAX_FAILURES_PER_48: 'many' }, /^LOGIN_MAX_FAILURES_PER_48: /],
+      [{ FEDERATION_MODE: 'closed' }, /^FEDERATION_MODE: /],
     ] as const) {
       let message = '';
       try {

@@ -16,6 +16,7 @@ import type {
   NamedActorLookup,
   WebFingerLookup,
 } from '../../application/ports/federation-client.js';
+import type { FederationGate } from '../../application/ports/federation-gate.js';
 import { httpUrl, isRecord, sameOrigin } from '../../domain/federation.js';
 import { fetchFailureOf, NO_SUCH_NAME, trimmed } from './fetched-document.js';
 import { askWebfinger, webfingerUrl } from './webfinger-request.js';
@@ -42,6 +43,19 @@ const AS_TYPES = ['application/activity+json', 'application/ld+json', 'applicati
 /** A fetched document with the URL that finally served it (after redirects). */
 type Fetched = { readonly ok: true; readonly document: FetchedDocument; readonly url: string } | FetchFailure;
 
+/** A gate that shuts nothing out: for clients made without the operator's rules (tests of the client itself). */
+const EVERY_DOMAIN: FederationGate = {
+  federatesWith: async () => true,
+  federatesWithRecently: async () => true,
+};
+
+/** What a fetch from a domain a rule shuts out answers: no request made, nothing cached. */
+const SHUT_OUT: FetchFailure = {
+  ok: false,
+  retryable: false,
+  reason: 'L2 does not federate with this domain',
+};
+
 /** A 401 is retried too: the peer may not have fetched our key yet (Mastodon retries it as well). */
 const outcomeOf = (status: number): DeliveryOutcome => OutboundHttp.outcomeOfStatus(status, [401]);
 
@@ -67,11 +81,24 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     private readonly http: OutboundHttp,
     private readonly instanceKey: () => Promise<SigningKey>,
     private readonly clock: Clock,
-    /** L1_ALLOW_PRIVATE: WebFinger may be asked over http on loopback (tests, a development peer). */
-    private readonly options: { readonly httpOnLoopback?: boolean } = {},
-  ) {}
+    options: {
+      /** The operator's domain rules: asked before every fetch, each redirect hop and every delivery. */
+      readonly gate?: FederationGate;
+      /** L1_ALLOW_PRIVATE: WebFinger may be asked over http on loopback (tests, a development peer). */
+      readonly httpOnLoopback?: boolean;
+    } = {},
+  ) {
+    this.gate = options.gate ?? EVERY_DOMAIN;
+    this.httpOnLoopback = options.httpOnLoopback ?? false;
+  }
+
+  private readonly gate: FederationGate;
+  private readonly httpOnLoopback: boolean;
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
+    // Rules as read at most a second ago: a block already dropped the queued jobs it covers, in its own write.
+    if (!(await this.gate.federatesWithRecently(inbox)))
+      return { kind: 'dropped', reason: 'L2 does not federate with this domain' };
     const { body, digest } = this.bodyOf(document);
     try {
       const headers = await signedHeaders({
@@ -104,6 +131,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
   }
 
   async lookUpActor(id: string, _options: { readonly fresh: true }): Promise<NamedActorLookup> {
+    if (!(await this.gate.federatesWith([id]))) return SHUT_OUT;
     // Never the cached copy: whoever names an actor gets what its server says now (a move, new aliases).
     const fetched = await this.fetchInTurn(id, false, (url) => this.fetchUncached(url));
     if (!fetched.ok) {
@@ -133,13 +161,18 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
   }
 
   async webfinger(user: string, host: string): Promise<WebFingerLookup> {
-    const httpOnLoopback = this.options.httpOnLoopback ?? false;
-    const url = webfingerUrl(user, host, httpOnLoopback);
+    const url = webfingerUrl(user, host, this.httpOnLoopback);
     if (url === null) return { ok: false, retryable: false, reason: 'not a host name' };
-    return this.fetchInTurn(url, false, (first) => askWebfinger(this.http, first, httpOnLoopback));
+    const mayAsk = (next: string) => this.gate.federatesWith([next]);
+    if (!(await mayAsk(url))) return SHUT_OUT;
+    return this.fetchInTurn(url, false, (first) =>
+      askWebfinger(this.http, first, this.httpOnLoopback, mayAsk),
+    );
   }
 
-  fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
+  async fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
+    // Before the cache: a document fetched before a block is not served after it.
+    if (!(await this.gate.federatesWith([url]))) return SHUT_OUT;
     const cached = this.documents.get(url);
     if (cached) return cached;
     const result = this.fetchInTurn(url, options.known ?? false, (first) => this.fetchUncached(first)).then(
@@ -213,6 +246,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
           const next = httpUrl(URL.canParse(location, url) ? new URL(location, url).href : null);
           if (next === null)
             return { ok: false, retryable: false, reason: 'redirected to a URL that is not http(s)' };
+          if (!(await this.gate.federatesWith([next]))) return SHUT_OUT;
           url = next;
           continue;
         }

@@ -59,6 +59,8 @@ export async function askWebfinger(
   http: OutboundHttp,
   requested: string,
   httpOnLoopback: boolean,
+  /** The operator's domain rules, asked of every redirect hop (the first URL was asked by the caller). */
+  mayAsk: (url: string) => Promise<boolean>,
 ): Promise<WebFingerLookup> {
   let url = requested;
   const deadline = AbortSignal.timeout(OUTBOUND_TIMEOUT_MS);
@@ -77,6 +79,8 @@ export async function askWebfinger(
         const next = httpUrl(URL.canParse(location, url) ? new URL(location, url).href : null);
         if (next === null || !webfingerRedirectAllowed(next, httpOnLoopback))
           return { ok: false, retryable: false, reason: 'redirected to a URL that is not https' };
+        if (!(await mayAsk(next)))
+          return { ok: false, retryable: false, reason: 'L2 does not federate with this domain' };
         url = next;
         continue;
       }

@@ -1,5 +1,8 @@
-/** How one attempt at an outbound job ended: delivered, refused for good, failed (retried later), or given up. */
-export const JOB_OUTCOMES = ['delivered', 'refused', 'failed', 'gave_up'] as const;
+/**
+ * How one attempt at an outbound job ended: delivered, refused for good, failed (retried later), given up, or
+ * dropped unsent (a domain rule shuts its destination out).
+ */
+export const JOB_OUTCOMES = ['delivered', 'refused', 'failed', 'gave_up', 'dropped'] as const;
 export type JobOutcome = (typeof JOB_OUTCOMES)[number];
 
 /** What the destination was to the worker when the attempt started: answering well, not yet or no longer, or none. */

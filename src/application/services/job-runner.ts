@@ -194,6 +194,10 @@ export class JobRunner {
         if (lane) Object.assign(lane, { proven: true, failures: 0 });
         await this.jobs.complete(job);
         return false;
+      case 'dropped':
+        // Done, unsent: a domain rule shuts the destination out (the lane is neither proven nor failing).
+        await this.jobs.complete(job);
+        return false;
       case 'refused':
         this.problems.warn(
           { jobId: job.id, kind: job.kind, lane: job.lane, reason: outcome.reason },

@@ -114,6 +114,20 @@ describe('JobRunner', () => {
     expect(problems.warnings).to.deep.equal(['job given up']);
   });
 
+  it('completes a job dropped unsent (a domain rule): neither retried, nor kept, nor reported', async () => {
+    const { runner, enqueue, store, setAnswer, problems, clock, ran } = setUp();
+    await enqueue([delivery('blocked.example', 0), delivery('blocked.example', 1)]);
+    setAnswer(() => ({ kind: 'dropped', reason: 'L2 does not federate with this domain' }));
+
+    await runner.runOnce();
+    clock.advance(60 * 60_000);
+    await runner.runOnce();
+
+    expect(ran).to.have.length(2);
+    expect(await store.queueAdministration.stats()).to.deep.equal({ pending: 0, abandoned: 0 });
+    expect(problems.warnings).to.deep.equal([]);
+  });
+
   it('keeps going past a job that never answers: it holds one slot, the others run', async () => {
     const { runner, enqueue, store, setAnswer, ran } = setUp({ concurrency: 4, untried: 4 });
     const hanging = deferred();

@@ -8,8 +8,8 @@ import { ListFollowers } from './list-followers.js';
 import { ReceiveActivity } from './receive-activity.js';
 
 export const FEDERATION_USE_CASES = {
-  listFollowers: (p) => new ListFollowers(p.store.followers),
-  countFollowers: (p) => new CountFollowers(p.store.followers),
+  listFollowers: (p) => new ListFollowers(p.store.followers, p.federationPolicy),
+  countFollowers: (p) => new CountFollowers(p.store.followers, p.federationPolicy),
   getFeatured: (p, uses) => new GetFeatured(uses.getPublicActor, p.store.assets),
   receiveActivity: (p) =>
     new ReceiveActivity(
@@ -22,6 +22,7 @@ export const FEDERATION_USE_CASES = {
       p.ids,
       p.urls,
       p.follows,
+      p.federationPolicy,
     ),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'getPublicActor'>>;
 

@@ -1,5 +1,6 @@
 // The operations area: what the operator's commands (`l2 …`), the home page's counts and the hourly clean-up call.
 import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
+import { ChangeDomainRule } from './change-domain-rule.js';
 import { CleanupChallenges } from './cleanup-challenges.js';
 import { CleanupRevocations } from './cleanup-revocations.js';
 import { CreateResetLink } from './create-reset-link.js';
@@ -8,6 +9,8 @@ import { DisableUser } from './disable-user.js';
 import { EnableUser } from './enable-user.js';
 import { GetQueueStatistics } from './get-queue-statistics.js';
 import { GetStatistics } from './get-statistics.js';
+import { ImportDomainBlocks } from './import-domain-blocks.js';
+import { ListDomainRules } from './list-domain-rules.js';
 import { RevokeUserTokens } from './revoke-user-tokens.js';
 
 export const OPERATIONS_USE_CASES = {
@@ -32,6 +35,10 @@ export const OPERATIONS_USE_CASES = {
     new CleanupRevocations(p.store.revocations, p.store.issuedTokens, p.store.authorizationCodes, p.clock),
   cleanupChallenges: (p) => new CleanupChallenges(p.store.accountSecurity, p.clock),
   createResetLink: (p) => new CreateResetLink(p.store.users, p.resetLinks, p.store.accountSecurity),
+  changeDomainRule: (p) => new ChangeDomainRule(p.store.domainRules, new URL(p.urls.base).hostname, p.clock),
+  listDomainRules: (p) => new ListDomainRules(p.store.domainRules, p.federationMode),
+  importDomainBlocks: (p) =>
+    new ImportDomainBlocks(p.store.domainRules, new URL(p.urls.base).hostname, p.clock),
 } satisfies AreaRegistry;
 
 export type OperationsUseCases = UseCasesOf<typeof OPERATIONS_USE_CASES>;
