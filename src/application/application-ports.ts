@@ -2,6 +2,7 @@
 // services (application-services.ts) and the use-cases (use-cases.ts, by area) are made from these alone.
 import type { Urls } from '../domain/activity-streams.js';
 import type { RetryPolicy } from '../domain/delivery-policy.js';
+import type { FederationMode } from '../domain/domain-rules.js';
 import type { ActivitySigner } from './ports/activity-signer.js';
 import type { AssertionReplays } from './ports/assertion-replays.js';
 import type { ClientAssertionSignatures } from './ports/client-assertion-signatures.js';
@@ -93,6 +94,8 @@ export interface ApplicationPorts {
   readonly lookups: RateLimit;
   /** Every absolute URL the service emits, from PUBLIC_URL. */
   readonly urls: Urls;
+  /** FEDERATION_MODE (API.md §4.3): every domain unless blocked, or only allowed ones. */
+  readonly federationMode: FederationMode;
   /** The outbound worker's settings and who hears of its attempts and problems. */
   readonly jobs: {
     readonly retryPolicy: RetryPolicy;

@@ -8,6 +8,7 @@ import { AuthenticateToken } from './services/authenticate-token.js';
 import { ClientAuthentication } from './services/client-authentication.js';
 import { ClientRegistry } from './services/client-registry.js';
 import { Deliveries } from './services/deliveries.js';
+import { FederationPolicy } from './services/federation-policy.js';
 import { IdentityConfirmation } from './services/identity-confirmation.js';
 import { InstanceActorKeys } from './services/instance-actor-keys.js';
 import { JobRunner, type JobHandlers } from './services/job-runner.js';
@@ -57,6 +58,8 @@ export interface ApplicationServices {
   /** An actor a person names (a block, an alias, a move target), read afresh within LOOKUPS_PER_USER. */
   readonly actorResolution: ActorResolution;
   readonly deliveries: Deliveries;
+  /** The operator's domain rules and FEDERATION_MODE, asked by the inbox, the outbound client and the collections. */
+  readonly federationPolicy: FederationPolicy;
   readonly instanceActorKeys: InstanceActorKeys;
   /** Sends a revocation notice with its logout token, signed for the attempt. */
   readonly noticeSender: NoticeSender;
@@ -141,6 +144,8 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.activitySigner,
       p.clock,
     ),
+  federationPolicy: (p) =>
+    new FederationPolicy(p.federationMode, p.store.domainRules, new URL(p.urls.base).origin, p.clock),
   instanceActorKeys: (p) => new InstanceActorKeys(p.store.instanceKeys, p.keyPairs, p.clock),
   noticeSender: (p) => new NoticeSender(p.l1Notifier, p.noticeSigner, p.clock),
   jobRunner: (p) => {

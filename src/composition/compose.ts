@@ -172,6 +172,7 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     idTokenSigner: (p) => p.idTokenKeys,
     oneTimeCodes: () => new CryptoOneTimeCodes(),
     urls: () => new Urls(config.publicAddress),
+    federationMode: () => config.federationMode,
 
     // Outbound: notices, deliveries, fetches, and the signatures of incoming requests
     ipDestinations: () => new IpDestinationPolicy(config.allowPrivateDestinations),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { FederationMode } from '../domain/domain-rules.js';
 import { publicAddress, type PublicAddress } from '../domain/public-address.js';
 import type { ServerLimits } from '../adapters/http/http-server.js';
 import type { PeopleLimits } from '../adapters/throttle/rate-limits.js';
@@ -81,6 +82,8 @@ const EnvSchema = z.object({
   // Issue 37 (API.md §4.3): what one user can make L2 send and fetch, per hour.
   FOLLOWER_ACTIONS_PER_USER: int(1, 1_000_000, 300),
   LOOKUPS_PER_USER: int(1, 1_000_000, 60),
+  // Issue 37 (API.md §4.3): every domain federates unless blocked, or (allowlist) only allowed ones.
+  FEDERATION_MODE: z.enum(['blocklist', 'allowlist']).default('blocklist'),
 });
 
 export interface Config {
@@ -110,6 +113,8 @@ export interface Config {
   readonly production: boolean;
   /** Whether outbound requests may go to loopback/private addresses: only with L1_ALLOW_PRIVATE, in every mode. */
   readonly allowPrivateDestinations: boolean;
+  /** FEDERATION_MODE: which domains L2 federates with (API.md §4.3); every instance of a store runs the same. */
+  readonly federationMode: FederationMode;
   readonly logLevel: string;
   readonly trustProxy: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <it>`; otherwise /metrics is open. */
@@ -218,6 +223,7 @@ export function loadConfig(
     bcryptQueueSeconds: e.BCRYPT_QUEUE_SECONDS,
     production,
     allowPrivateDestinations: e.L1_ALLOW_PRIVATE,
+    federationMode: e.FEDERATION_MODE,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN ?? null,

@@ -41,7 +41,10 @@ describe('the composition root', () => {
 
   it('makes a part only when something uses it, and once', () => {
     let verifiers = 0;
-    const fake: SignatureVerifier = { verify: async () => ({ ok: true, keyId: 'k', owner: 'o' }) };
+    const fake: SignatureVerifier = {
+      verify: async () => ({ ok: true, keyId: 'k', owner: 'o' }),
+      keyIdOf: () => null,
+    };
     const { kit } = { kit: useCaseKit() };
     const l2 = composeL2(kit.l2.config, memory(), {
       signatureVerifier: () => {

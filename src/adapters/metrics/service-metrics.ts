@@ -66,7 +66,8 @@ export class ServiceMetrics implements JobObserver, TransparencyObserver {
       'Inbox requests refused, by reason: a signature refusal (401: unsigned, malformed, date, digest, host, ' +
         'key_origin, key_unusable, key_unreachable, signature, signer, replay), unavailable (503: fetch slots taken, ' +
         'or an actor not fetched now), ' +
-        'or a limit (429: key_budget, actor_budget, origin_budget, lane_full).',
+        'a limit (429: key_budget, actor_budget, origin_budget, lane_full), ' +
+        'or domain_blocked (403: the actor or key is on a domain L2 does not federate with).',
       ['reason'],
     );
     this.bcryptRefusals = this.counter(

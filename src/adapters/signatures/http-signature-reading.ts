@@ -118,7 +118,7 @@ function checkDigest(header: string | undefined, body: Buffer): string | null {
 
 const CAVAGE_PARAM = /\s*([A-Za-z]+)\s*=\s*(?:"([^"]*)"|(\d+))\s*(,|$)/y;
 
-function parseCavageParams(header: string): Map<string, string> | null {
+export function parseCavageParams(header: string): Map<string, string> | null {
   const params = new Map<string, string>();
   CAVAGE_PARAM.lastIndex = 0;
   while (CAVAGE_PARAM.lastIndex < header.length) {
@@ -185,9 +185,9 @@ function readCavage(request: ReceivedRequest, now: Date): ClaimResult {
 // ---------------------------------------------------------------------------------------------------------------
 // RFC 9421
 
-const isInnerList = (value: Item | InnerList): value is InnerList => Array.isArray(value[0]);
+export const isInnerList = (value: Item | InnerList): value is InnerList => Array.isArray(value[0]);
 
-function dictionary(value: string | undefined): Dictionary | null {
+export function dictionary(value: string | undefined): Dictionary | null {
   if (value === undefined) return null;
   try {
     return parseDictionary(value);

@@ -18,6 +18,7 @@ import type {
 import { readSignature, verifyClaim, type SignatureClaim } from './http-signature-reading.js';
 import type { PublicAddress } from '../../domain/public-address.js';
 import { KeyFetchBudget } from './key-fetch-budget.js';
+import { keyIdOf } from './signature-key-id.js';
 import { PeerPublicKeys } from './peer-public-keys.js';
 import { ReplayGuard } from './replay-guard.js';
 
@@ -107,6 +108,10 @@ export class HttpSignatureVerifier implements SignatureVerifier {
     this.unfetchable = minuteMemory(clock);
     this.refreshFailed = minuteMemory(clock);
     this.replays = new ReplayGuard(clock);
+  }
+
+  keyIdOf(request: SignedRequest): string | null {
+    return keyIdOf(request);
   }
 
   async verify(request: SignedRequest, actor: string): Promise<SignatureVerdict> {

@@ -66,4 +66,9 @@ export interface SignatureVerifier {
    * a key on another origin, and a key is kept only once a signature verified with it.
    */
   verify(request: SignedRequest, actor: string): Promise<SignatureVerdict>;
+  /**
+   * The key id the request's signature names, read from its headers only — nothing verified or fetched — so that the
+   * inbox can judge the key's host before anything else; null when it names none.
+   */
+  keyIdOf(request: SignedRequest): string | null;
 }

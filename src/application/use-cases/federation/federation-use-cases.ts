@@ -22,6 +22,7 @@ export const FEDERATION_USE_CASES = {
       p.ids,
       p.urls,
       p.follows,
+      p.federationPolicy,
     ),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'getPublicActor'>>;
 

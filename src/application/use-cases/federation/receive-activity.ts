@@ -18,6 +18,7 @@ import { err, ok, type Result } from '../../../domain/result.js';
 import { isActive, normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
+import type { FederationGate } from '../../ports/federation-gate.js';
 import type { FollowerRepository } from '../../ports/follower-repository.js';
 import type { IdGenerator } from '../../ports/id-generator.js';
 import type { RateLimit, ThrottleVerdict } from '../../ports/rate-limit.js';
@@ -37,6 +38,11 @@ export type InboxError =
   | { readonly type: 'not_found' }
   /** The inbox's owner deleted their account. */
   | { readonly type: 'gone' }
+  /**
+   * L2 does not federate with the server of the activity's actor or of its signature's key (API.md §4.3: blocked,
+   * or unlisted in allowlist mode): nothing was fetched or stored.
+   */
+  | { readonly type: 'forbidden' }
   /**
    * The signature is missing or wrong, or the signer is not the activity's actor: nothing was stored. `refusal` and
    * `message` say why, for the operator's log and metrics only.
@@ -64,7 +70,12 @@ export const INBOX_LIMITS = ['key_budget', 'actor_budget', 'origin_budget', 'lan
 export type InboxLimit = (typeof INBOX_LIMITS)[number];
 
 /** Every reason an inbox request is refused for, as operators count them: one word each. */
-export const INBOX_REFUSALS = [...SIGNATURE_REFUSALS, 'unavailable', ...INBOX_LIMITS] as const;
+export const INBOX_REFUSALS = [
+  ...SIGNATURE_REFUSALS,
+  'unavailable',
+  ...INBOX_LIMITS,
+  'domain_blocked',
+] as const;
 
 /** The word operators count an inbox refusal under (null for refusals that are no concern of theirs: 400, 404, 410). */
 export function refusalReason(error: InboxError): (typeof INBOX_REFUSALS)[number] | null {
@@ -75,6 +86,8 @@ export function refusalReason(error: InboxError): (typeof INBOX_REFUSALS)[number
       return 'unavailable';
     case 'rate_limited':
       return error.reason;
+    case 'forbidden':
+      return 'domain_blocked';
     default:
       return null;
   }
@@ -113,6 +126,7 @@ export class ReceiveActivity {
     private readonly ids: IdGenerator,
     private readonly urls: Urls,
     private readonly limits: FollowLimits,
+    private readonly gate: FederationGate,
   ) {}
 
   /**
@@ -127,6 +141,11 @@ export class ReceiveActivity {
     const parsed = parseIncomingActivity(input.body);
     if (!parsed.ok) return err({ type: 'invalid_request', message: parsed.error });
     const activity = parsed.value;
+    // Before the owner is looked up and the signature read: a server L2 does not federate with gets the same answer
+    // whoever it names, and makes L2 fetch and store nothing (API.md §4.3).
+    const keyId = this.verifier.keyIdOf(input.request);
+    if (!(await this.gate.federatesWith(keyId === null ? [activity.actor] : [activity.actor, keyId])))
+      return err({ type: 'forbidden' });
     if (input.inboxOwner !== null) {
       const owner = await this.localProfile(input.inboxOwner);
       if (!owner) return err({ type: 'not_found' });
@@ -202,6 +221,8 @@ export class ReceiveActivity {
       now,
       this.limits.pendingAcceptsPerHost,
     );
+    // A block written while the actor was being fetched: the store refused the follower in its own write.
+    if (outcome === 'shut_out') return err({ type: 'forbidden' });
     if (outcome === 'lane_full') {
       return err({
         type: 'rate_limited',

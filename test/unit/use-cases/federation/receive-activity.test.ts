@@ -32,7 +32,7 @@ async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcc
   const federation = new ScriptedFederation();
   federation.actors.set(BOB, { id: BOB, inbox: `${BOB}/inbox`, sharedInbox: 'https://peer.example/inbox' });
   const verdict: { next: SignatureVerdict } = { next: { ok: true, keyId: `${BOB}#main-key`, owner: BOB } };
-  const verifier = { verify: async () => verdict.next };
+  const verifier = { verify: async () => verdict.next, keyIdOf: () => null };
   const signal = { count: 0, jobsQueued: () => void signal.count++ };
   const urls = Urls.of('https://l2.example');
   const receive = new ReceiveActivity(
@@ -49,6 +49,7 @@ async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcc
       perOrigin: budget(limits.perOrigin ?? FOLLOWS_PER_ORIGIN),
       pendingAcceptsPerHost: limits.pendingAcceptsPerHost ?? PENDING_ACCEPTS_PER_HOST,
     },
+    { federatesWith: async () => true, federatesWithRecently: async () => true },
   );
   const post = (body: unknown, inboxOwner: string | null = null) =>
     receive.execute({ inboxOwner, body, request });

@@ -25,6 +25,8 @@ export const PUBLIC_ACTOR_ERRORS = new ErrorTable<PublicActorError>({
 export const SIGNATURE_REFUSED_DETAIL =
   'The HTTP signature could not be verified. Sign with the actor’s own key, over (request-target), host, date ' +
   'and digest (or RFC 9421 with content-digest), dated within 5 minutes.';
+/** What a server L2 does not federate with is told (API.md §4.3): one fixed detail, whatever the rule. */
+export const NOT_FEDERATING_DETAIL = 'this server does not federate with yours';
 export const INBOX_RETRY_DETAIL = 'This activity could not be checked now; send it again later.';
 
 const retryAfter = (error: { readonly retryAfterSeconds: number }) => ({
@@ -40,6 +42,13 @@ export const INBOX_ERRORS = new ErrorTable<InboxError>({
   },
   not_found: { status: 404, doc: 'no such user', detail: 'There is no such user.' },
   gone: { status: 410, doc: 'the account was deleted', detail: 'This account has been deleted.' },
+  forbidden: {
+    status: 403,
+    doc:
+      'the actor or the signature’s key is on a domain the operator blocked (or, in allowlist mode, did not ' +
+      'allow); checked first, signed or not; nothing was fetched or stored',
+    detail: NOT_FEDERATING_DETAIL,
+  },
   unauthenticated: {
     status: 401,
     doc:

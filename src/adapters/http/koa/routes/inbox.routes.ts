@@ -84,7 +84,7 @@ export function inboxRoutes(routes: RouteTable, deps: HttpDependencies): void {
     // No owner to be missing or gone.
     inboxDoc(
       'The shared inbox (ActivityPub)',
-      INBOX_ERRORS.only('invalid_request', 'unauthenticated', 'unavailable', 'rate_limited'),
+      INBOX_ERRORS.only('invalid_request', 'forbidden', 'unauthenticated', 'unavailable', 'rate_limited'),
     ),
     inbox(() => null),
   );
