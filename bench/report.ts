@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult } from './load-types.js';
 import type { BundleReadResult } from './bundle-read-types.js';
+import { domainRows } from './report-domains.js';
 import { postgresRows } from './report-postgres.js';
 import type { BenchResults, Row } from './results-types.js';
 import type { PagePair } from './scenarios/deep-pages.js';
@@ -497,6 +498,15 @@ export function tableRows(results: BenchResults): Row[] {
       l2.actor.rps / fedify.federation.actor.rps,
     );
   }
+  domainRows(
+    results,
+    (metric, value, baseline, ratio) => add('15 Domain blocks', metric, value, baseline, ratio),
+    {
+      count,
+      rate,
+      ms,
+    },
+  );
   postgresRows(
     results,
     (metric, value, baseline, ratio) => add('13 PostgreSQL', metric, value, baseline, ratio),

@@ -8,6 +8,7 @@ import type { FederationResults } from './scenarios/federation.js';
 import type { PostgresScaleResults } from './scenarios/postgres-scale.js';
 import type { ProfileFanOutResults } from './scenarios/profile-fan-out.js';
 import type { BadSignatureResults } from './scenarios/bad-signatures.js';
+import type { BlockedDomainResults } from './scenarios/blocked-domain.js';
 import type { SignInResults } from './scenarios/sign-in.js';
 import type { StormResults } from './scenarios/login-storm.js';
 import type { FedifyResults, IntrospectionResults } from './scenarios/peers.js';
@@ -76,6 +77,11 @@ export interface BenchResults {
   transparency?: TransparencyResults;
   /** Scenario 13 (issue 35): the seeded store moved to PostgreSQL, L2 and the bare driver's floor on it. */
   postgres?: PostgresScaleResults;
+  /**
+   * Scenario 15 (issue 37): a blocked domain's flood of the inbox (read against `empty.badSignatures`, measured just
+   * before on the same service), and the block of a domain with 5,000 followers on SQLite and PostgreSQL.
+   */
+  domains?: BlockedDomainResults;
   /** Scenario 8: other software doing L2's work, each in its own process with nothing else running. */
   peers?: { oidcProvider?: IntrospectionResults; fedify?: FedifyResults };
   rows?: Row[];

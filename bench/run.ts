@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only] [-- --postgres-only] [-- --oidc-only]`: builds and starts the real service, a bare Koa baseline and two peers
+// `npm run bench [-- --quick] [-- --keep] [-- --fan-out-only] [-- --fat-bundles-only] [-- --postgres-only] [-- --oidc-only]
+// [-- --domains-only]`: builds and starts the real service, a bare Koa baseline and two peers
 // (oidc-provider, Fedify), loads them from separate processes, prints one markdown table and writes
 // bench/results.json. See docs/performance.md.
 import { spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { postgresScale } from './scenarios/postgres-scale.js';
 import { profileFanOut } from './scenarios/profile-fan-out.js';
 import { federationReads } from './scenarios/federation.js';
 import { badSignatures } from './scenarios/bad-signatures.js';
+import { blockedDomainFlood, blockWrites } from './scenarios/blocked-domain.js';
 import { verifyUnderLoginStorm } from './scenarios/login-storm.js';
 import { fedifyReads, introspection } from './scenarios/peers.js';
 import { registrations } from './scenarios/registration.js';
@@ -52,6 +54,8 @@ const fatBundlesOnly = process.argv.includes('--fat-bundles-only');
 const postgresOnly = process.argv.includes('--postgres-only');
 /** Issue 36 alone: the ID-token signing ceiling, scenario 10's introspection lines and scenario 14. */
 const oidcOnly = process.argv.includes('--oidc-only');
+/** Issue 37 alone: scenario 9's bad-signature line and scenario 15 (the blocked domain's flood, the block's write). */
+const domainsOnly = process.argv.includes('--domains-only');
 const PUBLIC_URL = 'http://l2.bench.localhost';
 const PASSWORD = 'bench password 1';
 const client = { username: BENCH_USERNAMES.client, password: PASSWORD };
@@ -142,6 +146,7 @@ async function onEmptyStore(l2: RunningServer): Promise<void> {
   );
   empty.badSignatures = await badSignatures(l2.url, PUBLIC_URL, client.username, profile);
   step(`inbox with bad signatures: ${empty.badSignatures.answeredPerSecond.toFixed(0)} answers/s`);
+  await blockedDomain(l2);
   empty.l1Standards = await l1Standards(l2.url, PUBLIC_URL, tokens, profile);
   const { introspection, kitCache } = empty.l1Standards;
   const mean = (runs: readonly { rps: number }[]) => runs.reduce((a, r) => a + r.rps, 0) / runs.length;
@@ -178,6 +183,44 @@ function stepTokenEndpoint(measured: NonNullable<NonNullable<BenchResults['empty
   step(
     `token endpoint with an ID token: ${rates} codes redeemed/s (codes minted ahead at ${measured.mintedPerSecond.toFixed(0)}/s)`,
   );
+}
+
+/** Scenario 15's flood, right after scenario 9's bad signatures on the same service, which it is read against. */
+async function blockedDomain(l2: RunningServer): Promise<void> {
+  const flood = await blockedDomainFlood(l2.url, workspace.emptyStore, PUBLIC_URL, client.username, profile);
+  results.domains = { ...results.domains, flood };
+  const bad = results.empty?.badSignatures?.answeredPerSecond ?? NaN;
+  step(
+    `inbox of a blocked domain: ${flood.refusedPerSecond.toFixed(0)} refusals/s, ` +
+      `${(flood.refusedPerSecond / bad).toFixed(2)} × the bad signatures' rate; ${flood.actorFetches} actor fetches`,
+  );
+}
+
+/** Scenario 15's block of a domain with 5,000 followers and their deliveries: SQLite, then PostgreSQL. */
+async function domainBlockWrites(): Promise<void> {
+  step('domain block: seeding 5,000 followers of blocked.example and 5,000 kept, each with a delivery');
+  results.domains = { ...results.domains, write: await blockWrites(workspace.dir, PUBLIC_URL, step) };
+}
+
+/** `--domains-only`: the build, scenario 9's bad signatures and scenario 15 beside them, then the block's write. */
+async function domainsAlone(): Promise<void> {
+  build();
+  // Scenario 9's line is read against it.
+  const rsaVerify = await measureCeiling({
+    kind: 'rsa-verify',
+    seconds: profile.ceilingSeconds,
+    bcryptCost: profile.bcryptCost,
+  });
+  results.ceilings = { rsaVerify };
+  await serve(l2On('empty'), async (l2) => {
+    await sleep(2000);
+    results.empty = { memoryIdle: l2.memory() };
+    await signIn(l2.url, client, true);
+    results.empty.badSignatures = await badSignatures(l2.url, PUBLIC_URL, client.username, profile);
+    step(`inbox with bad signatures: ${results.empty.badSignatures.answeredPerSecond.toFixed(0)} answers/s`);
+    await blockedDomain(l2);
+  });
+  await domainBlockWrites();
 }
 
 /** `--oidc-only`: the build, the ID-token signing ceiling, scenario 10's introspection lines and scenario 14. */
@@ -397,6 +440,7 @@ async function postgresAlone(): Promise<void> {
   build();
   await seed();
   await onPostgres();
+  await domainBlockWrites();
 }
 
 /** `--fan-out-only`: the build, the ceilings, and scenario 7 with its profile line. */
@@ -438,6 +482,7 @@ async function main(): Promise<void> {
   if (fatBundlesOnly) return fatBundlesAlone();
   if (postgresOnly) return postgresAlone();
   if (oidcOnly) return oidcAlone();
+  if (domainsOnly) return domainsAlone();
   build();
   // Ceilings first, while nothing else of the bench runs.
   await ceilings();
@@ -447,6 +492,7 @@ async function main(): Promise<void> {
 
   await serve(l2On('empty'), onEmptyStore);
   await peerIntrospection();
+  await domainBlockWrites();
   await runFanOut();
   await runProfileFanOut();
   await transparencyWrites();

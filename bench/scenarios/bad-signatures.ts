@@ -15,12 +15,17 @@ export interface BadSignatureResults {
   readonly answeredPerSecond: number;
 }
 
-/** A peer on 127.0.0.1 serving one actor with its key, and taking whatever its inbox is sent. */
-async function startPeer(publicKeyPem: string): Promise<{ server: Server; actor: string }> {
+/** A peer on `host` (127.0.0.1 unless named) serving one actor with its key, and taking whatever its inbox is sent. */
+export async function startPeer(
+  publicKeyPem: string,
+  host = '127.0.0.1',
+): Promise<{ server: Server; actor: string; actorFetches: () => number }> {
+  let actorFetches = 0;
   const server = createServer((req, res) => {
     req.resume();
     if (req.method === 'GET' && req.url === '/users/peer') {
-      const actor = `http://127.0.0.1:${(server.address() as AddressInfo).port}/users/peer`;
+      actorFetches++;
+      const actor = `http://${host}:${(server.address() as AddressInfo).port}/users/peer`;
       res.writeHead(200, { 'content-type': 'application/activity+json' }).end(
         JSON.stringify({
           id: actor,
@@ -31,12 +36,13 @@ async function startPeer(publicKeyPem: string): Promise<{ server: Server; actor:
       );
     } else res.writeHead(202).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, actor: `http://127.0.0.1:${(server.address() as AddressInfo).port}/users/peer` };
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const actor = `http://${host}:${(server.address() as AddressInfo).port}/users/peer`;
+  return { server, actor, actorFetches: () => actorFetches };
 }
 
 /** POSTs with node:http, which sends the Host header the signature names (the service's PUBLIC_URL host). */
-function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+export function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers }, (res) => {
       res.resume();
