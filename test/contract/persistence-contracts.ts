@@ -5,6 +5,7 @@ import { activityLogContract } from './activity-log.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
 import { authorizationCodeStoreContract } from './authorization-code-store.contract.js';
+import { followRequestStoreContract } from './follow-request-store.contract.js';
 import { followerRepositoryContract } from './follower-repository.contract.js';
 import type { PersistenceHarness } from './harness.js';
 import { instanceKeyStoreContract } from './instance-key-store.contract.js';
@@ -35,6 +36,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   transparencyLogContract,
   profileContract,
   followerRepositoryContract,
+  followRequestStoreContract,
   remoteKeyStoreContract,
   instanceKeyStoreContract,
   accountRemovalContract,

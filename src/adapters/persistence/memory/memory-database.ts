@@ -4,6 +4,7 @@ import type { ProfileChange } from '../../../application/ports/user-repository.j
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
+import type { FollowRequest } from '../../../domain/follow-request.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
 import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
@@ -60,6 +61,12 @@ export interface StoredFollower {
   readonly followedAt: number;
 }
 
+/** A follow request, at its position among all requests (as AUTOINCREMENT); renewed in place by a repeated Follow. */
+export interface StoredFollowRequest {
+  readonly position: number;
+  request: FollowRequest;
+}
+
 export interface StoredRevocation {
   readonly tokenHash: string;
   readonly username: string;
@@ -99,6 +106,9 @@ export class MemoryDatabase {
   readonly tlog = new MemoryTransparencyTree();
   /** Keyed by local username; each user's followers in position order. */
   readonly followers = new Map<string, StoredFollower[]>();
+  /** Follow requests waiting, every user's, in position order. */
+  followRequests: StoredFollowRequest[] = [];
+  lastFollowRequestPosition = 0;
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
   /** The service actor's key pair, with when it was made. */
