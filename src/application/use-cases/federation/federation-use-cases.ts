@@ -15,6 +15,8 @@ export const FEDERATION_USE_CASES = {
     new ReceiveActivity(
       p.store.users,
       p.store.followers,
+      p.store.followRequests,
+      p.store.jobs,
       p.signatureVerifier,
       p.federation,
       p.workSignal,
