@@ -8,6 +8,7 @@ import {
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
+import { candidateRuleKeys, hostKeyOfUrl, ruleKeyRange } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
 import { storeCall } from './mongo-errors.js';
@@ -18,6 +19,19 @@ import type { MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, transaction } from './mongo-transactions.js';
 import { addToUserCount, readUserCount } from './mongo-user-counts.js';
+
+/** A user's followers, only those whose host an allow key covers when the filter has a scope. */
+function scopedFilter(filter: FollowerFilter): Filter<FollowerDocument> {
+  if (!filter.scope) return { username: filter.username };
+  const ranges = filter.scope.allowKeys.map(ruleKeyRange);
+  return {
+    username: filter.username,
+    $or:
+      ranges.length === 0
+        ? [{ _id: { $exists: false } }]
+        : ranges.map((r) => ({ hostKey: { $gte: r.from, $lt: r.below } })),
+  };
+}
 
 const positioned = (doc: FollowerDocument): Positioned<Follower> => ({
   position: doc.seq,
@@ -72,6 +86,14 @@ export class MongoFollowerRepository implements FollowerRepository {
         // one (user, actor) both write the follower below, so they conflict and one runs again, seeing the other's
         // Accept to replace; two of different pairs may both take the last place in a lane (the count is no write),
         // which overshoots the cap by the number of Follows racing, never more.
+        const key = hostKeyOfUrl(follower.actor);
+        const blocked =
+          key !== null &&
+          (await this.collections.domainRules.findOne(
+            { kind: 'block', hostKey: { $in: candidateRuleKeys(key) } },
+            { session, projection: { _id: 1 } },
+          )) !== null;
+        if (blocked) refuse('shut_out');
         if (!(await replacePending(jobs, acceptDocument, session))) {
           const waiting = await jobs.countDocuments(
             { lane: acceptDocument.lane, kind: acceptDocument.kind, state: 'pending' },
@@ -136,6 +158,8 @@ export class MongoFollowerRepository implements FollowerRepository {
   }
 
   async count(filter: FollowerFilter): Promise<number> {
+    // In allowlist mode the user's total counts followers out of scope too: those in scope are counted instead.
+    if (filter.scope) return storeCall(() => this.collections.followers.countDocuments(scopedFilter(filter)));
     return storeCall(() => readUserCount(this.collections.userCounts, filter.username, 'followers'));
   }
 
@@ -162,9 +186,7 @@ export class MongoFollowerRepository implements FollowerRepository {
   }
 
   private async seek(filter: FollowerFilter, how: Seek): Promise<Positioned<Follower>[]> {
-    const docs = await storeCall(() =>
-      seek(this.collections.followers, { username: filter.username }, 'seq', how),
-    );
+    const docs = await storeCall(() => seek(this.collections.followers, scopedFilter(filter), 'seq', how));
     return docs.map(positioned);
   }
 }

@@ -120,6 +120,9 @@ async function accept(
     now,
     ports.limits.pendingAcceptsPerHost,
   );
+  // A domain block covering the actor, seen in the store's write: nothing stored or sent. (The inbox refuses such an
+  // actor with 403 before this; here only a block made in between is met.)
+  if (outcome === 'shut_out') return ok('ignored');
   if (outcome === 'lane_full') {
     return err({
       type: 'rate_limited',

@@ -18,6 +18,8 @@ export interface FollowerDocument {
   sharedInbox: string | null;
   followId: string | null;
   followedAt: Date;
+  /** Derived, never exported: the key of the actor's host (domain-rules.ts), which domain rules find it by. */
+  hostKey: string | null;
 }
 
 export const FOLLOWER_DOCUMENTS: MongoCodec<Follower, Omit<FollowerDocument, 'seq'>> = {
@@ -28,6 +30,7 @@ export const FOLLOWER_DOCUMENTS: MongoCodec<Follower, Omit<FollowerDocument, 'se
     sharedInbox: f.sharedInbox,
     followId: f.followId,
     followedAt: f.followedAt,
+    hostKey: hostKeyOfUrl(f.actor),
   }),
   fromDocument: (doc) => ({
     username: doc.username as Username,
@@ -119,3 +122,12 @@ export const INSTANCE_KEY_DOCUMENTS: MongoCodec<InstanceKey, InstanceKeyDocument
     createdAt: doc.createdAt,
   }),
 };
+
+/** An operator's domain rule, unique by (kind, host). */
+export interface DomainRuleDocument {
+  _id?: ObjectId;
+  kind: 'block' | 'allow';
+  host: string;
+  hostKey: string;
+  createdAt: Date;
+}

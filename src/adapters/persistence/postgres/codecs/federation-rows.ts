@@ -16,6 +16,7 @@ export const FOLLOWER_ROWS = postgresTable(
     inbox: 'text',
     shared_inbox: 'text?',
     follow_id: 'text?',
+    host_key: 'text?',
     followed_at: 'timestamptz',
   },
   ['seq'],
@@ -26,6 +27,8 @@ export const FOLLOWER_ROWS = postgresTable(
     inbox: f.inbox,
     shared_inbox: f.sharedInbox,
     follow_id: f.followId,
+    // Derived, never exported: the key of the actor's host, which domain rules find followers by.
+    host_key: hostKeyOfUrl(f.actor),
     followed_at: f.followedAt,
   }),
   fromRow: (row) => ({
