@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { parseRuleHost } from '../../src/domain/domain-rules.js';
 import type { FollowRequest } from '../../src/domain/follow-request.js';
 import type { Follower } from '../../src/domain/follower.js';
 import { acceptJob, rejectJob } from '../../src/domain/jobs.js';
@@ -207,6 +208,29 @@ export function followRequestStoreContract(name: string, harness: PersistenceHar
 
       expect(await listed()).to.deep.equal([]);
       expect(await listed(bob)).to.deep.equal([]);
+    });
+  });
+
+  describe(`${name}: FollowRequestStore under a domain block`, () => {
+    const store = useStore(harness);
+    const alice = aUsername('alice');
+
+    it('loses the requests of the blocked domain and its subdomains in the block’s write, and keeps the others', async () => {
+      const onHost = (host: string) =>
+        aRequest({ actor: `https://${host}/users/x`, inbox: `https://${host}/users/x/inbox` });
+      const [blocked, sub, other] = [
+        onHost('bad.example'),
+        onHost('social.bad.example'),
+        onHost('notbad.example'),
+      ];
+      for (const r of [blocked, sub, other]) await store().followRequests.add(r);
+      const host = parseRuleHost('bad.example', 'l2.example');
+      if (!host.ok) throw new Error(host.error);
+
+      await store().domainRules.block(host.value, T0);
+
+      const left = await store().followRequests.listOlder({ username: alice }, null, 10);
+      expect(left.map((e) => e.value.actor)).to.deep.equal([other.actor]);
     });
   });
 
