@@ -36,7 +36,7 @@ import type { TransparencyObserver } from './ports/transparency-observer.js';
 import type { WorkSignal } from './ports/work-signal.js';
 import type { RunnerLimits } from './services/job-runner.js';
 import type { TransparencyLogSettings } from './services/transparency/transparency-log.js';
-import type { FollowLimits } from './use-cases/federation/receive-activity.js';
+import type { FollowLimits } from './use-cases/federation/follow-decision.js';
 
 /** What the application is made of: the ports (filled by adapters) and a few settings. */
 export interface ApplicationPorts {

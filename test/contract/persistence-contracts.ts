@@ -5,6 +5,7 @@ import { activityLogContract } from './activity-log.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
 import { authorizationCodeStoreContract } from './authorization-code-store.contract.js';
+import { followRequestStoreContract } from './follow-request-store.contract.js';
 import { domainRuleStoreContract } from './domain-rule-store.contract.js';
 import { followerRepositoryContract } from './follower-repository.contract.js';
 import type { PersistenceHarness } from './harness.js';
@@ -36,6 +37,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   transparencyLogContract,
   profileContract,
   followerRepositoryContract,
+  followRequestStoreContract,
   domainRuleStoreContract,
   remoteKeyStoreContract,
   instanceKeyStoreContract,

@@ -3,6 +3,7 @@ import type { AccountSecurityStore } from './account-security-store.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { AuthorizationCodeStore } from './authorization-code-store.js';
+import type { FollowRequestStore } from './follow-request-store.js';
 import type { DomainRuleStore } from './domain-rule-store.js';
 import type { FollowerRepository } from './follower-repository.js';
 import type { InstanceKeyStore } from './instance-key-store.js';
@@ -34,6 +35,8 @@ export interface Persistence {
   /** The activity log as a Merkle log: the hashes its appends keep, its entries, its latest checkpoint. */
   readonly transparencyLog: TransparencyLogStore;
   readonly followers: FollowerRepository;
+  /** Follows waiting for a locked account's decision (API.md §4.3). */
+  readonly followRequests: FollowRequestStore;
   /** The operator's domain blocks and allow rules (`l2 domains`). */
   readonly domainRules: DomainRuleStore;
   readonly remoteKeys: RemoteKeyStore;

@@ -32,5 +32,7 @@ export async function renderAccountPage(
         history: view.value.history.map((e) => ({ ...e, text: ACCOUNT_EVENT_TEXT[e.kind] })),
       }
     : null;
-  await renderPage(ctx, deps, 'account', { title: 'Account', security, ...extra }, status);
+  // How many follow requests wait, beside the link to them (API.md §4.3).
+  const waiting = session ? await deps.useCases.countFollowRequests.execute(session.claims.username) : 0;
+  await renderPage(ctx, deps, 'account', { title: 'Account', security, waiting, ...extra }, status);
 }

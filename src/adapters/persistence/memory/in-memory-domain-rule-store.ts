@@ -85,6 +85,11 @@ export class InMemoryDomainRuleStore implements DomainRuleStore {
       const key = hostKeyOfUrl(follower.actor);
       return key !== null && ruleKeys.some((ruleKey) => ruleCovers(ruleKey, key));
     });
+    // Their follow requests go too (API.md §4.3), uncounted: no notice is sent for either.
+    this.db.followRequests = this.db.followRequests.filter((stored) => {
+      const key = hostKeyOfUrl(stored.request.actor);
+      return !(key !== null && ruleKeys.some((ruleKey) => ruleCovers(ruleKey, key)));
+    });
     const federationJobs = [...this.db.jobs.values()].filter(
       (job) => job.state === 'pending' && FEDERATION_KINDS.has(job.kind),
     );

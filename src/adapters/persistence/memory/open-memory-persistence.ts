@@ -5,6 +5,7 @@ import { InMemoryAccountSecurityStore } from './in-memory-account-security-store
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryAuthorizationCodes } from './in-memory-authorization-codes.js';
+import { InMemoryFollowRequestStore } from './in-memory-follow-request-store.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
 import { InMemoryIssuedTokenRegistry } from './in-memory-issued-token-registry.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
@@ -35,6 +36,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     activities: new InMemoryActivityLog(db),
     transparencyLog: new InMemoryTransparencyLog(db),
     followers: new InMemoryFollowerRepository(db),
+    followRequests: new InMemoryFollowRequestStore(db),
     domainRules: new InMemoryDomainRuleStore(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),

@@ -105,6 +105,8 @@ export class MongoDomainRuleStore implements DomainRuleStore {
           for (const [username, n] of byUser)
             await addToUserCount(userCounts, username, 'followers', -n, session);
         }
+        // Their follow requests go too (API.md §4.3), uncounted: no notice is sent for either.
+        await this.collections.followRequests.deleteMany(covered, { session });
         const kinds = { $in: [...FEDERATION_JOB_KINDS] as string[] };
         const waiting = await jobs.distinct('lane', { state: 'pending', kind: kinds }, { session });
         const lanes = coveredLanes(

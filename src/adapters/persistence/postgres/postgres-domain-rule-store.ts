@@ -77,6 +77,12 @@ export class PostgresDomainRuleStore implements DomainRuleStore {
            SELECT 1 FROM unnest($1::text[], $2::text[]) AS r(lo, hi) WHERE host_key >= r.lo AND host_key < r.hi)`,
         [ranges.map((r) => r.from), ranges.map((r) => r.below)],
       );
+      // Their follow requests go too (API.md §4.3), uncounted: no notice is sent for either.
+      await tx.query(
+        `DELETE FROM follow_requests WHERE EXISTS (
+           SELECT 1 FROM unnest($1::text[], $2::text[]) AS r(lo, hi) WHERE host_key >= r.lo AND host_key < r.hi)`,
+        [ranges.map((r) => r.from), ranges.map((r) => r.below)],
+      );
       const lanes = await tx.query<{ lane: string | null }>(
         "SELECT DISTINCT lane FROM jobs WHERE state = 'pending' AND kind = ANY($1::text[])",
         [FEDERATION_JOB_KINDS],

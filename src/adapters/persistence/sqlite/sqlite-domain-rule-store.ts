@@ -47,6 +47,10 @@ export class SqliteDomainRuleStore implements DomainRuleStore {
     const removeFollowers = db.prepare<[string, string]>(
       'DELETE FROM followers WHERE host_key >= ? AND host_key < ?',
     );
+    // Their follow requests go too (API.md §4.3), uncounted: no notice is sent for either.
+    const removeRequests = db.prepare<[string, string]>(
+      'DELETE FROM follow_requests WHERE host_key >= ? AND host_key < ?',
+    );
     // Distinct lanes through jobs_pending_by_lane_kind: as many rows as hosts waiting, not as jobs.
     const pendingLanes = db.prepare<[], { lane: string | null }>(
       `SELECT DISTINCT lane FROM jobs WHERE state = 'pending' AND kind IN (${KINDS})`,
@@ -61,6 +65,7 @@ export class SqliteDomainRuleStore implements DomainRuleStore {
         added += this.insert.run('block', host, hostKey(host), now.getTime()).changes;
         const { from, below } = ruleKeyRange(hostKey(host));
         followersRemoved += removeFollowers.run(from, below).changes;
+        removeRequests.run(from, below);
       }
       const lanes = coveredLanes(
         pendingLanes.all().map((row) => row.lane),

@@ -2,6 +2,7 @@
 // scoped to an L1 server — within the budget of writes (every change is delivered to every follower). Avatar and
 // header must be the user's own live https pictures, pins the user's own live assets. The profile and the Update
 // deliveries to the followers' inboxes are one write; a change that leaves the profile as it was writes nothing.
+// Turning manually_approves_followers off then accepts every follow request waiting (API.md §4.3).
 import {
   applyProfileChanges,
   assetsNamedBy,
@@ -14,7 +15,11 @@ import { err, ok, type Result } from '../../../domain/result.js';
 import { isScoped, type TokenClaims } from '../../../domain/token.js';
 import { isActive, normaliseUsername, type UserProfile } from '../../../domain/user.js';
 import type { AssetRepository } from '../../ports/asset-repository.js';
+import type { Urls } from '../../../domain/activity-streams.js';
 import type { Clock } from '../../ports/clock.js';
+import type { FollowRequestStore } from '../../ports/follow-request-store.js';
+import type { IdGenerator } from '../../ports/id-generator.js';
+import { acceptWaiting } from '../federation/follow-requests/decision-jobs.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
@@ -36,6 +41,9 @@ export class UpdateProfile {
     private readonly writes: RateLimit,
     private readonly signal: WorkSignal,
     private readonly clock: Clock,
+    private readonly followRequests: FollowRequestStore,
+    private readonly ids: IdGenerator,
+    private readonly urls: Urls,
   ) {}
 
   async execute(input: {
@@ -77,6 +85,9 @@ export class UpdateProfile {
       const outcome = await this.users.updateProfile(change, this.clock.now());
       if (outcome === 'not_found') return err({ type: 'not_found' });
       if (outcome === 'updated') {
+        // Unlocked: every request waiting is accepted, one Accept each (as Mastodon does).
+        if (user.profile.manuallyApprovesFollowers && !checked.value.manuallyApprovesFollowers)
+          await acceptWaiting(this.followRequests, user.username, this.urls, this.ids, this.clock);
         this.signal.jobsQueued();
         return ok({ ...user, profile: checked.value, profileVersion: user.profileVersion + 1 });
       }

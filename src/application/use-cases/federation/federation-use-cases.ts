@@ -3,6 +3,10 @@
 import type { AccountUseCases } from '../accounts/account-use-cases.js';
 import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
 import { CountFollowers } from './count-followers.js';
+import { CountFollowRequests } from './follow-requests/count-follow-requests.js';
+import { DecideFollowRequest } from './follow-requests/decide-follow-request.js';
+import { ListFollowRequests } from './follow-requests/list-follow-requests.js';
+import { RemoveFollower } from './follow-requests/remove-follower.js';
 import { GetFeatured } from './get-featured.js';
 import { ListFollowers } from './list-followers.js';
 import { ReceiveActivity } from './receive-activity.js';
@@ -10,11 +14,35 @@ import { ReceiveActivity } from './receive-activity.js';
 export const FEDERATION_USE_CASES = {
   listFollowers: (p) => new ListFollowers(p.store.followers, p.federationPolicy),
   countFollowers: (p) => new CountFollowers(p.store.followers, p.federationPolicy),
+  listFollowRequests: (p) => new ListFollowRequests(p.store.users, p.store.followRequests),
+  countFollowRequests: (p) => new CountFollowRequests(p.store.followRequests),
+  decideFollowRequest: (p) =>
+    new DecideFollowRequest(
+      p.store.users,
+      p.store.followRequests,
+      p.followerActions,
+      p.workSignal,
+      p.clock,
+      p.ids,
+      p.urls,
+    ),
+  removeFollower: (p) =>
+    new RemoveFollower(
+      p.store.users,
+      p.store.followers,
+      p.followerActions,
+      p.workSignal,
+      p.clock,
+      p.ids,
+      p.urls,
+    ),
   getFeatured: (p, uses) => new GetFeatured(uses.getPublicActor, p.store.assets),
   receiveActivity: (p) =>
     new ReceiveActivity(
       p.store.users,
       p.store.followers,
+      p.store.followRequests,
+      p.store.jobs,
       p.signatureVerifier,
       p.federation,
       p.workSignal,

@@ -154,8 +154,9 @@ for (const store of STORES) {
           fields: [],
           pinned: [],
           indexable: false,
+          manually_approves_followers: false,
         });
-        expect(keysOf(response.json)).to.have.length(10);
+        expect(keysOf(response.json)).to.have.length(11);
         const me = await api.get('/auth/me', { token: alice });
         expect(response.json.created_at).to.equal(me.json.created_at);
       });

@@ -66,6 +66,8 @@ async function setUp(mode: FederationMode = 'blocklist') {
   const receive = new ReceiveActivity(
     store.users,
     store.followers,
+    store.followRequests,
+    store.jobs,
     verifier,
     client,
     { jobsQueued: () => {} },

@@ -3,6 +3,7 @@ import { openMemoryPersistence } from '../../../../src/adapters/persistence/memo
 import type { SignatureVerdict } from '../../../../src/application/ports/signature-verifier.js';
 import { ReceiveActivity } from '../../../../src/application/use-cases/federation/receive-activity.js';
 import { Urls } from '../../../../src/domain/activity-streams.js';
+import { EMPTY_PROFILE } from '../../../../src/domain/profile.js';
 import { aUser, aUsername, MINUTE } from '../../../support/builders.js';
 import { FixedClock, SequentialIds } from '../../../support/fixed-clock.js';
 import { ScriptedFederation } from '../../../support/use-case-kit.js';
@@ -26,9 +27,16 @@ const request = {
 };
 
 /** The inbox on a memory store, with small limits unless a test names its own. */
-async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcceptsPerHost?: number } = {}) {
+async function setUp(
+  limits: { perActor?: number; perOrigin?: number; pendingAcceptsPerHost?: number; locked?: boolean } = {},
+) {
   const store = openMemoryPersistence();
-  await store.users.create(aUser({ username: aUsername('alice') }));
+  await store.users.create(
+    aUser({
+      username: aUsername('alice'),
+      profile: { ...EMPTY_PROFILE, manuallyApprovesFollowers: limits.locked ?? false },
+    }),
+  );
   const federation = new ScriptedFederation();
   federation.actors.set(BOB, { id: BOB, inbox: `${BOB}/inbox`, sharedInbox: 'https://peer.example/inbox' });
   const verdict: { next: SignatureVerdict } = { next: { ok: true, keyId: `${BOB}#main-key`, owner: BOB } };
@@ -38,6 +46,8 @@ async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcc
   const receive = new ReceiveActivity(
     store.users,
     store.followers,
+    store.followRequests,
+    store.jobs,
     verifier,
     federation,
     signal,
@@ -60,7 +70,10 @@ async function setUp(limits: { perActor?: number; perOrigin?: number; pendingAcc
     object: 'https://l2.example/users/alice',
   };
   const followers = () => store.followers.count({ username: aUsername('alice') });
-  return { store, federation, verdict, signal, post, follow, followers };
+  const requests = async () =>
+    (await store.followRequests.listOlder({ username: aUsername('alice') }, null, 10)).map((e) => e.value);
+  const pending = async () => (await store.queueAdministration.stats()).pending;
+  return { store, federation, verdict, signal, post, follow, followers, requests, pending };
 }
 
 describe('ReceiveActivity (the inbox)', () => {
@@ -277,5 +290,82 @@ describe('ReceiveActivity (the inbox)', () => {
       value: 'unfollowed',
     });
     expect(await followers()).to.equal(0);
+  });
+
+  describe('a locked account (manually_approves_followers)', () => {
+    it('keeps a Follow as a request, sends nothing and stores no follower; a repeat keeps one request', async () => {
+      const { post, follow, followers, requests, pending } = await setUp({ locked: true });
+
+      expect(await post(follow, 'alice')).to.deep.equal({ ok: true, value: 'requested' });
+      expect(await post({ ...follow, id: `${BOB}/follows/2` }, 'alice')).to.deep.equal({
+        ok: true,
+        value: 'requested',
+      });
+
+      expect(await followers()).to.equal(0);
+      expect(await pending(), 'nothing queued').to.equal(0);
+      const [request, ...more] = await requests();
+      expect(more).to.deep.equal([]);
+      expect(request).to.deep.include({
+        username: 'alice',
+        actor: BOB,
+        inbox: `${BOB}/inbox`,
+        sharedInbox: 'https://peer.example/inbox',
+        followId: `${BOB}/follows/2`,
+      });
+    });
+
+    it('accepts again, with an Accept, a Follow from an actor that already follows', async () => {
+      const { post, follow, followers, requests, pending, store } = await setUp({ locked: true });
+      await store.followers.add(
+        {
+          username: aUsername('alice'),
+          actor: BOB,
+          inbox: `${BOB}/inbox`,
+          sharedInbox: null,
+          followId: follow.id,
+          followedAt: new Date('2026-11-01'),
+        },
+        {
+          kind: 'document_delivery',
+          payload: {},
+          lane: 'https://peer.example',
+          replaceKey: 'accept alice x',
+        },
+        new Date('2026-11-01'),
+      );
+      const before = await pending();
+
+      expect(await post({ ...follow, id: `${BOB}/follows/again` }, 'alice')).to.deep.equal({
+        ok: true,
+        value: 'followed',
+      });
+
+      expect(await followers()).to.equal(1);
+      expect(await requests()).to.deep.equal([]);
+      expect(await pending()).to.equal(before + 1);
+    });
+
+    it('drops the request on an Undo of its Follow (embedded or by id) and on a Delete of the actor', async () => {
+      const { post, follow, requests } = await setUp({ locked: true });
+      await post(follow);
+      expect(await post({ type: 'Undo', actor: BOB, object: follow })).to.deep.equal({
+        ok: true,
+        value: 'unfollowed',
+      });
+      expect(await requests()).to.deep.equal([]);
+      await post(follow);
+      expect(await post({ type: 'Undo', actor: BOB, object: follow.id })).to.deep.equal({
+        ok: true,
+        value: 'unfollowed',
+      });
+      expect(await requests()).to.deep.equal([]);
+      await post(follow);
+      expect(await post({ type: 'Delete', actor: BOB, object: BOB })).to.deep.equal({
+        ok: true,
+        value: 'removed',
+      });
+      expect(await requests()).to.deep.equal([]);
+    });
   });
 });

@@ -20,7 +20,14 @@ import { PAGE, type RouteDoc, type RouteTable } from '../route-table.js';
 import * as schemas from '../../shared/schemas.js';
 import { cursorRequest, pageLink } from '../listing.js';
 import { renderPage } from '../pages.js';
-import { activityListJson, assetJson, assetListJson } from '../../shared/presenters/registry-presenters.js';
+import {
+  activityListJson,
+  assetJson,
+  assetListJson,
+  listJson,
+} from '../../shared/presenters/registry-presenters.js';
+import { isScoped } from '../../../../domain/token.js';
+import { viewer } from '../request-auth.js';
 import { userListJson, userWithProfileJson } from '../../shared/presenters/user-presenters.js';
 import * as profileSchemas from '../../shared/profile-schemas.js';
 import { respond } from '../respond.js';
@@ -120,12 +127,15 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
       const user = found.value;
       await respond(ctx, {
         html: async () => {
-          const [assets, activities, followers, view, featured] = await Promise.all([
+          const signedIn = await viewer(ctx, deps);
+          const own = signedIn?.claims.username === user.username;
+          const [assets, activities, followers, view, featured, waiting] = await Promise.all([
             useCases.listRegistry.execute({ owner: user.username }, { limit: 10 }),
             useCases.listActivities.execute({ actor: user.username }, cursorRequest(ctx)),
             useCases.countFollowers.execute(user.username),
             useCases.getActorView.execute(user),
             useCases.getFeatured.execute(user.username),
+            own ? useCases.countFollowRequests.execute(user.username) : Promise.resolve(null),
           ]);
           const picture = (asset: Asset | null) => (asset ? { url: asset.url, alt: altTextOf(asset) } : null);
           await renderPage(ctx, deps, 'user', {
@@ -143,6 +153,8 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
             alternate: urls.actor(user.username),
             handle: `@${user.username}@${settings.webfingerDomain}`,
             followers,
+            ownPage: own,
+            waiting,
             assets: assetListJson(
               assets,
               urls,
@@ -188,6 +200,27 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
     },
   );
 
+  /** The followers page: anyone may read it (the collection lists them too); the user themself can remove one. */
+  const renderFollowersPage = async (ctx: Context, user: UserProfile) => {
+    const signedIn = await viewer(ctx, deps);
+    const own = signedIn !== null && signedIn.claims.username === user.username && !isScoped(signedIn.claims);
+    const [page, waiting] = await Promise.all([
+      useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
+      own ? useCases.countFollowRequests.execute(user.username) : Promise.resolve(0),
+    ]);
+    await renderPage(ctx, deps, 'followers', {
+      title: `Followers of ${user.username}`,
+      username: user.username,
+      own,
+      waiting,
+      list: listJson(
+        page,
+        (f) => ({ actor: f.actor, followed_at: f.followedAt.toISOString() }),
+        pageLink(ctx, settings.publicUrl),
+      ),
+    });
+  };
+
   routes.get(
     '/users/:username/followers',
     collectionDoc(
@@ -203,7 +236,8 @@ export function activityPubRoutes(routes: RouteTable, deps: HttpDependencies): v
               ...pageOf(ctx, id),
               page: await useCases.listFollowers.execute(user.username, cursorRequest(ctx)),
             });
-      await respond(ctx, { json: body, ap: body });
+      // A browser gets the page (API.md §4.3); no Accept, */* or a tie get the collection, as peers fetch it.
+      await respond(ctx, { json: body, ap: body, html: () => renderFollowersPage(ctx, user) });
     },
   );
 

@@ -14,6 +14,7 @@ import { userInfoRoutes } from './userinfo.routes.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { opsRoutes } from './ops.routes.js';
 import { pagesRoutes } from './pages.routes.js';
+import { followRequestRoutes } from './follow-requests.routes.js';
 import { profileRoutes } from './profile.routes.js';
 import { registryRoutes } from './registry.routes.js';
 import { renderersRoutes } from './renderers.routes.js';
@@ -48,6 +49,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   transparencyRoutes(routes, deps);
   activityPubRoutes(routes, deps);
   profileRoutes(routes, deps);
+  followRequestRoutes(routes, deps);
   inboxRoutes(routes, deps);
   discoveryRoutes(routes, deps);
   return routes;
