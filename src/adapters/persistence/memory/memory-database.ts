@@ -10,6 +10,7 @@ import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
 import type { InstanceKey } from '../stored-records.js';
+import { MemoryActorBlocks } from './memory-actor-blocks.js';
 import { MemorySecurityTables } from './memory-security-tables.js';
 import { MemoryTagIndex } from './memory-tag-index.js';
 import { MemoryTransparencyTree } from './memory-transparency-tree.js';
@@ -99,6 +100,8 @@ export class MemoryDatabase {
   readonly tlog = new MemoryTransparencyTree();
   /** Keyed by local username; each user's followers in position order. */
   readonly followers = new Map<string, StoredFollower[]>();
+  /** Each user's blocks of remote actors, in position order. */
+  readonly actorBlocks = new MemoryActorBlocks();
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
   /** The service actor's key pair, with when it was made. */

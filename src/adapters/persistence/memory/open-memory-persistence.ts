@@ -2,6 +2,7 @@ import type { Persistence } from '../../../application/ports/persistence.js';
 import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
 import { InMemoryAccountSecurityStore } from './in-memory-account-security-store.js';
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
+import { InMemoryActorBlockStore } from './in-memory-actor-block-store.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryAuthorizationCodes } from './in-memory-authorization-codes.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
@@ -34,6 +35,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     activities: new InMemoryActivityLog(db),
     transparencyLog: new InMemoryTransparencyLog(db),
     followers: new InMemoryFollowerRepository(db),
+    actorBlocks: new InMemoryActorBlockStore(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),

@@ -61,7 +61,7 @@ export async function ensureSchema(db: Db, collections: MongoCollections): Promi
  * which would make every append collide with an existing idx.
  */
 async function counterStart(collections: MongoCollections, name: CounterName): Promise<number> {
-  const { users, assets, activities, followers } = collections;
+  const { users, assets, activities, followers, actorBlocks } = collections;
   switch (name) {
     case 'users':
       return (await users.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
@@ -77,5 +77,7 @@ async function counterStart(collections: MongoCollections, name: CounterName): P
     }
     case 'follower_seq':
       return (await followers.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
+    case 'actor_block_seq':
+      return (await actorBlocks.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
   }
 }

@@ -1,6 +1,7 @@
 import type { Binary, Collection, Db, IndexDescription } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
 import type { ActivityDocument } from './codecs/activity-documents.js';
+import type { ActorBlockDocument } from './codecs/actor-block-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
 import type {
   FollowerDocument,
@@ -100,10 +101,10 @@ export type UserCountField = 'activities' | 'liveAssets' | 'followers';
 /**
  * `users`: the highest user position handed out. `live_users`: how many accounts are not deleted. `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
  * `activities`: the next idx of the activity log, which is also how many activities there are. `follower_seq`: the
- * highest follow position handed out.
+ * highest follow position handed out. `actor_block_seq`: the highest actor block position handed out.
  */
 export type CounterName =
-  'users' | 'live_users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq';
+  'users' | 'live_users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq' | 'actor_block_seq';
 
 export const COUNTERS: readonly CounterName[] = [
   'users',
@@ -112,6 +113,7 @@ export const COUNTERS: readonly CounterName[] = [
   'live_assets',
   'activities',
   'follower_seq',
+  'actor_block_seq',
 ];
 
 /** The collections of one L2 database, typed. */
@@ -126,6 +128,7 @@ export interface MongoCollections {
   readonly assets: Collection<StoredAssetDocument>;
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
+  readonly actorBlocks: Collection<ActorBlockDocument>;
   readonly remoteKeys: Collection<RemoteKeyDocument>;
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
@@ -152,6 +155,7 @@ export const COLLECTION_NAMES = {
   assets: 'assets',
   activities: 'activities',
   followers: 'followers',
+  actorBlocks: 'actor_blocks',
   remoteKeys: 'remote_keys',
   instanceKeys: 'instance_keys',
   counters: 'counters',
@@ -179,6 +183,7 @@ export function collectionsOf(db: Db): MongoCollections {
     assets: db.collection<StoredAssetDocument>(COLLECTION_NAMES.assets),
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
+    actorBlocks: db.collection<ActorBlockDocument>(COLLECTION_NAMES.actorBlocks),
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
@@ -281,6 +286,11 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true },
     { key: { username: 1, seq: 1 }, name: 'followers_by_user_seq' },
     { key: { actor: 1 }, name: 'followers_by_actor' },
+  ],
+  // One block per (user, actor); a user's blocks are listed by position.
+  actorBlocks: [
+    { key: { username: 1, actor: 1 }, name: 'actor_blocks_by_user', unique: true },
+    { key: { username: 1, seq: 1 }, name: 'actor_blocks_by_user_seq' },
   ],
   remoteKeys: [],
   instanceKeys: [],
