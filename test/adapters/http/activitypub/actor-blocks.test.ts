@@ -89,6 +89,42 @@ describe('blocking an actor (API.md §4.3)', function () {
     expect(again.json).to.deep.equal(blocked.json);
   });
 
+  it('blocks an actor named by @user@host through WebFinger: a fresh signed fetch, and only the Block is sent', async () => {
+    const remote = await FedifyPeer.start({
+      host: '127.0.0.2',
+      authorizedFetch: true,
+      actors: { carol: {} },
+    });
+    try {
+      const blocked = await block(remote.handleOf('carol'));
+
+      expect(blocked.status, blocked.text).to.equal(201);
+      expect(blocked.json.actor).to.equal(remote.actorIdOf('carol'));
+      expect(remote.gets).to.deep.equal([
+        `/.well-known/webfinger?resource=${encodeURIComponent(`acct:carol@${remote.host}`)}`,
+        '/users/carol',
+      ]);
+      const received = await remote.waitFor(ofType('Block'));
+      expect(received.path).to.equal('/users/carol/inbox');
+      expect(received.body.object).to.equal(remote.actorIdOf('carol'));
+      expect(await parseAs(received.body)).to.be.instanceOf(Block);
+      expect(remote.received.map((r) => r.body.type)).to.deep.equal(['Block']);
+      expect((await block(remote.actorIdOf('carol'))).status, 'the same actor by URL').to.equal(200);
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it('refuses a name that does not resolve to an actor: 400 on `actor`, nothing stored or sent', async () => {
+    for (const actor of [peer.handleOf('nobody'), peer.actorIdOf('nobody'), `${peer.url}/inbox`]) {
+      const refused = expectProblem(await block(actor), 400, 'invalid_request');
+      expect(refused.errors[0].path, actor).to.equal('actor');
+    }
+
+    expect((await listBlocks()).json.total).to.equal(0);
+    expect(peer.received).to.deep.equal([]);
+  });
+
   it('unblocks: 200 {id, actor}, an Undo of the Block reaches the actor, and the block is gone from the list', async () => {
     await followed();
     const blocked = await block(peer.actorId);
