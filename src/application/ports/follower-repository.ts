@@ -1,3 +1,4 @@
+import type { HostScope } from '../../domain/domain-rules.js';
 import type { Follower } from '../../domain/follower.js';
 import type { Username } from '../../domain/user.js';
 import type { NewJob } from './job-queue.js';
@@ -6,13 +7,21 @@ import type { SeekableList } from './positioned.js';
 export interface FollowerFilter {
   /** The local user followed. */
   readonly username: Username;
+  /**
+   * Allowlist mode (API.md §4.3): only followers whose actor's host one of these rule keys covers are listed and
+   * counted; null or absent: every follower.
+   */
+  readonly scope?: HostScope;
 }
 
 /** The cap of `add` when none is given: a number every store can bind (SQLite's LIMIT takes no Infinity). */
 export const NO_LANE_CAP = Number.MAX_SAFE_INTEGER;
 
-/** What `add` did: stored a new follower, updated one already there, or wrote nothing (the Accept's lane is full). */
-export type FollowOutcome = 'added' | 'updated' | 'lane_full';
+/**
+ * What `add` did: stored a new follower, updated one already there, or wrote nothing — the Accept's lane is full, or
+ * a block rule covers the actor's host (`shut_out`).
+ */
+export type FollowOutcome = 'added' | 'updated' | 'lane_full' | 'shut_out';
 
 /** Which follow of an actor to end: the one of a user, or the one made by a given Follow activity. */
 export type FollowMatch = { readonly username: Username } | { readonly followId: string };
@@ -27,7 +36,9 @@ export interface FollowerRepository extends SeekableList<Follower, FollowerFilte
    * A follower already there keeps its place and gets the new inbox, shared inbox and Follow id: `'updated'`.
    * `accept` is queued as JobQueue.enqueue queues it: with a `replaceKey` a pending job holds, it replaces that job.
    * When it would be a new job and its lane already holds `maxPendingInLane` pending jobs of its kind (no cap when not
-   * given), nothing at all is written: `'lane_full'`.
+   * given), nothing at all is written: `'lane_full'`. When a block rule covers the follower actor's host — read in
+   * the same transaction, so a Follow that passed the inbox's check while the block was being written cannot slip
+   * in after it — nothing is written: `'shut_out'`.
    */
   add(follower: Follower, accept: NewJob, now: Date, maxPendingInLane?: number): Promise<FollowOutcome>;
   /** Ends `actor`'s follow that `match` names; returns how many follows ended (0 when none matched: harmless). */

@@ -4,6 +4,7 @@ import type { ActorBlockStore } from './actor-block-store.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { AuthorizationCodeStore } from './authorization-code-store.js';
+import type { DomainRuleStore } from './domain-rule-store.js';
 import type { FollowerRepository } from './follower-repository.js';
 import type { InstanceKeyStore } from './instance-key-store.js';
 import type { IssuedTokenRegistry } from './issued-token-registry.js';
@@ -36,6 +37,8 @@ export interface Persistence {
   readonly followers: FollowerRepository;
   /** The remote actors each user blocks (API.md §4.3). */
   readonly actorBlocks: ActorBlockStore;
+  /** The operator's domain blocks and allow rules (`l2 domains`). */
+  readonly domainRules: DomainRuleStore;
   readonly remoteKeys: RemoteKeyStore;
   readonly instanceKeys: InstanceKeyStore;
   readonly accountRemoval: AccountRemoval;

@@ -7,10 +7,12 @@ import {
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
+import { hostKeyOfUrl, ruleCovers } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
 import type { Username } from '../../../domain/user.js';
 import { MemoryDatabase, type StoredFollower } from './memory-database.js';
 import { seekNewer, seekOlder } from './seek.js';
+import { blockedActor } from './in-memory-domain-rule-store.js';
 
 const followerOf =
   (username: Username) =>
@@ -23,7 +25,14 @@ const followerOf =
     followedAt: new Date(stored.followedAt),
   });
 
-const all = () => true;
+/** Whether a follower is inside the filter's allowlist scope (every follower when there is none). */
+const inScope =
+  (filter: FollowerFilter) =>
+  (stored: StoredFollower): boolean => {
+    if (!filter.scope) return true;
+    const key = hostKeyOfUrl(stored.actor);
+    return key !== null && filter.scope.allowKeys.some((ruleKey) => ruleCovers(ruleKey, key));
+  };
 
 export class InMemoryFollowerRepository implements FollowerRepository {
   constructor(private readonly db: MemoryDatabase = new MemoryDatabase()) {}
@@ -37,6 +46,7 @@ export class InMemoryFollowerRepository implements FollowerRepository {
     this.db.assertOpen();
     // Checked before the first change, so a payload JSON cannot hold leaves nothing half-written.
     JSON.stringify(accept.payload);
+    if (blockedActor(this.db, follower.actor)) return 'shut_out';
     const replaces = this.db.pendingHolding(accept.replaceKey ?? null) !== undefined;
     if (!replaces && this.db.pendingInLane(accept.lane ?? null, accept.kind) >= maxPendingInLane)
       return 'lane_full';
@@ -65,17 +75,17 @@ export class InMemoryFollowerRepository implements FollowerRepository {
     limit: number,
   ): Promise<Positioned<Follower>[]> {
     this.db.assertOpen();
-    return seekOlder(this.followersOf(filter), before, limit, all, followerOf(filter.username));
+    return seekOlder(this.followersOf(filter), before, limit, inScope(filter), followerOf(filter.username));
   }
 
   async listNewer(filter: FollowerFilter, after: number, limit: number): Promise<Positioned<Follower>[]> {
     this.db.assertOpen();
-    return seekNewer(this.followersOf(filter), after, limit, all, followerOf(filter.username));
+    return seekNewer(this.followersOf(filter), after, limit, inScope(filter), followerOf(filter.username));
   }
 
   async count(filter: FollowerFilter): Promise<number> {
     this.db.assertOpen();
-    return this.followersOf(filter).length;
+    return this.followersOf(filter).filter(inScope(filter)).length;
   }
 
   private followersOf(filter: FollowerFilter): readonly StoredFollower[] {

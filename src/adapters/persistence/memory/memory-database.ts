@@ -3,6 +3,7 @@ import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { ProfileChange } from '../../../application/ports/user-repository.js';
 import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
+import type { DomainRule } from '../../../domain/domain-rules.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
 import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
@@ -102,6 +103,8 @@ export class MemoryDatabase {
   readonly followers = new Map<string, StoredFollower[]>();
   /** Each user's blocks of remote actors, in position order. */
   readonly actorBlocks = new MemoryActorBlocks();
+  /** The operator's domain rules, by `${kind} ${host}`, in the order they were made. */
+  readonly domainRules = new Map<string, DomainRule>();
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
   /** The service actor's key pair, with when it was made. */

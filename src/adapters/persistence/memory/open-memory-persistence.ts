@@ -1,3 +1,4 @@
+import { InMemoryDomainRuleStore } from './in-memory-domain-rule-store.js';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
 import { InMemoryAccountSecurityStore } from './in-memory-account-security-store.js';
@@ -36,6 +37,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     transparencyLog: new InMemoryTransparencyLog(db),
     followers: new InMemoryFollowerRepository(db),
     actorBlocks: new InMemoryActorBlockStore(db),
+    domainRules: new InMemoryDomainRuleStore(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),

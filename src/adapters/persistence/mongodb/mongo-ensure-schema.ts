@@ -1,4 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
+import { hostKeyOfUrl } from '../../../domain/domain-rules.js';
 import { isDuplicateKey } from './mongo-errors.js';
 import { ensureIndexes } from './mongo-indexes.js';
 import {
@@ -53,6 +54,34 @@ export async function ensureSchema(db: Db, collections: MongoCollections): Promi
       }
     }),
   );
+  await fillFollowerHostKeys(collections);
+}
+
+/**
+ * Issue 37: followers stored before domain rules get the key of their actor's host (domain-rules.ts), computed by the
+ * same JavaScript as on every insert, a thousand at a time. Idempotent: only followers without one are read.
+ */
+async function fillFollowerHostKeys({ followers }: MongoCollections): Promise<void> {
+  const missing = followers.find({ hostKey: { $exists: false } }, { projection: { _id: 1, actor: 1 } });
+  let batch: { _id: unknown; actor: string }[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await followers.bulkWrite(
+      batch.map((doc) => ({
+        updateOne: {
+          filter: { _id: doc._id as never, hostKey: { $exists: false } },
+          update: { $set: { hostKey: hostKeyOfUrl(doc.actor) } },
+        },
+      })),
+      { ordered: false },
+    );
+    batch = [];
+  };
+  for await (const doc of missing) {
+    batch.push(doc);
+    if (batch.length >= 1000) await flush();
+  }
+  await flush();
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
+import { candidateRuleKeys, hostKeyOfUrl, ruleKeyRange } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument, replacePending } from './mongo-job-document.js';
@@ -17,6 +18,19 @@ import type { MongoCollections } from './mongo-schema.js';
 import { seek, type Seek } from './mongo-seeks.js';
 import { addToCounter, transaction } from './mongo-transactions.js';
 import { addToUserCount, readUserCount } from './mongo-user-counts.js';
+
+/** A user's followers, only those whose host an allow key covers when the filter has a scope. */
+function scopedFilter(filter: FollowerFilter): Filter<FollowerDocument> {
+  if (!filter.scope) return { username: filter.username };
+  const ranges = filter.scope.allowKeys.map(ruleKeyRange);
+  return {
+    username: filter.username,
+    $or:
+      ranges.length === 0
+        ? [{ _id: { $exists: false } }]
+        : ranges.map((r) => ({ hostKey: { $gte: r.from, $lt: r.below } })),
+  };
+}
 
 const positioned = (doc: FollowerDocument): Positioned<Follower> => ({
   position: doc.seq,
@@ -49,6 +63,14 @@ export class MongoFollowerRepository implements FollowerRepository {
         // one (user, actor) both write the follower below, so they conflict and one runs again, seeing the other's
         // Accept to replace; two of different pairs may both take the last place in a lane (the count is no write),
         // which overshoots the cap by the number of Follows racing, never more.
+        const key = hostKeyOfUrl(follower.actor);
+        const blocked =
+          key !== null &&
+          (await this.collections.domainRules.findOne(
+            { kind: 'block', hostKey: { $in: candidateRuleKeys(key) } },
+            { session, projection: { _id: 1 } },
+          )) !== null;
+        if (blocked) refuse('shut_out');
         if (!(await replacePending(jobs, acceptDocument, session))) {
           const waiting = await jobs.countDocuments(
             { lane: acceptDocument.lane, kind: acceptDocument.kind, state: 'pending' },
@@ -59,9 +81,9 @@ export class MongoFollowerRepository implements FollowerRepository {
         }
         // A repeated Follow keeps the follower's place (seq) and follow time, and takes the new addresses.
         const doc = FOLLOWER_DOCUMENTS.toDocument(follower);
-        const key = { username: doc.username, actor: doc.actor };
+        const which = { username: doc.username, actor: doc.actor };
         const addresses = without(doc, ['username', 'actor', 'followedAt']);
-        const updated = await followers.updateOne(key, { $set: addresses }, { session });
+        const updated = await followers.updateOne(which, { $set: addresses }, { session });
         if (updated.matchedCount === 0) {
           const seq = await addToCounter(counters, 'follower_seq', 1, session);
           await followers.insertOne({ ...doc, seq }, { session });
@@ -95,6 +117,8 @@ export class MongoFollowerRepository implements FollowerRepository {
   }
 
   async count(filter: FollowerFilter): Promise<number> {
+    // In allowlist mode the user's total counts followers out of scope too: those in scope are counted instead.
+    if (filter.scope) return storeCall(() => this.collections.followers.countDocuments(scopedFilter(filter)));
     return storeCall(() => readUserCount(this.collections.userCounts, filter.username, 'followers'));
   }
 
@@ -121,9 +145,7 @@ export class MongoFollowerRepository implements FollowerRepository {
   }
 
   private async seek(filter: FollowerFilter, how: Seek): Promise<Positioned<Follower>[]> {
-    const docs = await storeCall(() =>
-      seek(this.collections.followers, { username: filter.username }, 'seq', how),
-    );
+    const docs = await storeCall(() => seek(this.collections.followers, scopedFilter(filter), 'seq', how));
     return docs.map(positioned);
   }
 }

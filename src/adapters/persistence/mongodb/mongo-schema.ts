@@ -4,6 +4,7 @@ import type { ActivityDocument } from './codecs/activity-documents.js';
 import type { ActorBlockDocument } from './codecs/actor-block-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
 import type {
+  DomainRuleDocument,
   FollowerDocument,
   InstanceKeyDocument,
   RemoteKeyDocument,
@@ -129,6 +130,7 @@ export interface MongoCollections {
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
   readonly actorBlocks: Collection<ActorBlockDocument>;
+  readonly domainRules: Collection<DomainRuleDocument>;
   readonly remoteKeys: Collection<RemoteKeyDocument>;
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
@@ -156,6 +158,7 @@ export const COLLECTION_NAMES = {
   activities: 'activities',
   followers: 'followers',
   actorBlocks: 'actor_blocks',
+  domainRules: 'domain_rules',
   remoteKeys: 'remote_keys',
   instanceKeys: 'instance_keys',
   counters: 'counters',
@@ -184,6 +187,7 @@ export function collectionsOf(db: Db): MongoCollections {
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
     actorBlocks: db.collection<ActorBlockDocument>(COLLECTION_NAMES.actorBlocks),
+    domainRules: db.collection<DomainRuleDocument>(COLLECTION_NAMES.domainRules),
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
@@ -286,6 +290,13 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true },
     { key: { username: 1, seq: 1 }, name: 'followers_by_user_seq' },
     { key: { actor: 1 }, name: 'followers_by_actor' },
+    // A domain block removes a host's followers by a range of keys; allowlist mode counts a user's in scope.
+    { key: { hostKey: 1 }, name: 'followers_by_host' },
+    { key: { username: 1, hostKey: 1 }, name: 'followers_by_user_host' },
+  ],
+  domainRules: [
+    { key: { kind: 1, host: 1 }, name: 'domain_rules_by_host', unique: true },
+    { key: { hostKey: 1, kind: 1 }, name: 'domain_rules_by_key' },
   ],
   // One block per (user, actor); a user's blocks are listed by position.
   actorBlocks: [

@@ -1,3 +1,4 @@
+import { MongoDomainRuleStore } from './mongo-domain-rule-store.js';
 import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { Persistence } from '../../../application/ports/persistence.js';
@@ -101,6 +102,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     transparencyLog: new MongoTransparencyLog(collections),
     followers: new MongoFollowerRepository(client, collections),
     actorBlocks: new MongoActorBlockStore(client, collections),
+    domainRules: new MongoDomainRuleStore(client, collections),
     remoteKeys: new MongoRemoteKeyStore(collections),
     instanceKeys: new MongoInstanceKeyStore(collections),
     accountRemoval: new MongoAccountRemoval(client, collections, activities),

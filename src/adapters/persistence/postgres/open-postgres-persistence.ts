@@ -1,3 +1,4 @@
+import { PostgresDomainRuleStore } from './postgres-domain-rule-store.js';
 import { StoreUnavailableError } from '../../../application/ports/errors.js';
 import type { Persistence } from '../../../application/ports/persistence.js';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../store-driver.js';
@@ -54,6 +55,7 @@ export function openPostgresPersistence(
     transparencyLog: new PostgresTransparencyLog(database),
     followers: new PostgresFollowerRepository(database),
     actorBlocks: new PostgresActorBlockStore(database),
+    domainRules: new PostgresDomainRuleStore(database),
     remoteKeys: new PostgresRemoteKeyStore(database),
     instanceKeys: new PostgresInstanceKeyStore(database),
     accountRemoval: new PostgresAccountRemoval(database),

@@ -7,13 +7,19 @@ import {
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
+import {
+  candidateRuleKeys,
+  hostKeyOfUrl,
+  ruleKeyRange,
+  type HostScope,
+} from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
 import { FOLLOWER_ROWS } from './codecs/federation-rows.js';
 import { assignments, insertSql, type RowOf } from './postgres-codec.js';
 import type { PostgresDatabase } from './postgres-database.js';
 import { insertJobs, laneFull } from './postgres-job-insert.js';
 import { NO_POSITION_BOUND, seekOrder } from './postgres-seeks.js';
-import { named } from './postgres-sql.js';
+import { named, type Queryable } from './postgres-sql.js';
 
 type FollowerRow = RowOf<typeof FOLLOWER_ROWS.columns> & { seq: number };
 
@@ -37,6 +43,31 @@ const UPSERT = named<RowOf<typeof FOLLOWER_ROWS.columns>>(
   ),
 );
 
+/**
+ * Whether a block rule covers the host of `actor`, read in the add's transaction. READ COMMITTED: a block that
+ * committed before this statement is seen; one committing after it removes this follower in its own write.
+ */
+async function shutOut(tx: Queryable, actor: string): Promise<boolean> {
+  const key = hostKeyOfUrl(actor);
+  if (key === null) return false;
+  const rows = await tx.query(
+    "SELECT 1 FROM domain_rules WHERE kind = 'block' AND host_key = ANY($1::text[]) LIMIT 1",
+    [candidateRuleKeys(key)],
+  );
+  return rows.length > 0;
+}
+
+/** The allowlist condition on `host_key` (one range per allow key) from parameter `$at` on, and its parameters. */
+function scoped(scope: HostScope | undefined, at: number): { sql: string; params: unknown[] } {
+  if (!scope) return { sql: '', params: [] };
+  const ranges = scope.allowKeys.map(ruleKeyRange);
+  return {
+    sql: ` AND EXISTS (SELECT 1 FROM unnest($${at}::text[], $${at + 1}::text[]) AS r(lo, hi)
+                      WHERE host_key >= r.lo AND host_key < r.hi)`,
+    params: [ranges.map((r) => r.from), ranges.map((r) => r.below)],
+  };
+}
+
 export class PostgresFollowerRepository implements FollowerRepository {
   constructor(private readonly db: PostgresDatabase) {}
 
@@ -48,6 +79,7 @@ export class PostgresFollowerRepository implements FollowerRepository {
   ): Promise<FollowOutcome> {
     return this.db.transaction<FollowOutcome>(async (tx) => {
       // Checked under the lane's lock, with the writes: two Follows cannot both take the last place in the lane.
+      if (await shutOut(tx, follower.actor)) return 'shut_out';
       if (await laneFull(tx, accept, maxPendingInLane)) return 'lane_full';
       const [row] = await UPSERT.run<{ inserted: boolean }>(tx, FOLLOWER_ROWS.toRow(follower));
       await insertJobs(tx, [accept], now);
@@ -86,9 +118,10 @@ export class PostgresFollowerRepository implements FollowerRepository {
   }
 
   async count(filter: FollowerFilter): Promise<number> {
+    const scope = scoped(filter.scope, 2);
     const [row] = await this.db.query<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM followers WHERE username = $1',
-      [filter.username],
+      `SELECT COUNT(*) AS n FROM followers WHERE username = $1${scope.sql}`,
+      [filter.username, ...scope.params],
     );
     return row?.n ?? 0;
   }
@@ -101,9 +134,11 @@ export class PostgresFollowerRepository implements FollowerRepository {
   ): Promise<Positioned<Follower>[]> {
     if (limit <= 0) return [];
     const [comparison, order] = seekOrder(direction);
+    const scope = scoped(filter.scope, 4);
     const rows = await this.db.query<FollowerRow>(
-      `SELECT ${COLUMNS} FROM followers WHERE username = $1 AND seq ${comparison} $2 ORDER BY seq ${order} LIMIT $3`,
-      [filter.username, bound, limit],
+      `SELECT ${COLUMNS} FROM followers WHERE username = $1 AND seq ${comparison} $2${scope.sql}
+         ORDER BY seq ${order} LIMIT $3`,
+      [filter.username, bound, limit, ...scope.params],
     );
     return rows.map(positioned);
   }

@@ -45,6 +45,7 @@ export async function migrate(
       const found = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (found.length > 0) return false;
       await tx.query(migration.sql);
+      await migration.fill?.(tx);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,

@@ -10,7 +10,12 @@ export interface PostgresMigration {
   /** What it makes, for `l2 store migrate` and the migrations table. */
   readonly name: string;
   readonly sql: string;
+  /** Runs after `sql`, in its transaction: what SQL alone cannot fill in (keys only JavaScript computes). */
+  readonly fill?: (tx: Queryable) => Promise<void>;
 }
+
+import { DOMAIN_RULES_MIGRATION } from './postgres-migration-domain-rules.js';
+import type { Queryable } from './postgres-sql.js';
 
 /** A key compared byte for byte (code point order). */
 const KEY = 'TEXT COLLATE "C"';
@@ -286,6 +291,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // (stored-records.ts clientLogoutColumn); NULL for every token before, which keeps §2's JSON notice.
     sql: `ALTER TABLE issued_tokens ADD COLUMN client_logout TEXT;`,
   },
+  DOMAIN_RULES_MIGRATION,
   {
     version: 10,
     name: 'actor blocks',

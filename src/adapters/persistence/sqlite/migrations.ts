@@ -1,4 +1,5 @@
 import { ACCOUNT_SECURITY_MIGRATION } from './migration-account-security.js';
+import { DOMAIN_RULES_MIGRATION } from './migration-domain-rules.js';
 import { buildTagIndex } from './sqlite-asset-tags.js';
 import type { Migration } from './sqlite-migrate.js';
 import { buildTransparencyLog, TRANSPARENCY_LOG_SCHEMA } from './sqlite-transparency-log.js';
@@ -278,6 +279,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // (stored-records.ts clientLogoutColumn); NULL for every token before, which keeps §2's JSON notice.
     sql: `ALTER TABLE issued_tokens ADD COLUMN client_logout TEXT;`,
   },
+  DOMAIN_RULES_MIGRATION,
   {
     version: 15,
     // Issue 37 (API.md §4.3): the remote actors each person blocks, newest first by `seq`. The inbox is kept so that

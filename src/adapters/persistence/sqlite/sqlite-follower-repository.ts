@@ -8,12 +8,14 @@ import {
 } from '../../../application/ports/follower-repository.js';
 import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
+import { candidateRuleKeys, hostKeyOfUrl, type HostScope } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
 import { prepareJobInsert, prepareLaneFullCheck } from './job-insert.js';
 import { FOLLOWER_ROWS } from './codecs/federation-rows.js';
 import { assignments, insertSql, type RowOf } from './sqlite-codec.js';
 import { storeCall } from './sqlite-errors.js';
 import { NO_POSITION_BOUND } from './sqlite-seeks.js';
+import { scopeCondition, scopeParameters } from './sqlite-host-scope.js';
 
 type FollowerRow = RowOf<typeof FOLLOWER_ROWS.columns> & { seq: number };
 
@@ -35,7 +37,9 @@ export class SqliteFollowerRepository implements FollowerRepository {
   private readonly removeByFollowId: Statement<[string, string]>;
   private readonly removeAll: Statement<[string]>;
 
-  constructor(db: Database) {
+  private readonly scoped = new Map<string, Statement>();
+
+  constructor(private readonly db: Database) {
     const exists = db.prepare<[string, string]>('SELECT 1 FROM followers WHERE username = ? AND actor = ?');
     // A repeated Follow keeps the follower's place (seq) and takes the new addresses.
     const upsert = db.prepare<[RowOf<typeof FOLLOWER_ROWS.columns>]>(
@@ -46,10 +50,18 @@ export class SqliteFollowerRepository implements FollowerRepository {
       ),
     );
     const insertJob = prepareJobInsert(db);
+    const blocked = db.prepare<[string]>(
+      "SELECT 1 FROM domain_rules WHERE kind = 'block' AND host_key IN (SELECT value FROM json_each(?))",
+    );
+    const shutOut = (actor: string): boolean => {
+      const key = hostKeyOfUrl(actor);
+      return key !== null && blocked.get(JSON.stringify(candidateRuleKeys(key))) !== undefined;
+    };
     const laneFull = prepareLaneFullCheck(db);
     this.addFollower = db.transaction(
       (follower: Follower, accept: NewJob, now: Date, maxPendingInLane: number) => {
         // Checked under the write lock, with the writes: two Follows cannot both take the last place in the lane.
+        if (shutOut(follower.actor)) return 'shut_out';
         if (laneFull(accept, maxPendingInLane)) return 'lane_full';
         const existed = exists.get(follower.username, follower.actor) !== undefined;
         upsert.run(FOLLOWER_ROWS.toRow(follower));
@@ -98,17 +110,52 @@ export class SqliteFollowerRepository implements FollowerRepository {
   ): Promise<Positioned<Follower>[]> {
     // SQLite reads a negative LIMIT as "no limit".
     if (limit <= 0) return [];
-    return storeCall(() => this.older.all(filter.username, before ?? NO_POSITION_BOUND, limit)).map(
-      positioned,
-    );
+    const bound = before ?? NO_POSITION_BOUND;
+    if (filter.scope) return this.scopedSeek('older', filter.username, filter.scope, bound, limit);
+    return storeCall(() => this.older.all(filter.username, bound, limit)).map(positioned);
   }
 
   async listNewer(filter: FollowerFilter, after: number, limit: number): Promise<Positioned<Follower>[]> {
     if (limit <= 0) return [];
+    if (filter.scope) return this.scopedSeek('newer', filter.username, filter.scope, after, limit);
     return storeCall(() => this.newer.all(filter.username, after, limit)).map(positioned);
   }
 
   async count(filter: FollowerFilter): Promise<number> {
+    if (filter.scope) {
+      const statement = this.scopedStatement('count', filter.scope.allowKeys.length);
+      const row = storeCall(() => statement.get(filter.username, ...scopeParameters(filter.scope!))) as
+        { n: number } | undefined;
+      return row?.n ?? 0;
+    }
     return storeCall(() => this.countByUser.get(filter.username))?.n ?? 0;
+  }
+
+  private scopedSeek(
+    direction: 'older' | 'newer',
+    username: string,
+    scope: NonNullable<HostScope>,
+    bound: number,
+    limit: number,
+  ): Positioned<Follower>[] {
+    const statement = this.scopedStatement(direction, scope.allowKeys.length);
+    const rows = storeCall(() => statement.all(username, bound, ...scopeParameters(scope), limit));
+    return (rows as FollowerRow[]).map(positioned);
+  }
+
+  /** The statement of a scoped read for `count` allow keys, prepared once per shape. */
+  private scopedStatement(kind: 'older' | 'newer' | 'count', count: number): Statement {
+    const name = `${kind} ${count}`;
+    let statement = this.scoped.get(name);
+    if (statement === undefined) {
+      const where = `username = ? ${kind === 'count' ? '' : `AND seq ${kind === 'older' ? '<' : '>'} ?`} AND ${scopeCondition(count)}`;
+      statement = this.db.prepare(
+        kind === 'count'
+          ? `SELECT COUNT(*) AS n FROM followers WHERE ${where}`
+          : `SELECT ${COLUMNS} FROM followers WHERE ${where} ORDER BY seq ${kind === 'older' ? 'DESC' : 'ASC'} LIMIT ?`,
+      );
+      this.scoped.set(name, statement);
+    }
+    return statement;
   }
 }

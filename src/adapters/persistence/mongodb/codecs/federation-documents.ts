@@ -1,6 +1,7 @@
 // What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair.
 import type { ObjectId } from 'mongodb';
 import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
+import { hostKeyOfUrl } from '../../../../domain/domain-rules.js';
 import type { Follower } from '../../../../domain/follower.js';
 import type { Username } from '../../../../domain/user.js';
 import type { InstanceKey } from '../../stored-records.js';
@@ -16,6 +17,8 @@ export interface FollowerDocument {
   sharedInbox: string | null;
   followId: string | null;
   followedAt: Date;
+  /** Derived, never exported: the key of the actor's host (domain-rules.ts), which domain rules find it by. */
+  hostKey: string | null;
 }
 
 export const FOLLOWER_DOCUMENTS: MongoCodec<Follower, Omit<FollowerDocument, 'seq'>> = {
@@ -26,6 +29,7 @@ export const FOLLOWER_DOCUMENTS: MongoCodec<Follower, Omit<FollowerDocument, 'se
     sharedInbox: f.sharedInbox,
     followId: f.followId,
     followedAt: f.followedAt,
+    hostKey: hostKeyOfUrl(f.actor),
   }),
   fromDocument: (doc) => ({
     username: doc.username as Username,
@@ -81,3 +85,12 @@ export const INSTANCE_KEY_DOCUMENTS: MongoCodec<InstanceKey, InstanceKeyDocument
     createdAt: doc.createdAt,
   }),
 };
+
+/** An operator's domain rule, unique by (kind, host). */
+export interface DomainRuleDocument {
+  _id?: ObjectId;
+  kind: 'block' | 'allow';
+  host: string;
+  hostKey: string;
+  createdAt: Date;
+}

@@ -1,5 +1,6 @@
 // What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair.
 import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
+import { hostKeyOfUrl } from '../../../../domain/domain-rules.js';
 import type { Follower } from '../../../../domain/follower.js';
 import type { Username } from '../../../../domain/user.js';
 import type { InstanceKey } from '../../stored-records.js';
@@ -14,6 +15,7 @@ export const FOLLOWER_ROWS = sqliteTable(
     inbox: 'text',
     shared_inbox: 'text?',
     follow_id: 'text?',
+    host_key: 'text?',
     followed_at: 'integer',
   },
   ['seq'],
@@ -24,6 +26,8 @@ export const FOLLOWER_ROWS = sqliteTable(
     inbox: f.inbox,
     shared_inbox: f.sharedInbox,
     follow_id: f.followId,
+    // Derived, never exported: the key of the actor's host, which domain rules find followers by.
+    host_key: hostKeyOfUrl(f.actor),
     followed_at: f.followedAt.getTime(),
   }),
   fromRow: (row) => ({
