@@ -1,7 +1,10 @@
-// The federation area: the inbox, followers and the featured collection, which reads its actor as every public
-// edge does (the registered GetPublicActor).
+// The federation area: the inbox, followers, a person's blocks and the featured collection, which reads its actor
+// as every public edge does (the registered GetPublicActor).
 import type { AccountUseCases } from '../accounts/account-use-cases.js';
 import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
+import { BlockActor } from './blocks/block-actor.js';
+import { ListActorBlocks } from './blocks/list-actor-blocks.js';
+import { UnblockActor } from './blocks/unblock-actor.js';
 import { CountFollowers } from './count-followers.js';
 import { CountFollowRequests } from './follow-requests/count-follow-requests.js';
 import { DecideFollowRequest } from './follow-requests/decide-follow-request.js';
@@ -52,6 +55,20 @@ export const FEDERATION_USE_CASES = {
       p.follows,
       p.federationPolicy,
     ),
+  blockActor: (p) =>
+    new BlockActor(
+      p.store.users,
+      p.store.actorBlocks,
+      p.actorResolution,
+      p.followerActions,
+      p.workSignal,
+      p.clock,
+      p.ids,
+      p.urls,
+    ),
+  unblockActor: (p) =>
+    new UnblockActor(p.store.users, p.store.actorBlocks, p.followerActions, p.workSignal, p.clock, p.urls),
+  listActorBlocks: (p) => new ListActorBlocks(p.store.users, p.store.actorBlocks),
 } satisfies AreaRegistry<Pick<AccountUseCases, 'getPublicActor'>>;
 
 export type FederationUseCases = UseCasesOf<typeof FEDERATION_USE_CASES>;

@@ -163,6 +163,13 @@ export class ReceiveActivity {
         await this.followers.removeActor(activity.actor);
         await this.followRequests.removeActor(activity.actor);
         return ok('removed');
+      case 'Block': {
+        // An actor blocking a local user stops following them; nothing is sent back (Mastodon does the same).
+        const blocked = this.urls.usernameOf(idOf(activity.object) ?? '');
+        if (blocked === null) return ok('ignored');
+        const ended = await this.followers.remove(activity.actor, { username: blocked as Username });
+        return ok(ended > 0 ? 'unfollowed' : 'ignored');
+      }
       default:
         return ok('ignored');
     }

@@ -6,6 +6,7 @@ import { accountRoutes } from './account.routes.js';
 import { activityPubRoutes } from './activitypub.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { authRoutes } from './auth.routes.js';
+import { blocksRoutes } from './blocks.routes.js';
 import { discoveryRoutes } from './discovery.routes.js';
 import { inboxRoutes } from './inbox.routes.js';
 import { introspectionRoutes } from './introspection.routes.js';
@@ -50,6 +51,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   activityPubRoutes(routes, deps);
   profileRoutes(routes, deps);
   followRequestRoutes(routes, deps);
+  blocksRoutes(routes, deps);
   inboxRoutes(routes, deps);
   discoveryRoutes(routes, deps);
   return routes;
