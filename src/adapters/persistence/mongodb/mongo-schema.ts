@@ -1,5 +1,6 @@
 import type { Binary, Collection, Db, IndexDescription } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
+import { FOLLOW_REQUEST_INDEXES } from './mongo-follow-request-indexes.js';
 import type { ActivityDocument } from './codecs/activity-documents.js';
 import type { ActorBlockDocument } from './codecs/actor-block-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
@@ -106,17 +107,7 @@ export type UserCountField = 'activities' | 'liveAssets' | 'followers';
  * highest follow position handed out. `follow_request_seq`: the highest follow request position handed out.
  * `actor_block_seq`: the highest actor block position handed out.
  */
-export type CounterName =
-  | 'users'
-  | 'live_users'
-  | 'asset_seq'
-  | 'live_assets'
-  | 'activities'
-  | 'follower_seq'
-  | 'follow_request_seq'
-  | 'actor_block_seq';
-
-export const COUNTERS: readonly CounterName[] = [
+export const COUNTERS = [
   'users',
   'live_users',
   'asset_seq',
@@ -125,7 +116,8 @@ export const COUNTERS: readonly CounterName[] = [
   'follower_seq',
   'follow_request_seq',
   'actor_block_seq',
-];
+] as const;
+export type CounterName = (typeof COUNTERS)[number];
 
 /** The collections of one L2 database, typed. */
 export interface MongoCollections {
@@ -311,15 +303,7 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { kind: 1, host: 1 }, name: 'domain_rules_by_host', unique: true },
     { key: { hostKey: 1, kind: 1 }, name: 'domain_rules_by_key' },
   ],
-  // Follow requests (API.md §4.3): one per (user, actor), a user's newest first by `seq`, an actor's (Undo,
-  // Delete), a domain's by `hostKey` (a domain block), one by its opaque `id`.
-  followRequests: [
-    { key: { username: 1, actor: 1 }, name: 'follow_requests_by_user', unique: true },
-    { key: { username: 1, seq: 1 }, name: 'follow_requests_by_user_seq' },
-    { key: { actor: 1 }, name: 'follow_requests_by_actor' },
-    { key: { hostKey: 1 }, name: 'follow_requests_by_host' },
-    { key: { id: 1 }, name: 'follow_requests_by_id', unique: true },
-  ],
+  followRequests: FOLLOW_REQUEST_INDEXES,
   // One block per (user, actor); a user's blocks are listed by position.
   actorBlocks: [
     { key: { username: 1, actor: 1 }, name: 'actor_blocks_by_user', unique: true },

@@ -1,0 +1,13 @@
+import type { IndexDescription } from 'mongodb';
+
+/**
+ * The indexes of `follow_requests` (API.md §4.3): one request per (user, actor), a user's newest first by `seq`, an
+ * actor's (Undo, Delete), a domain's by `hostKey` (a domain block), one by its opaque `id`.
+ */
+export const FOLLOW_REQUEST_INDEXES: readonly IndexDescription[] = [
+  { key: { username: 1, actor: 1 }, name: 'follow_requests_by_user', unique: true },
+  { key: { username: 1, seq: 1 }, name: 'follow_requests_by_user_seq' },
+  { key: { actor: 1 }, name: 'follow_requests_by_actor' },
+  { key: { hostKey: 1 }, name: 'follow_requests_by_host' },
+  { key: { id: 1 }, name: 'follow_requests_by_id', unique: true },
+];
