@@ -1,6 +1,6 @@
 import type { Binary, Collection, Db, IndexDescription } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
-import { FOLLOW_REQUEST_INDEXES } from './mongo-follow-request-indexes.js';
+import { ACTOR_BLOCK_INDEXES, FOLLOW_REQUEST_INDEXES } from './mongo-follow-control-indexes.js';
 import type { ActivityDocument } from './codecs/activity-documents.js';
 import type { ActorBlockDocument } from './codecs/actor-block-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
@@ -304,11 +304,7 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { hostKey: 1, kind: 1 }, name: 'domain_rules_by_key' },
   ],
   followRequests: FOLLOW_REQUEST_INDEXES,
-  // One block per (user, actor); a user's blocks are listed by position.
-  actorBlocks: [
-    { key: { username: 1, actor: 1 }, name: 'actor_blocks_by_user', unique: true },
-    { key: { username: 1, seq: 1 }, name: 'actor_blocks_by_user_seq' },
-  ],
+  actorBlocks: ACTOR_BLOCK_INDEXES,
   remoteKeys: [],
   instanceKeys: [],
   counters: [],

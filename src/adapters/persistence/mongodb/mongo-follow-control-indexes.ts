@@ -11,3 +11,9 @@ export const FOLLOW_REQUEST_INDEXES: readonly IndexDescription[] = [
   { key: { hostKey: 1 }, name: 'follow_requests_by_host' },
   { key: { id: 1 }, name: 'follow_requests_by_id', unique: true },
 ];
+
+/** The indexes of `actor_blocks` (API.md §4.3): one block per (user, actor); a user's blocks listed by position. */
+export const ACTOR_BLOCK_INDEXES: readonly IndexDescription[] = [
+  { key: { username: 1, actor: 1 }, name: 'actor_blocks_by_user', unique: true },
+  { key: { username: 1, seq: 1 }, name: 'actor_blocks_by_user_seq' },
+];
