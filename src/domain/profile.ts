@@ -22,6 +22,8 @@ export interface Profile {
   readonly pinned: readonly AssetName[];
   /** Opt-in to full-text search on other servers (Mastodon's `indexable`). */
   readonly indexable: boolean;
+  /** The person's other accounts, as the actor ids they resolved to (the actor's `alsoKnownAs`, API.md §4.3). */
+  readonly alsoKnownAs: readonly string[];
 }
 
 export const EMPTY_PROFILE: Profile = {
@@ -32,6 +34,7 @@ export const EMPTY_PROFILE: Profile = {
   fields: [],
   pinned: [],
   indexable: false,
+  alsoKnownAs: [],
 };
 
 /** The limits of every profile field, once: the checks, the form and /openapi.json are built from them. */
@@ -124,6 +127,8 @@ export function applyProfileChanges(
     next.pinned = pinned.value;
   }
   if (changes.indexable !== undefined) next.indexable = changes.indexable;
+  // Already resolved and checked (also-known-as.ts): only ids reach a profile.
+  if (changes.alsoKnownAs !== undefined) next.alsoKnownAs = [...changes.alsoKnownAs];
   return ok(next);
 }
 
@@ -221,6 +226,8 @@ export function sameProfile(a: Profile, b: Profile): boolean {
     a.avatar === b.avatar &&
     a.header === b.header &&
     a.indexable === b.indexable &&
+    a.alsoKnownAs.length === b.alsoKnownAs.length &&
+    a.alsoKnownAs.every((id, i) => id === b.alsoKnownAs[i]) &&
     a.pinned.length === b.pinned.length &&
     a.pinned.every((name, i) => name === b.pinned[i]) &&
     a.fields.length === b.fields.length &&

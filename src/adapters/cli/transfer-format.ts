@@ -34,6 +34,16 @@ const Profile = z.object({
   fields: z.array(z.object({ name: text, value: text })),
   pinned: z.array(text),
   indexable: z.boolean(),
+  // Issue 37: optional, so files written before aliases and moves read as having none.
+  alsoKnownAs: z.array(text).optional(),
+  move: z
+    .object({
+      movedTo: nullableText,
+      movedAt: time.nullable(),
+      lastMovedAt: time.nullable(),
+      moves: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 const Record = z.discriminatedUnion('record', [

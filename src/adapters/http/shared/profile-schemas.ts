@@ -92,6 +92,12 @@ export const UserWithProfile = UserSummary.extend({
   fields: z.array(z.object({ name: z.string(), value: z.string() })),
   pinned: z.array(z.string()),
   indexable: z.boolean(),
+  also_known_as: z.array(z.string()).openapi({
+    description: "The actor ids of the person's other accounts (the actor's alsoKnownAs).",
+  }),
+  moved_to: z.string().nullable().openapi({
+    description: "The actor the account moved to (the actor's movedTo), or null.",
+  }),
 }).openapi('UserWithProfile');
 
 /** The edit page's fields for a profile: what it holds now, with empty rows to add fields up to the limit. */

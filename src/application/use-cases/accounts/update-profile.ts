@@ -73,6 +73,7 @@ export class UpdateProfile {
         username: user.username,
         expectedVersion: user.profileVersion,
         profile: checked.value,
+        move: user.move,
       };
       const outcome = await this.users.updateProfile(change, this.clock.now());
       if (outcome === 'not_found') return err({ type: 'not_found' });

@@ -49,6 +49,8 @@ function expectedActor(u: string, published: string, publicKeyPem: string) {
         schema: 'http://schema.org#',
         PropertyValue: 'schema:PropertyValue',
         value: 'schema:value',
+        alsoKnownAs: { '@id': 'as:alsoKnownAs', '@type': '@id' },
+        movedTo: { '@id': 'as:movedTo', '@type': '@id' },
       },
     ],
     id,
@@ -154,8 +156,10 @@ for (const store of STORES) {
           fields: [],
           pinned: [],
           indexable: false,
+          also_known_as: [],
+          moved_to: null,
         });
-        expect(keysOf(response.json)).to.have.length(10);
+        expect(keysOf(response.json)).to.have.length(12);
         const me = await api.get('/auth/me', { token: alice });
         expect(response.json.created_at).to.equal(me.json.created_at);
       });

@@ -26,6 +26,8 @@ export const userWithProfileJson = (user: UserProfile, urls: Urls): Presented<ty
     fields: profile.fields.map(({ name, value }) => ({ name, value })),
     pinned: [...profile.pinned],
     indexable: profile.indexable,
+    also_known_as: [...profile.alsoKnownAs],
+    moved_to: user.move.movedTo,
   };
 };
 
