@@ -87,6 +87,10 @@ export interface ApplicationPorts {
   /** Wrong authenticator-app codes per account and day (the second step's own limit, never cleared by a success). */
   readonly appCodeFailures: FailureLimit;
   readonly follows: FollowLimits;
+  /** Follower actions per user and hour (accept, reject, remove, block, unblock): each queues one delivery. */
+  readonly followerActions: RateLimit;
+  /** Requests per user and hour made to resolve an actor they name (WebFinger, actor fetch): API.md §4.3. */
+  readonly lookups: RateLimit;
   /** Every absolute URL the service emits, from PUBLIC_URL. */
   readonly urls: Urls;
   /** The outbound worker's settings and who hears of its attempts and problems. */

@@ -1,6 +1,7 @@
 // The services several use-cases share (and no edge calls alone), each made once from the ports and the other
 // services. A service never takes a use-case: what two use-cases share lives here (docs/architecture.md).
 import type { ApplicationPorts } from './application-ports.js';
+import { ActorResolution } from './services/actor-resolution.js';
 import { ActorViews } from './services/actor-views.js';
 import { AssetWrites } from './services/asset-writes.js';
 import { AuthenticateToken } from './services/authenticate-token.js';
@@ -53,6 +54,8 @@ export interface ApplicationServices {
   readonly openIdClaims: OpenIdClaims;
   /** An actor with its pictures: what its document and its profile Update show. */
   readonly actorViews: ActorViews;
+  /** An actor a person names (a block, an alias, a move target), read afresh within LOOKUPS_PER_USER. */
+  readonly actorResolution: ActorResolution;
   readonly deliveries: Deliveries;
   readonly instanceActorKeys: InstanceActorKeys;
   /** Sends a revocation notice with its logout token, signed for the attempt. */
@@ -125,6 +128,7 @@ export const SERVICES: { readonly [K in keyof ApplicationServices]: (p: Parts) =
       p.transparency.settings.pause,
     ),
   actorViews: (p) => new ActorViews(p.store.assets),
+  actorResolution: (p) => new ActorResolution(p.federation, p.lookups, p.urls, p.store.users),
   openIdClaims: (p) => new OpenIdClaims(p.idTokenSigner, p.store.users, p.actorViews, p.urls, p.clock),
   deliveries: (p) =>
     new Deliveries(

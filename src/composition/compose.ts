@@ -117,7 +117,14 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
     // The store, and the rate limits counted next to its data.
     store: (p) => p.openedStore.persistence,
     rateLimits: (p) =>
-      rateLimits(p.openedStore.counters, config.login, config.actions, config.inbox, config.introspection),
+      rateLimits(
+        p.openedStore.counters,
+        config.login,
+        config.actions,
+        config.inbox,
+        config.introspection,
+        config.people,
+      ),
     loginThrottle: (p) => p.rateLimits.loginThrottle,
     registrations: (p) => p.rateLimits.registrations,
     introspectionFailures: (p) => p.rateLimits.introspectionFailures,
@@ -129,6 +136,8 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
       perOrigin: p.rateLimits.followsPerOrigin,
       pendingAcceptsPerHost: config.inbox.pendingAcceptsPerHost,
     }),
+    followerActions: (p) => p.rateLimits.followerActions,
+    lookups: (p) => p.rateLimits.lookups,
     purgeExpiredLimits: (p) => () => p.rateLimits.purgeExpired(p.clock.now()),
 
     // Crypto, time and ids

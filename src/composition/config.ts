@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { publicAddress, type PublicAddress } from '../domain/public-address.js';
 import type { ServerLimits } from '../adapters/http/http-server.js';
+import type { PeopleLimits } from '../adapters/throttle/rate-limits.js';
 import { ConfigError } from './config-error.js';
 import { ed25519KeyPairFromPkcs8Pem, generateEd25519Pkcs8Pem } from '@l2/tlog/node-crypto';
 import { logOriginOf } from '@l2/tlog';
@@ -77,6 +78,9 @@ const EnvSchema = z.object({
   FOLLOWS_PER_ORIGIN: int(1, 10_000_000, 2000),
   FOLLOW_WINDOW_SECONDS: int(1, 86_400, 3600),
   PENDING_ACCEPTS_PER_HOST: int(1, 1_000_000, 1000),
+  // Issue 37 (API.md §4.3): what one user can make L2 send and fetch, per hour.
+  FOLLOWER_ACTIONS_PER_USER: int(1, 1_000_000, 300),
+  LOOKUPS_PER_USER: int(1, 1_000_000, 60),
 });
 
 export interface Config {
@@ -144,6 +148,8 @@ export interface Config {
     /** Accepts that may wait undelivered for one host; a Follow that would queue another is answered 429. */
     readonly pendingAcceptsPerHost: number;
   };
+  /** What one user can make L2 send and fetch (API.md §4.3), per hour. */
+  readonly people: PeopleLimits;
   readonly revocationCleanupIntervalMs: number;
   readonly queuePollIntervalMs: number;
   /** The first retry delay of every outbound job (notices and deliveries). */
@@ -239,6 +245,10 @@ export function loadConfig(
       followsPerOrigin: e.FOLLOWS_PER_ORIGIN,
       followWindowSeconds: e.FOLLOW_WINDOW_SECONDS,
       pendingAcceptsPerHost: e.PENDING_ACCEPTS_PER_HOST,
+    },
+    people: {
+      followerActionsPerUser: e.FOLLOWER_ACTIONS_PER_USER,
+      lookupsPerUser: e.LOOKUPS_PER_USER,
     },
     revocationCleanupIntervalMs: e.REVOCATION_CLEANUP_INTERVAL_SECONDS * 1000,
     queuePollIntervalMs: e.QUEUE_POLL_INTERVAL_MS,

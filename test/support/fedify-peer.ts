@@ -41,7 +41,22 @@ export interface Received {
   readonly ldVerified: boolean;
 }
 
+/** What an actor of the peer says of its other accounts (API.md §4.3): served in its actor document. */
+export interface PeerActorOptions {
+  /** `alsoKnownAs`: the other accounts of the same person (absent when not given). */
+  alsoKnownAs?: string[];
+  /** `movedTo`: the account this one moved to (absent when not given). */
+  movedTo?: string;
+}
+
 export interface PeerOptions {
+  /** The loopback address to listen on (default 127.0.0.1); 127.0.0.2 makes a peer on another host. */
+  readonly host?: string;
+  /**
+   * The actors served, by name, besides `bob` (who always exists; name him here to give him aliases or a move).
+   * Each answers at /users/<name>, with an inbox at /users/<name>/inbox, sharing the peer's key pair.
+   */
+  readonly actors?: Record<string, PeerActorOptions>;
   /** Offer a shared inbox (default true). */
   readonly sharedInbox?: boolean;
   /** Serve the key as a document of its own at …/main-key, GoToSocial style, instead of in the actor. */
@@ -89,6 +104,10 @@ export class FedifyPeer {
   attempts = 0;
   /** Key ids that signed the GETs of the actor (null for an unsigned GET). */
   readonly actorFetchedBy: (string | null)[] = [];
+  /** Every GET the peer was asked, by path and query (actors, keys, WebFinger): what a test counts requests by. */
+  readonly gets: string[] = [];
+  /** The actors served and what each says of its other accounts (a test may change them while the peer runs). */
+  readonly actors: Map<string, PeerActorOptions>;
   /** What the inboxes answer; 202 unless a test says otherwise. */
   answer: InboxAnswer = 202;
   private readonly events = new EventEmitter();
@@ -100,14 +119,17 @@ export class FedifyPeer {
     private keys: Awaited<ReturnType<typeof generateCryptoKeyPair>>,
     public publicKeyPem: string,
     private readonly options: PeerOptions,
-  ) {}
+  ) {
+    this.actors = new Map([['bob', {}], ...Object.entries(options.actors ?? {})]);
+  }
 
   static async start(options: PeerOptions = {}): Promise<FedifyPeer> {
     const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
     const publicKeyPem = await exportSpki(keys.publicKey);
     const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    const url = `http://${host}:${(server.address() as AddressInfo).port}`;
     const peer = new FedifyPeer(server, url, keys, publicKeyPem, options);
     server.on('request', (req, res) => {
       peer.handle(req).then(
@@ -125,10 +147,10 @@ export class FedifyPeer {
   }
 
   get actorId(): string {
-    return `${this.url}/users/bob`;
+    return this.actorIdOf('bob');
   }
   get keyId(): string {
-    return this.options.keyDocument ? `${this.actorId}/main-key` : `${this.actorId}#main-key`;
+    return this.keyIdOf('bob');
   }
   get inbox(): string {
     return `${this.actorId}/inbox`;
@@ -136,19 +158,58 @@ export class FedifyPeer {
   get sharedInbox(): string {
     return `${this.url}/inbox`;
   }
+  /** host:port, as a handle names the peer: `@bob@${peer.host}`. */
+  get host(): string {
+    return new URL(this.url).host;
+  }
 
-  /** The actor document Fedify-made peers serve (Mastodon's shape). */
-  actor(): Json {
-    const key = { id: this.keyId, owner: this.actorId, publicKeyPem: this.publicKeyPem };
+  /** The id of the actor called `name` (served or not). */
+  actorIdOf(name: string): string {
+    return `${this.url}/users/${name}`;
+  }
+  keyIdOf(name: string): string {
+    return this.options.keyDocument ? `${this.actorIdOf(name)}/main-key` : `${this.actorIdOf(name)}#main-key`;
+  }
+  /** `@name@host:port`: the handle WebFinger answers for. */
+  handleOf(name: string): string {
+    return `@${name}@${this.host}`;
+  }
+
+  /** The actor document Fedify-made peers serve (Mastodon's shape), with its aliases and move as Mastodon writes them. */
+  actor(name = 'bob'): Json {
+    const id = this.actorIdOf(name);
+    const key = { id: this.keyIdOf(name), owner: id, publicKeyPem: this.publicKeyPem };
+    const { alsoKnownAs, movedTo } = this.actors.get(name) ?? {};
     return {
-      '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
-      id: this.actorId,
+      '@context': [
+        'https://www.w3.org/ns/activitystreams',
+        'https://w3id.org/security/v1',
+        {
+          alsoKnownAs: { '@id': 'as:alsoKnownAs', '@type': '@id' },
+          movedTo: { '@id': 'as:movedTo', '@type': '@id' },
+        },
+      ],
+      id,
       type: 'Person',
-      preferredUsername: 'bob',
-      inbox: this.inbox,
-      outbox: `${this.actorId}/outbox`,
+      preferredUsername: name,
+      inbox: `${id}/inbox`,
+      outbox: `${id}/outbox`,
       ...(this.options.sharedInbox === false ? {} : { endpoints: { sharedInbox: this.sharedInbox } }),
       publicKey: key,
+      ...(alsoKnownAs ? { alsoKnownAs } : {}),
+      ...(movedTo ? { movedTo } : {}),
+    };
+  }
+
+  /** The JRD `/.well-known/webfinger` answers for `acct:<name>@<host:port>` (Mastodon's shape). */
+  webfinger(name: string): Json {
+    return {
+      subject: `acct:${name}@${this.host}`,
+      aliases: [this.actorIdOf(name)],
+      links: [
+        { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: `${this.url}/@${name}` },
+        { rel: 'self', type: 'application/activity+json', href: this.actorIdOf(name) },
+      ],
     };
   }
 
@@ -253,25 +314,29 @@ export class FedifyPeer {
 
   private async handle(req: IncomingMessage): Promise<[InboxAnswer, string?, string?]> {
     const path = req.url ?? '/';
-    if (req.method === 'GET' && path === '/users/bob') {
+    if (req.method === 'GET') this.gets.push(path);
+    const actorPath = /^\/users\/([^/?#]+)(\/main-key|\/inbox)?$/.exec(path);
+    const name = actorPath && this.actors.has(actorPath[1]!) ? actorPath[1]! : null;
+    if (req.method === 'GET' && name !== null && actorPath?.[2] === undefined) {
       const signer = await verifyRequest(
         new Request(`${this.url}${path}`, { headers: headersOf(req) }),
         loaders,
       );
       this.actorFetchedBy.push(signer?.id?.href ?? null);
       if (this.options.authorizedFetch && !signer) return [401];
-      return [200, 'application/activity+json', JSON.stringify(this.actor())];
+      return [200, 'application/activity+json', JSON.stringify(this.actor(name))];
     }
-    if (req.method === 'GET' && path === '/users/bob/main-key' && this.options.keyDocument) {
+    if (req.method === 'GET' && name !== null && actorPath?.[2] === '/main-key' && this.options.keyDocument) {
       const key = {
         '@context': 'https://w3id.org/security/v1',
-        id: this.keyId,
-        owner: this.actorId,
+        id: this.keyIdOf(name),
+        owner: this.actorIdOf(name),
         publicKeyPem: this.publicKeyPem,
       };
       return [200, 'application/activity+json', JSON.stringify(key)];
     }
-    if (req.method === 'POST' && (path === '/inbox' || path === '/users/bob/inbox')) {
+    if (req.method === 'GET' && path.startsWith('/.well-known/webfinger?')) return this.answerWebfinger(path);
+    if (req.method === 'POST' && (path === '/inbox' || (name !== null && actorPath?.[2] === '/inbox'))) {
       const body = await readBody(req);
       this.attempts++;
       this.events.emit('attempt');
@@ -293,5 +358,14 @@ export class FedifyPeer {
       return [this.answer];
     }
     return [404];
+  }
+
+  /** `acct:<name>@<host:port>` of a served actor → its JRD; anything else → 404 (400 without a resource). */
+  private answerWebfinger(path: string): [number, string?, string?] {
+    const resource = new URLSearchParams(path.slice(path.indexOf('?') + 1)).get('resource');
+    if (resource === null) return [400];
+    const acct = /^acct:([^@]+)@(.+)$/.exec(resource);
+    if (acct === null || acct[2] !== this.host || !this.actors.has(acct[1]!)) return [404];
+    return [200, 'application/jrd+json', JSON.stringify(this.webfinger(acct[1]!))];
   }
 }

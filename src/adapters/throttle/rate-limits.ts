@@ -51,6 +51,17 @@ export interface FollowBudgets {
   readonly followWindowSeconds: number;
 }
 
+/** What one user can make L2 send and fetch (API.md §4.3, issue 37), per hour. */
+export interface PeopleLimits {
+  /** Follow requests accepted or rejected, followers removed, actors blocked or unblocked: each queues a delivery. */
+  readonly followerActionsPerUser: number;
+  /** Requests made to resolve an actor the user named (a WebFinger request, an actor fetch). */
+  readonly lookupsPerUser: number;
+}
+
+/** The window of the per-user budgets of API.md §4.3. */
+export const PEOPLE_WINDOW_SECONDS = 3600;
+
 export interface RateLimits {
   readonly loginThrottle: RateLimiterLoginThrottle;
   /** Introspections answered inactive per client address: no scanning for live tokens. */
@@ -67,6 +78,10 @@ export interface RateLimits {
   readonly followsPerActor: RateLimiterBudget;
   /** Follows per remote origin, all its actors together. */
   readonly followsPerOrigin: RateLimiterBudget;
+  /** Follower actions per user (accept, reject, remove, block, unblock): each queues one delivery. */
+  readonly followerActions: RateLimiterBudget;
+  /** Outbound requests per user to resolve actors they name (a block, an alias, a move target). */
+  readonly lookups: RateLimiterBudget;
   /** The jti of every client assertion accepted, for the replay window (API.md §2.5): replays are refused. */
   readonly assertionReplays: CounterAssertionReplays;
   /** Forgets counters whose window is over (stored counters only); run with the hourly clean-up. */
@@ -76,7 +91,7 @@ export interface RateLimits {
 /**
  * Every rate limit on the given store: the failed-login limits of API.md §1 (by username, and by client address
  * with the IPv6 /56 and /48 around it), registrations per address, asset writes per user and the inbox's Follows
- * per remote actor and origin, inactive introspections per address. They share one table (or collection), told apart by the key prefix.
+ * per remote actor and origin, inactive introspections per address, and the per-user follower actions and lookups. They share one table (or collection), told apart by the key prefix.
  */
 export function rateLimits(
   store: CounterStore,
@@ -84,6 +99,7 @@ export function rateLimits(
   actions: ActionLimits,
   follows: FollowBudgets,
   introspection: IntrospectionLimits,
+  people: PeopleLimits,
 ): RateLimits {
   return {
     loginThrottle: new RateLimiterLoginThrottle(
@@ -117,6 +133,11 @@ export function rateLimits(
     followsPerOrigin: new RateLimiterBudget(
       store.limiter('follow_origin', follows.followsPerOrigin, follows.followWindowSeconds),
     ),
+    // Keys are `follower-actions:<user>` and `lookups:<user>` (rate-limiter-flexible adds the colon).
+    followerActions: new RateLimiterBudget(
+      store.limiter('follower-actions', people.followerActionsPerUser, PEOPLE_WINDOW_SECONDS),
+    ),
+    lookups: new RateLimiterBudget(store.limiter('lookups', people.lookupsPerUser, PEOPLE_WINDOW_SECONDS)),
     assertionReplays: new CounterAssertionReplays(
       store.limiter('client_assertion_jti', 1, ASSERTION_REPLAY_WINDOW_SECONDS),
     ),

@@ -45,6 +45,7 @@ describe('the /56 and /48 around an IPv6 client', () => {
 });
 
 const FOLLOWS = { followsPerActor: 100, followsPerOrigin: 2000, followWindowSeconds: 3600 };
+const PEOPLE = { followerActionsPerUser: 300, lookupsPerUser: 60 };
 const INTROSPECTION = { maxFailuresPerAddress: 1000, windowSeconds: 900 };
 
 for (const [name, open] of stores) {
@@ -54,7 +55,7 @@ for (const [name, open] of stores) {
 
     /** The service builds its limiters at start-up; the SQLite one creates its table a turn of the loop later. */
     const throttleOn = async (store: CounterStore, login: LoginLimits) => {
-      const built = rateLimits(store, login, ACTIONS, FOLLOWS, INTROSPECTION).loginThrottle;
+      const built = rateLimits(store, login, ACTIONS, FOLLOWS, INTROSPECTION, PEOPLE).loginThrottle;
       await new Promise((resolve) => setImmediate(resolve));
       return built;
     };
