@@ -1,6 +1,8 @@
 // The profile's request and answer (API.md §4.2): they validate bodies and generate /openapi.json. The domain's
 // rules (profile.ts) judge every field and word its message; the bounds here only cap what is parsed before them.
 import { z } from 'zod';
+import { ALSO_KNOWN_AS_MAX } from '../../../domain/also-known-as.js';
+import { ACTOR_NAME_MAX_CHARACTERS } from '../../../domain/actor-name.js';
 import { PROFILE_RULES, type Profile } from '../../../domain/profile.js';
 import { formBoolean, UserSummary } from './schemas.js';
 
@@ -78,6 +80,19 @@ export const UpdateProfileRequest = z
         type: 'boolean',
         description: 'Opt in to full-text search on other servers. A form sends a checkbox.',
       }),
+      // The domain judges the entries (also-known-as.ts); this only caps what is parsed.
+      also_known_as: z
+        .union([
+          z.array(z.string().max(ACTOR_NAME_MAX_CHARACTERS)).max(50),
+          z.string().max(ACTOR_NAME_MAX_CHARACTERS * 6),
+          z.null(),
+        ])
+        .optional()
+        .openapi({
+          type: ['array', 'null'],
+          items: { type: 'string' },
+          description: `Your other accounts: at most ${ALSO_KNOWN_AS_MAX}, each an actor URL or @user@host, resolved and stored as the actor's id; null or [] clears. A form sends one field, one entry per line.`,
+        }),
     }),
   )
   .openapi('UpdateProfileRequest');
@@ -113,6 +128,7 @@ export function formValuesOf(profile: Profile): Record<string, unknown> {
     ),
     pinned: profile.pinned.join(', '),
     indexable: profile.indexable,
+    also_known_as: profile.alsoKnownAs.join('\n'),
   };
 }
 
@@ -132,5 +148,6 @@ export function formValuesTyped(body: unknown): Record<string, unknown> {
     })),
     pinned: text('pinned'),
     indexable: folded.indexable !== undefined && folded.indexable !== 'false',
+    also_known_as: text('also_known_as'),
   };
 }

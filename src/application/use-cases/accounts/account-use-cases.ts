@@ -55,7 +55,15 @@ export const ACCOUNT_USE_CASES = {
   getPublicActor: (p) => new GetPublicActor(p.store.users),
   getActorView: (p) => new GetActorView(p.actorViews),
   updateProfile: (p) =>
-    new UpdateProfile(p.store.users, p.store.assets, p.assetWrites, p.workSignal, p.clock),
+    new UpdateProfile(
+      p.store.users,
+      p.store.assets,
+      p.assetWrites,
+      p.workSignal,
+      p.clock,
+      p.actorResolution,
+      p.urls,
+    ),
   listUsers: (p) => new ListUsers(p.store.users),
   attachRenderer: (p) => new AttachRenderer(p.scopedTokenGrant, p.tokenIssuer),
   detachRenderer: (p) =>

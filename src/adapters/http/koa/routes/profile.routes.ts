@@ -92,6 +92,7 @@ export function profileRoutes(routes: RouteTable, deps: HttpDependencies): void 
       writer: session.claims,
       username: String(ctx.params.username),
       changes: changesOf({ ...input, ...(indexable !== undefined ? { indexable } : {}) }),
+      ...(input.also_known_as !== undefined ? { alsoKnownAs: input.also_known_as } : {}),
     });
     if (!result.ok) throw PROFILE_ERRORS.problem(result.error);
     if (isFormPost(ctx)) return seeOther(ctx, `/users/${result.value.username}`);
@@ -102,7 +103,7 @@ export function profileRoutes(routes: RouteTable, deps: HttpDependencies): void 
     '/users/:username',
     {
       summary:
-        "Change one's own profile: display name, bio, avatar, header, fields, pinned assets, indexable",
+        "Change one's own profile: display name, bio, avatar, header, fields, pinned assets, indexable, also_known_as",
       description:
         'Any subset of the fields; null clears one. Every change is delivered to the followers as an Update of ' +
         'the actor.',
