@@ -190,6 +190,8 @@ function productionParts(config: Config, openedStore: OpenedStore): Factories<L2
         p.outboundHttp,
         async () => ({ keyId: p.urls.instanceKeyId(), privateKeyPem: (await keys.keyPair()).privateKeyPem }),
         p.clock,
+        // As client documents: http only on loopback, and only where private destinations are allowed.
+        { httpOnLoopback: config.allowPrivateDestinations },
       );
     },
     federation: (p) => p.httpFederation,

@@ -14,6 +14,10 @@ export interface ActorScript {
   readonly idElsewhere?: boolean;
   readonly withoutInbox?: boolean;
   readonly sharedInbox?: boolean;
+  /** Another `type` than Person (a Note: no actor). */
+  readonly type?: string;
+  readonly alsoKnownAs?: readonly string[];
+  readonly movedTo?: string;
 }
 
 /**
@@ -25,6 +29,13 @@ export interface ScriptedPeer {
   /** The documents delivered to `inbox` so far, as the peer read them. */
   deliveredTo(inbox: string): unknown[];
   actor(script?: ActorScript): string;
+  /** Serves another document at an actor URL made before (what its server says now). */
+  rescript(id: string, script: ActorScript): void;
+  /**
+   * An account WebFinger knows on the peer, whose `self` link is `actor` (none at all with null): the user and the
+   * host (and port) to ask WebFinger with.
+   */
+  account(actor: string | null): { readonly user: string; readonly host: string };
   /** An actor URL whose server cannot answer now (503). */
   actorUnavailable(): string;
   /** An actor URL whose server has no such actor (410). */
@@ -122,6 +133,86 @@ export function federationClientContract(name: string, harness: FederationClient
       const lookup = await client().fetchActor(peer().actorGone());
 
       expect(!lookup.ok && lookup.retryable).to.equal(false);
+    });
+
+    describe('actors someone names (API.md §4.3)', () => {
+      it('looks up an actor with its inboxes, its alsoKnownAs and its movedTo', async () => {
+        const aliases = ['https://old.example/users/bob', 'https://older.example/@bob'];
+        const id = peer().actor({
+          sharedInbox: true,
+          alsoKnownAs: aliases,
+          movedTo: 'https://new.example/u/b',
+        });
+
+        const lookup = await client().lookUpActor(id, { fresh: true });
+
+        expect(lookup).to.deep.equal({
+          ok: true,
+          actor: {
+            id,
+            inbox: `${id}/inbox`,
+            sharedInbox: `${new URL(id).origin}/inbox`,
+            alsoKnownAs: aliases,
+            movedTo: 'https://new.example/u/b',
+          },
+        });
+      });
+
+      it('gives an actor that names no alias and no move an empty alsoKnownAs and a null movedTo', async () => {
+        const lookup = await client().lookUpActor(peer().actor(), { fresh: true });
+
+        expect(lookup.ok && lookup.actor.alsoKnownAs).to.deep.equal([]);
+        expect(lookup.ok && lookup.actor.movedTo).to.equal(null);
+      });
+
+      it('reads the actor afresh, never from a copy an earlier lookup kept', async () => {
+        const id = peer().actor();
+        expect((await client().fetchActor(id)).ok).to.equal(true);
+        peer().rescript(id, { movedTo: 'https://new.example/u/b' });
+
+        const lookup = await client().lookUpActor(id, { fresh: true });
+
+        expect(lookup.ok && lookup.actor.movedTo).to.equal('https://new.example/u/b');
+      });
+
+      const notActors = [
+        ['a document that is another actor', { idElsewhere: true }],
+        ['an actor without an inbox', { withoutInbox: true }],
+        ['a document that is no actor', { type: 'Note' }],
+      ] as const;
+      for (const [what, script] of notActors) {
+        it(`refuses to look up ${what}, for good`, async () => {
+          const lookup = await client().lookUpActor(peer().actor(script), { fresh: true });
+
+          expect(lookup.ok).to.equal(false);
+          expect(!lookup.ok && lookup.retryable).to.equal(false);
+          expect(!lookup.ok && lookup.reason).to.be.a('string').that.is.not.empty;
+        });
+      }
+
+      it('answers a lookup of an actor whose server cannot answer now as worth asking again', async () => {
+        const lookup = await client().lookUpActor(peer().actorUnavailable(), { fresh: true });
+
+        expect(!lookup.ok && lookup.retryable).to.equal(true);
+      });
+
+      it('finds the actor of an account by WebFinger', async () => {
+        const id = peer().actor();
+        const { user, host } = peer().account(id);
+
+        expect(await client().webfinger(user, host)).to.deep.equal({ ok: true, self: id });
+      });
+
+      it('refuses, for good, an account WebFinger does not know and one with no ActivityPub actor', async () => {
+        const { host } = peer().account(peer().actor());
+        const selfless = peer().account(null);
+
+        for (const user of ['nobody', selfless.user]) {
+          const lookup = await client().webfinger(user, host);
+          expect(lookup.ok).to.equal(false);
+          expect(!lookup.ok && lookup.retryable).to.equal(false);
+        }
+      });
     });
   });
 }

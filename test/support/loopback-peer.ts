@@ -1,7 +1,7 @@
 // A peer server on 127.0.0.1 that answers as a contract scripts it (test/contract/federation-client.contract.ts),
 // and the real HTTP federation client pointed at it.
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpFederationClient } from '../../src/adapters/outbound/http-federation-client.js';
 import { IpDestinationPolicy } from '../../src/adapters/outbound/ip-destination-policy.js';
@@ -32,6 +32,8 @@ type Route = { status: number; document?: unknown; received: unknown[] };
 /** One HTTP server whose paths each answer as scripted, and remember what was POSTed to them. */
 class LoopbackPeer implements ScriptedPeer {
   private readonly routes = new Map<string, Route>();
+  /** WebFinger accounts by user: the `self` link each answers with (none with null). */
+  private readonly accounts = new Map<string, string | null>();
   private made = 0;
   private base = '';
 
@@ -41,6 +43,7 @@ class LoopbackPeer implements ScriptedPeer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
+        if (req.url?.startsWith('/.well-known/webfinger?')) return void peer.finger(req.url, res);
         const route = peer.routes.get(req.url ?? '');
         if (!route) return void res.writeHead(404).end();
         if (req.method === 'POST') route.received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
@@ -65,14 +68,41 @@ class LoopbackPeer implements ScriptedPeer {
 
   actor(script: ActorScript = {}): string {
     const id = `${this.base}/actors/${++this.made}`;
+    this.rescript(id, script);
+    return id;
+  }
+
+  rescript(id: string, script: ActorScript): void {
     const document = {
       id: script.idElsewhere ? `${this.base}/actors/someone-else` : id,
-      type: 'Person',
+      type: script.type ?? 'Person',
       ...(script.withoutInbox ? {} : { inbox: `${id}/inbox` }),
       ...(script.sharedInbox ? { endpoints: { sharedInbox: `${this.base}/inbox` } } : {}),
+      ...(script.alsoKnownAs ? { alsoKnownAs: script.alsoKnownAs } : {}),
+      ...(script.movedTo ? { movedTo: script.movedTo } : {}),
     };
     this.routes.set(new URL(id).pathname, { status: 200, document, received: [] });
-    return id;
+  }
+
+  account(actor: string | null): { user: string; host: string } {
+    const user = `user${++this.made}`;
+    this.accounts.set(user, actor);
+    return { user, host: new URL(this.base).host };
+  }
+
+  /** A JRD for `acct:<user>@<host>` of an account made here, as Mastodon writes one; 404 for any other. */
+  private finger(url: string, res: ServerResponse): void {
+    const resource = new URL(url, this.base).searchParams.get('resource') ?? '';
+    const acct = /^acct:([^@]+)@(.+)$/.exec(resource);
+    const self = acct && acct[2] === new URL(this.base).host ? this.accounts.get(acct[1]!) : undefined;
+    if (self === undefined) return void res.writeHead(404).end();
+    const links = [
+      { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: `${this.base}/@x` },
+    ];
+    if (self !== null) links.push({ rel: 'self', type: 'application/activity+json', href: self });
+    res
+      .writeHead(200, { 'content-type': 'application/jrd+json' })
+      .end(JSON.stringify({ subject: resource, links }));
   }
 
   actorUnavailable(): string {
@@ -106,6 +136,7 @@ export const httpFederationHarness: FederationClientHarness = {
       http,
       async () => ({ keyId: 'https://l2.example/actor#main-key', privateKeyPem: instanceKey() }),
       { now: () => new Date() },
+      { httpOnLoopback: true },
     );
     return {
       client,

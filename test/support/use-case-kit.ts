@@ -10,7 +10,12 @@ import type {
 } from '../../src/application/ports/client-document-source.js';
 import { JoseClientAssertionSignatures } from '../../src/adapters/crypto/jose-client-assertion-signatures.js';
 import type { RevocationNotice } from '../../src/domain/revocation.js';
-import type { ActorLookup, FederationClient } from '../../src/application/ports/federation-client.js';
+import type {
+  ActorLookup,
+  FederationClient,
+  NamedActorLookup,
+  WebFingerLookup,
+} from '../../src/application/ports/federation-client.js';
 import type {
   ActivitySigner,
   JsonLdDocument,
@@ -38,6 +43,13 @@ export const KIT_LOGIN_FAILURES_PER_USERNAME = 3;
 export const KIT_INTROSPECTION_FAILURES_PER_ADDRESS = 3;
 /** Passkey sign-in challenges per address and window in the kit. */
 export const KIT_PASSKEY_CHALLENGES_PER_ADDRESS = 3;
+/**
+ * Lookups per user and hour in the kit (LOOKUPS_PER_USER): enough for five handles (two requests each) and a little
+ * more, so that an `also_known_as` of five entries resolves, and few enough to run out in a test.
+ */
+export const KIT_LOOKUPS_PER_USER = 12;
+/** Follower actions per user and hour in the kit (FOLLOWER_ACTIONS_PER_USER). */
+export const KIT_FOLLOWER_ACTIONS_PER_USER = 10;
 /** Wrong authenticator-app codes per account and day in the kit: below the login limit, so both can be seen. */
 export const KIT_APP_CODE_FAILURES_PER_DAY = 1;
 
@@ -72,7 +84,13 @@ export interface ScriptedActor {
   readonly id: string;
   readonly inbox: string | null;
   readonly sharedInbox: string | null;
+  /** Its `type` (Person when not given): another type is no actor. */
+  readonly type?: string;
+  readonly alsoKnownAs?: readonly string[];
+  readonly movedTo?: string | null;
 }
+
+const ACTOR_TYPES = new Set(['Person', 'Service', 'Application', 'Group', 'Organization']);
 
 /**
  * A federation client whose answers the test scripts; it records every delivery it was asked to make. It answers as
@@ -87,6 +105,13 @@ export class ScriptedFederation implements FederationClient {
   actors = new Map<string, ScriptedActor>();
   /** Actors whose server cannot answer now (a 5xx, a timeout). */
   readonly unavailable = new Set<string>();
+  /** WebFinger accounts by `user@host`: the `self` link each answers with (null: none of ActivityPub). */
+  accounts = new Map<string, string | null>();
+  /**
+   * Every request a lookup made, in order: `webfinger acct:<user>@<host>` and `actor <url>` (lookUpActor) — what a
+   * test counts to see that nothing was asked.
+   */
+  readonly requests: string[] = [];
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
     this.delivered.push({ inbox, document, key });
@@ -100,6 +125,28 @@ export class ScriptedFederation implements FederationClient {
     if (actor.id !== id) return { ok: false, retryable: false, reason: 'the document is another actor' };
     if (actor.inbox === null) return { ok: false, retryable: false, reason: 'the actor has no inbox' };
     return { ok: true, actor: { id, inbox: actor.inbox, sharedInbox: actor.sharedInbox } };
+  }
+
+  /** As fetchActor, never cached (the fake keeps nothing), with the type checked and alsoKnownAs and movedTo read. */
+  async lookUpActor(id: string, _options: { readonly fresh: true }): Promise<NamedActorLookup> {
+    this.requests.push(`actor ${id}`);
+    const actor = this.actors.get(id);
+    if (actor && !ACTOR_TYPES.has(actor.type ?? 'Person'))
+      return { ok: false, retryable: false, reason: 'the document is not an actor' };
+    const found = await this.fetchActor(id);
+    if (!found.ok) return found;
+    return {
+      ok: true,
+      actor: { ...found.actor, alsoKnownAs: actor?.alsoKnownAs ?? [], movedTo: actor?.movedTo ?? null },
+    };
+  }
+
+  async webfinger(user: string, host: string): Promise<WebFingerLookup> {
+    this.requests.push(`webfinger acct:${user}@${host}`);
+    const self = this.accounts.get(`${user}@${host}`);
+    if (self === undefined) return { ok: false, retryable: false, reason: 'no such account' };
+    if (self === null) return { ok: false, retryable: false, reason: 'the account has no ActivityPub actor' };
+    return { ok: true, self };
   }
 }
 
@@ -150,6 +197,8 @@ function configOfKit(): Config {
     INTROSPECTION_MAX_FAILURES_PER_ADDRESS: String(KIT_INTROSPECTION_FAILURES_PER_ADDRESS),
     PASSKEY_CHALLENGES_PER_ADDRESS: String(KIT_PASSKEY_CHALLENGES_PER_ADDRESS),
     APP_CODE_FAILURES_PER_DAY: String(KIT_APP_CODE_FAILURES_PER_DAY),
+    LOOKUPS_PER_USER: String(KIT_LOOKUPS_PER_USER),
+    FOLLOWER_ACTIONS_PER_USER: String(KIT_FOLLOWER_ACTIONS_PER_USER),
   });
   return kitConfig;
 }
@@ -228,6 +277,8 @@ export function useCaseKit(start = new Date('2026-11-22T10:00:00.000Z')) {
     deleteAsset: useCases.deleteAsset,
     updateProfile: useCases.updateProfile,
     federation,
+    /** Resolves the actors people name (blocks, aliases, move targets) through `federation`. */
+    actorResolution: services.actorResolution,
     problems,
     urls: l2.urls,
     deliver: services.jobRunner,

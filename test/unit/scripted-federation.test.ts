@@ -35,12 +35,26 @@ class FakePeer implements ScriptedPeer {
 
   actor(script: ActorScript = {}): string {
     const id = `${PEER}/actors/${++this.made}`;
+    this.rescript(id, script);
+    return id;
+  }
+
+  rescript(id: string, script: ActorScript): void {
     this.fake.actors.set(id, {
       id: script.idElsewhere ? `${PEER}/actors/someone-else` : id,
       inbox: script.withoutInbox ? null : `${id}/inbox`,
       sharedInbox: script.sharedInbox ? `${PEER}/inbox` : null,
+      ...(script.type ? { type: script.type } : {}),
+      ...(script.alsoKnownAs ? { alsoKnownAs: script.alsoKnownAs } : {}),
+      ...(script.movedTo ? { movedTo: script.movedTo } : {}),
     });
-    return id;
+  }
+
+  account(actor: string | null): { user: string; host: string } {
+    const user = `user${++this.made}`;
+    const host = new URL(PEER).host;
+    this.fake.accounts.set(`${user}@${host}`, actor);
+    return { user, host };
   }
 
   actorUnavailable(): string {

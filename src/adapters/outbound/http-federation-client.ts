@@ -10,11 +10,19 @@ import type {
   FetchFailure,
   FetchResult,
 } from '../../application/ports/document-fetcher.js';
-import type { ActorLookup, FederationClient } from '../../application/ports/federation-client.js';
+import type {
+  ActorLookup,
+  FederationClient,
+  NamedActorLookup,
+  WebFingerLookup,
+} from '../../application/ports/federation-client.js';
 import { httpUrl, isRecord, sameOrigin } from '../../domain/federation.js';
+import { fetchFailureOf, NO_SUCH_NAME, trimmed } from './fetched-document.js';
+import { askWebfinger, webfingerUrl } from './webfinger-request.js';
 import { FetchSlots } from './fetch-slots.js';
 import { digestOf, signedHeaders } from './http-signing.js';
 import {
+  mediaType,
   MAX_RESPONSE_BYTES,
   OutboundFailure,
   OutboundHttp,
@@ -28,40 +36,14 @@ const MAX_REDIRECTS = 3;
 /** How long a fetched document is reused: the key check and the Follow that follows it need the same actor. */
 const DOCUMENT_TTL_MS = 60_000;
 const MAX_CACHED = 1000;
-/** The most public keys read from one document, and the longest PEM kept. */
-const MAX_KEYS = 8;
-const MAX_PEM_LENGTH = 16 * 1024;
 const ACTOR_TYPES = new Set(['Person', 'Service', 'Application', 'Group', 'Organization']);
+const AS_TYPES = ['application/activity+json', 'application/ld+json', 'application/json'];
+
+/** A fetched document with the URL that finally served it (after redirects). */
+type Fetched = { readonly ok: true; readonly document: FetchedDocument; readonly url: string } | FetchFailure;
 
 /** A 401 is retried too: the peer may not have fetched our key yet (Mastodon retries it as well). */
 const outcomeOf = (status: number): DeliveryOutcome => OutboundHttp.outcomeOfStatus(status, [401]);
-
-/** DNS answers that say a name has no address: as final as a 404 (and no different from one to whoever asks). */
-const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
-
-const text = (value: unknown, max = 2048): string | undefined =>
-  typeof value === 'string' && value.length <= max ? value : undefined;
-
-function trimmed(document: Record<string, unknown>): FetchedDocument {
-  const keys = Array.isArray(document.publicKey) ? document.publicKey : [document.publicKey];
-  const endpoints = isRecord(document.endpoints) ? document.endpoints : {};
-  return {
-    id: text(document.id),
-    type: text(document.type, 64),
-    inbox: text(document.inbox),
-    sharedInbox: text(endpoints.sharedInbox) ?? text(document.sharedInbox),
-    owner: text(document.owner),
-    publicKeyPem: text(document.publicKeyPem, MAX_PEM_LENGTH),
-    publicKey: keys
-      .slice(0, MAX_KEYS)
-      .filter(isRecord)
-      .map((key) => ({
-        id: text(key.id),
-        owner: text(key.owner),
-        publicKeyPem: text(key.publicKeyPem, MAX_PEM_LENGTH),
-      })),
-  };
-}
 
 /**
  * Talks to other ActivityPub servers: deliveries POSTed and HTTP-signed with the author's key; documents fetched with
@@ -85,6 +67,8 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     private readonly http: OutboundHttp,
     private readonly instanceKey: () => Promise<SigningKey>,
     private readonly clock: Clock,
+    /** L1_ALLOW_PRIVATE: WebFinger may be asked over http on loopback (tests, a development peer). */
+    private readonly options: { readonly httpOnLoopback?: boolean } = {},
   ) {}
 
   async deliver(inbox: string, document: JsonLdDocument, key: SigningKey): Promise<DeliveryOutcome> {
@@ -119,10 +103,48 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     return { ok: true, actor: { id, inbox, sharedInbox: httpUrl(actor.sharedInbox) } };
   }
 
+  async lookUpActor(id: string, _options: { readonly fresh: true }): Promise<NamedActorLookup> {
+    // Never the cached copy: whoever names an actor gets what its server says now (a move, new aliases).
+    const fetched = await this.fetchInTurn(id, false, (url) => this.fetchUncached(url));
+    if (!fetched.ok) {
+      this.documents.delete(id);
+      return fetched;
+    }
+    this.documents.set(id, Promise.resolve({ ok: true, document: fetched.document }));
+    const actor = fetched.document;
+    if (actor.id !== fetched.url)
+      return { ok: false, retryable: false, reason: 'the document’s id is not the URL that served it' };
+    if (actor.type === undefined || !ACTOR_TYPES.has(actor.type))
+      return { ok: false, retryable: false, reason: 'the document is not an actor' };
+    const inbox = httpUrl(actor.inbox);
+    if (inbox === null || !sameOrigin(inbox, actor.id))
+      return { ok: false, retryable: false, reason: 'the actor has no inbox on its own server' };
+    const shared = httpUrl(actor.sharedInbox);
+    return {
+      ok: true,
+      actor: {
+        id: actor.id,
+        inbox,
+        sharedInbox: shared !== null && sameOrigin(shared, actor.id) ? shared : null,
+        alsoKnownAs: actor.alsoKnownAs ?? [],
+        movedTo: actor.movedTo ?? null,
+      },
+    };
+  }
+
+  async webfinger(user: string, host: string): Promise<WebFingerLookup> {
+    const httpOnLoopback = this.options.httpOnLoopback ?? false;
+    const url = webfingerUrl(user, host, httpOnLoopback);
+    if (url === null) return { ok: false, retryable: false, reason: 'not a host name' };
+    return this.fetchInTurn(url, false, (first) => askWebfinger(this.http, first, httpOnLoopback));
+  }
+
   fetchDocument(url: string, options: { known?: boolean } = {}): Promise<FetchResult> {
     const cached = this.documents.get(url);
     if (cached) return cached;
-    const result = this.fetchInTurn(url, options.known ?? false);
+    const result = this.fetchInTurn(url, options.known ?? false, (first) => this.fetchUncached(first)).then(
+      (fetched): FetchResult => (fetched.ok ? { ok: true, document: fetched.document } : fetched),
+    );
     this.documents.set(url, result);
     // Failures are not remembered: the next request tries again.
     void result.then((r) => (r.ok ? undefined : this.documents.delete(url)));
@@ -134,13 +156,17 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
   }
 
   /** Fetches once the destination's address has a slot (see FetchSlots); turned away at once when it has none. */
-  private async fetchInTurn(url: string, known: boolean): Promise<FetchResult> {
+  private async fetchInTurn<T>(
+    url: string,
+    known: boolean,
+    fetch: (url: string) => Promise<T | FetchFailure>,
+  ): Promise<T | FetchFailure> {
     const destination = await this.destinationOf(url);
     if (typeof destination !== 'string') return destination;
     const slot = await this.slots.acquire(destination, known);
     if (!slot.ok) return { ok: false, retryable: true, busy: true, reason: slot.reason };
     try {
-      return await this.fetchUncached(url);
+      return await fetch(url);
     } finally {
       slot.release();
     }
@@ -159,7 +185,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
     }
   }
 
-  private async fetchUncached(requested: string): Promise<FetchResult> {
+  private async fetchUncached(requested: string): Promise<Fetched> {
     let url = requested;
     // One deadline for the whole fetch, redirects included.
     const deadline = AbortSignal.timeout(OUTBOUND_TIMEOUT_MS);
@@ -194,11 +220,8 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
           const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
           return { ok: false, retryable, reason: `answered ${response.status}` };
         }
-        const type = String(response.headers['content-type'] ?? '')
-          .split(';')[0]!
-          .trim()
-          .toLowerCase();
-        if (!['application/activity+json', 'application/ld+json', 'application/json'].includes(type))
+        const type = mediaType(response.headers);
+        if (!AS_TYPES.includes(type))
           return {
             ok: false,
             retryable: false,
@@ -220,15 +243,10 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
             retryable: false,
             reason: 'the document’s id is not on the origin that served it',
           };
-        return { ok: true, document: kept };
+        return { ok: true, document: kept, url };
       }
     } catch (error) {
-      if (!(error instanceof OutboundFailure)) throw error;
-      const final =
-        error.kind === 'refused' ||
-        error.kind === 'too_large' ||
-        (error.code !== undefined && NO_SUCH_NAME.has(error.code));
-      return { ok: false, retryable: !final, reason: error.message };
+      return fetchFailureOf(error);
     }
   }
 

@@ -3,6 +3,13 @@ import type { Agent, Dispatcher, request as UndiciRequest } from 'undici';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { IpDestinationPolicy } from './ip-destination-policy.js';
 
+/** An answer's media type, lower-case, without parameters. */
+export const mediaType = (headers: IncomingHttpHeaders): string =>
+  String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+
 /** Every outbound request gives up after this long, answer body included. */
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 /** The most of an answer body read (a fetched document); more fails the request. */

@@ -14,6 +14,10 @@ export interface FetchedDocument {
     readonly owner?: string;
     readonly publicKeyPem?: string;
   }[];
+  /** The http(s) URLs of `alsoKnownAs` (at most 16; none when absent). */
+  readonly alsoKnownAs?: readonly string[];
+  /** `movedTo`, when it is an http(s) URL. */
+  readonly movedTo?: string;
 }
 
 /**

@@ -12,6 +12,23 @@ export type ActorLookup =
   | { readonly ok: true; readonly actor: RemoteActor }
   | { readonly ok: false; readonly retryable: boolean; readonly reason: string };
 
+/** An actor someone named (API.md §4.3), read afresh: what a block, an alias or a move needs of it. */
+export interface NamedActor extends RemoteActor {
+  /** Its `alsoKnownAs`: the http(s) URLs it lists (at most 16 kept), in its order. */
+  readonly alsoKnownAs: readonly string[];
+  /** Its `movedTo`, when it has moved. */
+  readonly movedTo: string | null;
+}
+
+export type NamedActorLookup =
+  | { readonly ok: true; readonly actor: NamedActor }
+  | { readonly ok: false; readonly retryable: boolean; readonly reason: string };
+
+/** What WebFinger says of `acct:user@host`: the URL of its ActivityPub actor (the `self` link). */
+export type WebFingerLookup =
+  | { readonly ok: true; readonly self: string }
+  | { readonly ok: false; readonly retryable: boolean; readonly reason: string };
+
 /** Requests to other ActivityPub servers, within the outbound rules (public addresses, timeouts, size caps). */
 export interface FederationClient {
   /**
@@ -25,4 +42,17 @@ export interface FederationClient {
    * or does not answer 200 now (`retryable`), or when the document is no actor, has no inbox, or its id is not `id`.
    */
   fetchActor(id: string): Promise<ActorLookup>;
+  /**
+   * The actor at `id` read afresh (never a cached copy; the copy kept for other lookups is replaced), with a GET
+   * signed by the service actor, following at most 3 redirects. Refused (not `retryable`) unless the document's id
+   * is the URL it was finally served from, its type is an actor's (Person, Service, Application, Group,
+   * Organization) and it has an inbox on its own origin; `retryable` for want of an answer, as fetchActor.
+   */
+  lookUpActor(id: string, options: { readonly fresh: true }): Promise<NamedActorLookup>;
+  /**
+   * Asks `host` (host and port) who `acct:user@host` is: an unsigned GET of its `/.well-known/webfinger`, over https
+   * (http only on loopback, where private destinations are allowed), within the outbound rules. The `self` link of
+   * type `application/activity+json` (or `application/ld+json` with the ActivityStreams profile), else refused.
+   */
+  webfinger(user: string, host: string): Promise<WebFingerLookup>;
 }

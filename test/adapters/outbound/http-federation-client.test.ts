@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpFederationClient } from '../../../src/adapters/outbound/http-federation-client.js';
+import { IpDestinationPolicy } from '../../../src/adapters/outbound/ip-destination-policy.js';
 import { OutboundHttp } from '../../../src/adapters/outbound/outbound-request.js';
 import { federationClientContract } from '../../contract/federation-client.contract.js';
 import { httpFederationHarness, LoopbackOnly } from '../../support/loopback-peer.js';
@@ -22,11 +23,13 @@ describe('HTTP federation client', () => {
   let handler: (req: IncomingMessage, res: ServerResponse) => void;
   let seen: IncomingMessage[];
 
-  const federation = (timeoutMs?: number) =>
+  const federation = (timeoutMs?: number, policy: IpDestinationPolicy = new LoopbackOnly()) =>
     new HttpFederationClient(
-      new OutboundHttp(new LoopbackOnly(), 'L2-test', timeoutMs),
+      new OutboundHttp(policy, 'L2-test', timeoutMs),
       async () => ({ keyId: 'https://l2.example/actor#main-key', privateKeyPem: privateKey }),
       { now: () => new Date() },
+      // As L1_ALLOW_PRIVATE=true: WebFinger over http on loopback (the test servers).
+      { httpOnLoopback: policy instanceof LoopbackOnly },
     );
 
   beforeEach(async () => {
@@ -259,6 +262,8 @@ describe('HTTP federation client', () => {
           owner: undefined,
           publicKeyPem: undefined,
           publicKey: [{ id: `${base}/users/bob#k`, owner: `${base}/users/bob`, publicKeyPem: 'PEM' }],
+          alsoKnownAs: [],
+          movedTo: undefined,
         },
       });
     });
@@ -301,6 +306,204 @@ describe('HTTP federation client', () => {
       expect((await federation().fetchActor(actor.id)).ok).to.equal(false);
       handler = (_req, res) => res.writeHead(503).end();
       expect(await federation().fetchActor(actor.id)).to.deep.include({ ok: false, retryable: true });
+    });
+  });
+
+  describe('actors someone names (API.md §4.3)', () => {
+    const host = () => new URL(base).host;
+    const person = (id: string, more: Record<string, unknown> = {}) => ({
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id,
+      type: 'Person',
+      inbox: `${id}/inbox`,
+      ...more,
+    });
+    const jrd = (links: unknown[]) => ({ subject: `acct:bob@${host()}`, links });
+
+    it('asks WebFinger with an unsigned GET for acct:user@host and answers its ActivityPub self link', async () => {
+      handler = (_req, res) =>
+        json(
+          res,
+          jrd([
+            { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: `${base}/@bob` },
+            { rel: 'self', type: 'application/activity+json', href: `${base}/users/bob` },
+          ]),
+          'application/jrd+json; charset=utf-8',
+        );
+
+      const found = await federation().webfinger('bob', host());
+
+      expect(found).to.deep.equal({ ok: true, self: `${base}/users/bob` });
+      const asked = new URL(seen[0]!.url!, base);
+      expect(asked.pathname).to.equal('/.well-known/webfinger');
+      expect(asked.searchParams.get('resource')).to.equal(`acct:bob@${host()}`);
+      expect(seen[0]!.headers.accept).to.equal('application/jrd+json');
+      expect(seen[0]!.headers.signature).to.equal(undefined);
+    });
+
+    it('takes a self link of type ld+json with the ActivityStreams profile, and no other type', async () => {
+      const ldJson = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+      handler = (_req, res) =>
+        json(res, jrd([{ rel: 'self', type: ldJson, href: `${base}/u/1` }]), 'application/jrd+json');
+      expect(await federation().webfinger('bob', host())).to.deep.equal({ ok: true, self: `${base}/u/1` });
+
+      handler = (_req, res) =>
+        json(res, jrd([{ rel: 'self', type: 'text/html', href: `${base}/@bob` }]), 'application/jrd+json');
+      expect(await federation().webfinger('bob', host())).to.deep.include({ ok: false, retryable: false });
+    });
+
+    it('refuses, for good, a WebFinger answer with no self link, and an account it does not know', async () => {
+      handler = (_req, res) => json(res, jrd([]), 'application/jrd+json');
+      expect(await federation().webfinger('bob', host())).to.deep.equal({
+        ok: false,
+        retryable: false,
+        reason: 'the account has no ActivityPub actor',
+      });
+
+      handler = (_req, res) => res.writeHead(404).end();
+      expect(await federation().webfinger('nobody', host())).to.deep.equal({
+        ok: false,
+        retryable: false,
+        reason: 'no such account',
+      });
+    });
+
+    it('refuses a WebFinger answer over 1 MiB', async () => {
+      const padding = 'x'.repeat(1024 * 1024);
+      handler = (_req, res) =>
+        json(
+          res,
+          { ...jrd([{ rel: 'self', type: 'application/activity+json', href: `${base}/u` }]), padding },
+          'application/jrd+json',
+        );
+
+      expect(await federation().webfinger('bob', host())).to.deep.include({ ok: false, retryable: false });
+    });
+
+    it('follows at most 3 redirects of WebFinger and of an actor lookup', async () => {
+      handler = (req, res) => res.writeHead(302, { location: `${req.url!}&hop=1` }).end();
+      expect(await federation().webfinger('bob', host())).to.deep.include({
+        ok: false,
+        reason: 'too many redirects',
+      });
+      expect(seen).to.have.length(4);
+
+      handler = (req, res) => res.writeHead(301, { location: `${req.url!}x` }).end();
+      expect(await federation().lookUpActor(`${base}/users/bob`, { fresh: true })).to.deep.include({
+        ok: false,
+        reason: 'too many redirects',
+      });
+    });
+
+    it('looks up an actor through redirects when its id is the URL that finally served it', async () => {
+      // Mastodon's profile URL redirects to the actor; three hops are allowed.
+      handler = (req, res) => {
+        if (req.url === '/users/bob')
+          return json(res, person(`${base}/users/bob`, { alsoKnownAs: [`${base}/old`] }));
+        res
+          .writeHead(302, { location: req.url === '/@bob' ? '/a' : req.url === '/a' ? '/b' : '/users/bob' })
+          .end();
+      };
+
+      const lookup = await federation().lookUpActor(`${base}/@bob`, { fresh: true });
+
+      expect(lookup).to.deep.equal({
+        ok: true,
+        actor: {
+          id: `${base}/users/bob`,
+          inbox: `${base}/users/bob/inbox`,
+          sharedInbox: null,
+          alsoKnownAs: [`${base}/old`],
+          movedTo: null,
+        },
+      });
+    });
+
+    it('refuses an actor whose id is not the URL that served it, even on the same server', async () => {
+      handler = (_req, res) => json(res, person(`${base}/users/bob`));
+
+      const lookup = await federation().lookUpActor(`${base}/@bob`, { fresh: true });
+
+      expect(lookup).to.deep.equal({
+        ok: false,
+        retryable: false,
+        reason: 'the document’s id is not the URL that served it',
+      });
+    });
+
+    it('refuses a document that is no actor, and an actor whose inbox is on another server', async () => {
+      handler = (_req, res) => json(res, { ...person(`${base}/notes/1`), type: 'Note' });
+      expect(await federation().lookUpActor(`${base}/notes/1`, { fresh: true })).to.deep.include({
+        ok: false,
+        reason: 'the document is not an actor',
+      });
+
+      handler = (_req, res) =>
+        json(res, person(`${base}/users/bob`, { inbox: 'https://elsewhere.example/inbox' }));
+      expect(await federation().lookUpActor(`${base}/users/bob`, { fresh: true })).to.deep.include({
+        ok: false,
+        reason: 'the actor has no inbox on its own server',
+      });
+    });
+
+    it('keeps at most 16 http(s) aliases and an http(s) movedTo', async () => {
+      const aliases = Array.from({ length: 20 }, (_, i) => `https://old${i}.example/u`);
+      handler = (_req, res) =>
+        json(
+          res,
+          person(`${base}/users/bob`, {
+            alsoKnownAs: ['javascript:alert(1)', ...aliases],
+            movedTo: 'ftp://x',
+          }),
+        );
+
+      const lookup = await federation().lookUpActor(`${base}/users/bob`, { fresh: true });
+
+      expect(lookup.ok && lookup.actor.alsoKnownAs).to.deep.equal(aliases.slice(0, 16));
+      expect(lookup.ok && lookup.actor.movedTo).to.equal(null);
+    });
+
+    it('asks the server again for a fresh lookup, signed by the service actor, and keeps that copy', async () => {
+      const client = federation();
+      handler = (_req, res) => json(res, person(`${base}/users/bob`));
+      expect((await client.fetchActor(`${base}/users/bob`)).ok).to.equal(true);
+
+      handler = (_req, res) => json(res, person(`${base}/users/bob`, { movedTo: `${base}/users/bob2` }));
+      const lookup = await client.lookUpActor(`${base}/users/bob`, { fresh: true });
+
+      expect(lookup.ok && lookup.actor.movedTo).to.equal(`${base}/users/bob2`);
+      expect(seen).to.have.length(2);
+      expect(seen[1]!.headers.signature).to.match(/^keyId="https:\/\/l2\.example\/actor#main-key"/);
+      // The fresh copy replaced the kept one: the next (cached) fetch answers it without asking.
+      const cached = await client.fetchDocument(`${base}/users/bob`);
+      expect(cached.ok && cached.document.movedTo).to.equal(`${base}/users/bob2`);
+      expect(seen).to.have.length(2);
+    });
+
+    it('asks nothing of a private address unless private destinations are allowed', async () => {
+      handler = (_req, res) => json(res, person(`${base}/users/bob`));
+      const production = federation(undefined, new IpDestinationPolicy(false));
+
+      const finger = await production.webfinger('bob', host());
+      const lookup = await production.lookUpActor(`${base}/users/bob`, { fresh: true });
+
+      expect(finger).to.deep.include({ ok: false, retryable: false });
+      expect(lookup).to.deep.include({ ok: false, retryable: false });
+      expect(seen).to.have.length(0);
+    });
+
+    it('asks WebFinger over https, never http, without L1_ALLOW_PRIVATE', async () => {
+      handler = (_req, res) =>
+        json(res, jrd([{ rel: 'self', type: 'application/activity+json', href: `${base}/u` }]));
+      // Private destinations allowed by the address rules, but WebFinger not told it may use http on loopback.
+      const client = new HttpFederationClient(
+        new OutboundHttp(new LoopbackOnly(), 'L2-test'),
+        async () => ({ keyId: 'https://l2.example/actor#main-key', privateKeyPem: privateKey }),
+        { now: () => new Date() },
+      );
+
+      expect((await client.webfinger('bob', host())).ok).to.equal(false);
+      expect(seen).to.have.length(0); // a TLS handshake reached the plain-HTTP server, no request
     });
   });
 });
