@@ -2,6 +2,7 @@
 // each with a pending delivery to its server, beside as many followers and deliveries elsewhere; then the store's
 // `block` of that domain, timed, and what is left counted — through the store's own reads, not the block's word.
 // Usage: node --import tsx bench/block-domain-store.ts '<BlockWriteOptions as JSON>'; prints one BlockWriteReport.
+import { NO_MOVE } from '../src/domain/account-move.js';
 import { openPostgresPersistence } from '../src/adapters/persistence/postgres/open-postgres-persistence.js';
 import { openSqlitePersistence } from '../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import { DEFAULT_STORE_SETTINGS } from '../src/adapters/persistence/store-driver.js';
@@ -66,6 +67,7 @@ async function seedUsers(): Promise<void> {
       disabledAt: null,
       profile: EMPTY_PROFILE,
       profileVersion: 0,
+      move: NO_MOVE,
     });
     if (outcome !== 'created') throw new Error(`user ${username}: ${outcome}`);
   }

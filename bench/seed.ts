@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { openSqlitePersistence } from '../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
 import type { Revocation } from '../src/domain/revocation.js';
 import type { Username } from '../src/domain/user.js';
+import { NO_MOVE } from '../src/domain/account-move.js';
 import { EMPTY_PROFILE } from '../src/domain/profile.js';
 import { benchActivity, benchProfile, seedFixtures, type SeedFixtures } from './seed-fixtures.js';
 import type { SeedOptions, SeedReport } from './seed-types.js';
@@ -54,6 +55,7 @@ async function seedUsers(f: SeedFixtures): Promise<void> {
           disabledAt: null,
           profile: profileOf(username),
           profileVersion: /^u\d+$/.test(username) ? 1 : 0,
+          move: NO_MOVE,
         });
         if (outcome !== 'created') throw new Error(`user ${username}: ${outcome}`);
       }

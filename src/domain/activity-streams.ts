@@ -30,6 +30,21 @@ export const ACTIVITY_CONTEXT = [
   },
 ];
 
+/**
+ * The context of the actor and of its `Update`: the activities' context (kept byte-for-byte for them: the log holds
+ * their signed bytes) and the two terms of a move (API.md §4.3), as Mastodon defines them, so that canonicalisation
+ * in safe mode signs them too.
+ */
+export const ACTOR_CONTEXT = [
+  AS_CONTEXT,
+  SECURITY_CONTEXT,
+  {
+    ...(ACTIVITY_CONTEXT[2] as Record<string, unknown>),
+    alsoKnownAs: { '@id': 'as:alsoKnownAs', '@type': '@id' },
+    movedTo: { '@id': 'as:movedTo', '@type': '@id' },
+  },
+];
+
 /** The URLs of one service, all derived from PUBLIC_URL. */
 export class Urls {
   /** PUBLIC_URL without a trailing slash: what every URL here starts with. */

@@ -1,7 +1,7 @@
 // A user as an ActivityPub actor (API.md §4, §4.2): the account, its key, and its profile — display name, bio,
 // avatar, header, fields, pinned assets — in the shape Mastodon's own actors have, every term defined in the
 // signed context. The same document is the object of the `Update` delivered when it changes.
-import { ACTIVITY_CONTEXT, PUBLIC_AUDIENCE, type Urls } from './activity-streams.js';
+import { ACTIVITY_CONTEXT, ACTOR_CONTEXT, PUBLIC_AUDIENCE, type Urls } from './activity-streams.js';
 import type { Asset } from './asset.js';
 import { altTextOf, assetNote } from './asset-note.js';
 import { paragraphsHtml, valueHtml } from './html-text.js';
@@ -61,12 +61,15 @@ function actorObject({ user, avatar, header }: ActorView, urls: Urls): Record<st
         }
       : {}),
     publicKey: { id: urls.keyId(user.username), owner: id, publicKeyPem: user.publicKeyPem },
+    ...(profile.alsoKnownAs.length > 0 ? { alsoKnownAs: [...profile.alsoKnownAs] } : {}),
+    // Served before the first Move leaves: Misskey reads it on the Move (API.md §4.3 "Moving out").
+    ...(user.move.movedTo !== null ? { movedTo: user.move.movedTo } : {}),
   };
 }
 
 /** The AP form of `/users/{u}`. */
 export function actorDocument(view: ActorView, urls: Urls): Record<string, unknown> {
-  return { '@context': ACTIVITY_CONTEXT, ...actorObject(view, urls) };
+  return { '@context': ACTOR_CONTEXT, ...actorObject(view, urls) };
 }
 
 /**
@@ -76,7 +79,7 @@ export function actorDocument(view: ActorView, urls: Urls): Record<string, unkno
 export function profileUpdateDocument(view: ActorView, urls: Urls): Record<string, unknown> {
   const actor = urls.actor(view.user.username);
   return {
-    '@context': ACTIVITY_CONTEXT,
+    '@context': ACTOR_CONTEXT,
     id: `${actor}#updates/${view.user.profileVersion}`,
     type: 'Update',
     actor,

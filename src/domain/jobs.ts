@@ -100,6 +100,28 @@ export const rejectJob = (delivery: DocumentDelivery, actor: string): JobSpec<'d
 });
 
 /**
+ * A `Move` (API.md §4.3) to one follower inbox, signed by the user who moved. Never replaced: each move is its own.
+ */
+export const moveJob = (
+  username: Username,
+  inbox: string,
+  document: Record<string, unknown>,
+): JobSpec<'document_delivery'> => documentDeliveryJob({ signer: username, inbox, document });
+
+/**
+ * The jobs a profile write queues for the user's delivery inboxes, in queue order: every Update first, then — when
+ * the write is a move — every Move, so that each inbox gets the actor showing `movedTo` before the Move.
+ */
+export const profileWriteJobs = (
+  username: Username,
+  inboxes: readonly string[],
+  moveDocument: Record<string, unknown> | undefined,
+): JobSpec[] => [
+  ...inboxes.map((inbox) => profileUpdateJob(username, inbox)),
+  ...(moveDocument ? inboxes.map((inbox) => moveJob(username, inbox, moveDocument)) : []),
+];
+
+/**
  * A profile's `Update` to one follower inbox. At most one waits per (user, inbox): a second change while the first
  * waits replaces it, and the actor as it then is goes out once.
  */

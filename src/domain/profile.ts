@@ -24,6 +24,8 @@ export interface Profile {
   readonly indexable: boolean;
   /** A Follow becomes a request the person accepts or rejects (Mastodon's "locked" account, API.md §4.3). */
   readonly manuallyApprovesFollowers: boolean;
+  /** The person's other accounts, as the actor ids they resolved to (the actor's `alsoKnownAs`, API.md §4.3). */
+  readonly alsoKnownAs: readonly string[];
 }
 
 export const EMPTY_PROFILE: Profile = {
@@ -35,6 +37,7 @@ export const EMPTY_PROFILE: Profile = {
   pinned: [],
   indexable: false,
   manuallyApprovesFollowers: false,
+  alsoKnownAs: [],
 };
 
 /** The limits of every profile field, once: the checks, the form and /openapi.json are built from them. */
@@ -129,6 +132,8 @@ export function applyProfileChanges(
   if (changes.indexable !== undefined) next.indexable = changes.indexable;
   if (changes.manuallyApprovesFollowers !== undefined)
     next.manuallyApprovesFollowers = changes.manuallyApprovesFollowers;
+  // Already resolved and checked (also-known-as.ts): only ids reach a profile.
+  if (changes.alsoKnownAs !== undefined) next.alsoKnownAs = [...changes.alsoKnownAs];
   return ok(next);
 }
 
@@ -227,6 +232,8 @@ export function sameProfile(a: Profile, b: Profile): boolean {
     a.header === b.header &&
     a.indexable === b.indexable &&
     a.manuallyApprovesFollowers === b.manuallyApprovesFollowers &&
+    a.alsoKnownAs.length === b.alsoKnownAs.length &&
+    a.alsoKnownAs.every((id, i) => id === b.alsoKnownAs[i]) &&
     a.pinned.length === b.pinned.length &&
     a.pinned.every((name, i) => name === b.pinned[i]) &&
     a.fields.length === b.fields.length &&

@@ -1,3 +1,4 @@
+import type { AccountMove } from './account-move.js';
 import type { Profile } from './profile.js';
 import { err, ok, type Result } from './result.js';
 
@@ -47,6 +48,8 @@ export interface UserProfile {
   readonly profile: Profile;
   /** Counts the changes of what the actor document shows; names each change's `Update` (`<actor>#updates/<n>`). */
   readonly profileVersion: number;
+  /** Where the fediverse presence moved (API.md §4.3), kept with the profile; `NO_MOVE` when it never did. */
+  readonly move: AccountMove;
 }
 
 /** An account with its credentials: read only where a password is checked or something is signed. */
@@ -65,6 +68,7 @@ export const profileOf = (user: User): UserProfile => ({
   disabledAt: user.disabledAt,
   profile: user.profile,
   profileVersion: user.profileVersion,
+  move: user.move,
 });
 
 export type AccountState = 'active' | 'disabled' | 'deleted';

@@ -1,3 +1,4 @@
+import { NO_MOVE } from '../../src/domain/account-move.js';
 import { expect } from 'chai';
 import type { AssetChange } from '../../src/application/ports/activity-log.js';
 import type { Job } from '../../src/application/ports/job-queue.js';
@@ -55,6 +56,7 @@ export function profileContract(name: string, harness: PersistenceHarness): void
       username,
       expectedVersion,
       profile,
+      move: NO_MOVE,
     });
 
     /** Every pending job, claimed and completed: whatever was queued before is out of the way. */
@@ -141,6 +143,28 @@ export function profileContract(name: string, harness: PersistenceHarness): void
         expect((await users().findByUsername(bob))?.profileVersion).to.equal(0);
       });
 
+      it('keeps the aliases and the move (API.md §4.3) with the profile, from every read, through later writes', async () => {
+        const moved = { movedTo: 'https://new.example/users/alice', movedAt: T0, lastMovedAt: T0, moves: 1 };
+        const carol = aUser({ username: aUsername('carol'), profile: aProfile(), move: moved });
+        await users().create(carol);
+        expect(await users().findByUsername(carol.username)).to.deep.equal(carol);
+        await profileEverywhere(carol.username);
+
+        expect(await users().updateProfile({ ...change(aProfile(), 0), move: moved }, T0)).to.equal(
+          'updated',
+        );
+        expect((await users().findProfile(alice))?.move).to.deep.equal(moved);
+        await profileEverywhere();
+        const next = aProfile({ alsoKnownAs: ['https://third.example/users/al'] });
+        expect(await users().updateProfile({ ...change(next, 1), move: moved }, T0)).to.equal('updated');
+        expect(await users().findProfile(alice)).to.deep.include({ profile: next, move: moved });
+
+        const cancelled = { ...moved, movedTo: null, movedAt: null };
+        expect(await users().updateProfile({ ...change(next, 2), move: cancelled }, T0)).to.equal('updated');
+        expect((await users().findByUsername(alice))?.move).to.deep.equal(cancelled);
+        expect((await users().findProfile(bob))?.move, "bob's is untouched").to.deep.equal(NO_MOVE);
+      });
+
       it('writes exactly one of 10 concurrent changes made from one read', async () => {
         const changes = Array.from({ length: 10 }, (_, i) => aProfile({ displayName: `writer ${i}` }));
 
@@ -219,6 +243,46 @@ export function profileContract(name: string, harness: PersistenceHarness): void
         await users().updateProfile(change(EMPTY_PROFILE, 1), later(2 * MINUTE));
 
         expect(updates(await drain())).to.deep.equal(toAlicesInboxes(later(2 * MINUTE)));
+      });
+
+      it('queues with a move every Update and then one Move per the same inbox, in the one write (API.md §4.3)', async () => {
+        const moved = { movedTo: 'https://new.example/users/alice', movedAt: T0, lastMovedAt: T0, moves: 1 };
+        const moveDocument = { type: 'Move', id: 'https://l2.example/users/alice#moves/1' };
+
+        const outcome = await users().updateProfile(
+          { ...change(aProfile(), 0), move: moved, moveDocument },
+          later(MINUTE),
+        );
+
+        expect(outcome).to.equal('updated');
+        const sent = (await drain()).map((j) => ({ kind: j.kind, lane: j.lane, payload: j.payload }));
+        const moveTo = (inbox: string) => ({ signer: alice, inbox, document: moveDocument });
+        for (const [lane, inbox] of [
+          ['https://a.example', 'https://a.example/inbox'],
+          ['https://b.example', 'https://b.example/u/3/inbox'],
+        ] as const)
+          expect(
+            sent.filter((j) => j.lane === lane),
+            lane,
+          ).to.deep.equal([
+            { kind: 'profile_update', lane, payload: { username: alice, inbox } },
+            { kind: 'document_delivery', lane, payload: moveTo(inbox) },
+          ]);
+        expect(sent).to.have.length(4);
+      });
+
+      it('queues only the Updates for a write that is no move (a cancel), and nothing when the version moved', async () => {
+        const moved = { movedTo: 'https://new.example/users/alice', movedAt: T0, lastMovedAt: T0, moves: 1 };
+        const moveDocument = { type: 'Move' };
+        expect(
+          await users().updateProfile({ ...change(aProfile(), 5), move: moved, moveDocument }, T0),
+        ).to.equal('conflict');
+        expect(await drain()).to.deep.equal([]);
+        expect((await users().findProfile(alice))?.move).to.deep.equal(NO_MOVE);
+
+        await users().updateProfile({ ...change(aProfile(), 0), move: { ...moved, movedTo: null } }, T0);
+
+        expect((await drain()).map((j) => j.kind)).to.deep.equal(['profile_update', 'profile_update']);
       });
 
       it('queues none for a user nobody follows', async () => {

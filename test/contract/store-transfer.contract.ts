@@ -1,3 +1,4 @@
+import { NO_MOVE } from '../../src/domain/account-move.js';
 import { expect } from 'chai';
 import {
   InvalidTransferError,
@@ -106,9 +107,21 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
 
       const user1 = records.find((r) => r.record === 'user' && r.username === 'user_1');
       const profile = await store().users.findProfile('user_1' as Username);
-      expect(profile?.profile).to.deep.equal(user1?.record === 'user' && user1.profile);
+      const { move, ...given } = (user1?.record === 'user' && user1.profile) || {};
+      expect(profile?.profile).to.deep.equal(given);
+      expect(profile?.move).to.deep.equal({
+        movedTo: move?.movedTo,
+        movedAt: new Date(move?.movedAt ?? ''),
+        lastMovedAt: new Date(move?.lastMovedAt ?? ''),
+        moves: 1,
+      });
       expect(profile?.profileVersion).to.equal(3);
-      const update = { username: 'user_1' as Username, expectedVersion: 3, profile: aProfile() };
+      const update = {
+        username: 'user_1' as Username,
+        expectedVersion: 3,
+        profile: aProfile(),
+        move: NO_MOVE,
+      };
       expect(await store().users.updateProfile({ ...update, expectedVersion: 0 }, T0)).to.equal('conflict');
       expect(await store().users.updateProfile(update, T0)).to.equal('updated');
       expect((await store().users.findProfile('user_1' as Username))?.profileVersion).to.equal(4);

@@ -3,6 +3,7 @@ import { acceptJob, type JobSpec } from '../../src/domain/jobs.js';
 import type { Activity, ActivityType } from '../../src/domain/activity.js';
 import { parseAssetName, type Asset, type AssetName } from '../../src/domain/asset.js';
 import { normaliseL1Server, type L1ServerUrl } from '../../src/domain/l1-server.js';
+import { NO_MOVE } from '../../src/domain/account-move.js';
 import { EMPTY_PROFILE, type Profile } from '../../src/domain/profile.js';
 import { revocationOf, type IssuedToken, type Revocation } from '../../src/domain/revocation.js';
 import { normaliseUsername, type User, type Username } from '../../src/domain/user.js';
@@ -47,6 +48,7 @@ export function aUser(overrides: Partial<User> = {}): User {
     // A new account's: empty, at version 0. A fresh copy, so that a test changing it changes no other user.
     profile: { ...EMPTY_PROFILE, fields: [], pinned: [] },
     profileVersion: 0,
+    move: NO_MOVE,
     ...overrides,
   };
 }
@@ -65,6 +67,7 @@ export function aProfile(overrides: Partial<Profile> = {}): Profile {
     pinned: [anAssetName('sunset'), anAssetName('harbour')],
     indexable: true,
     manuallyApprovesFollowers: false,
+    alsoKnownAs: ['https://elsewhere.example/users/alice', 'https://old.example/@alice'],
     ...overrides,
   };
 }

@@ -15,6 +15,7 @@ export const EMPTY_TRANSFER_PROFILE: TransferProfile = {
   pinned: [],
   indexable: false,
   manuallyApprovesFollowers: false,
+  alsoKnownAs: [],
 };
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
@@ -233,6 +234,11 @@ function profileOf(i: number): TransferProfile {
     pinned: [`asset-${i}`, `asset-${i + 2}`],
     indexable: i % 2 === 1,
     manuallyApprovesFollowers: i % 3 === 1,
+    alsoKnownAs: i % 2 ? [`https://elsewhere.example/users/user_${i}`] : [],
+    // Every seventh has moved (API.md §4.3): the move rides with the profile.
+    ...(i % 7 === 1
+      ? { move: { movedTo: `https://new.example/users/${i}`, movedAt: at(i), lastMovedAt: at(i), moves: 1 } }
+      : {}),
   };
 }
 

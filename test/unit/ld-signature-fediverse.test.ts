@@ -14,7 +14,7 @@ import {
 import { bundledDocumentLoader } from '../../src/adapters/crypto/ld-signature/bundled-document-loader.js';
 import type { JsonLdDocument, SigningKey } from '../../src/application/ports/activity-signer.js';
 import { activityDocument } from '../../src/domain/activity-document.js';
-import { ACTIVITY_CONTEXT, Urls } from '../../src/domain/activity-streams.js';
+import { ACTIVITY_CONTEXT, ACTOR_CONTEXT, Urls } from '../../src/domain/activity-streams.js';
 import {
   actorDocument,
   featuredCollection,
@@ -57,6 +57,12 @@ const MASTODON_DEFINITIONS: Record<string, unknown> = {
   digestMultibase: 'https://w3id.org/security#digestMultibase',
 };
 
+/** The terms of a move (API.md §4.3), only in the actor's context: the activities' stays as the log signed it. */
+const MOVE_DEFINITIONS: Record<string, unknown> = {
+  alsoKnownAs: { '@id': 'as:alsoKnownAs', '@type': '@id' },
+  movedTo: { '@id': 'as:movedTo', '@type': '@id' },
+};
+
 /** The IRI each new term must expand to (so canonical N-Quads carry it, and the signature covers it). */
 const EXPANDED_IRIS = [
   'https://www.w3.org/ns/activitystreams#sensitive',
@@ -68,6 +74,8 @@ const EXPANDED_IRIS = [
   'http://joinmastodon.org/ns#indexable',
   'http://schema.org#PropertyValue',
   'http://schema.org#value',
+  'https://www.w3.org/ns/activitystreams#alsoKnownAs',
+  'https://www.w3.org/ns/activitystreams#movedTo',
 ];
 
 function asset(overrides: Partial<Asset> = {}): Asset {
@@ -139,8 +147,10 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
         pinned: ['sunset' as AssetName],
         indexable: true,
         manuallyApprovesFollowers: true,
+        alsoKnownAs: ['https://old.example/users/alice', 'https://other.example/@alice'],
       },
       profileVersion: 3,
+      move: { movedTo: 'https://new.example/users/alice', movedAt: T1, lastMovedAt: T1, moves: 1 },
     };
     view = { user, avatar, header };
     actor = actorDocument(view, urls);
@@ -168,8 +178,15 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
       'https://w3id.org/security/v1',
     ]);
     expect(terms).to.deep.equal(MASTODON_DEFINITIONS);
-    for (const document of [...Object.values(signed), actor, featuredCollection(ALICE, [asset()], urls)])
+    for (const document of [signed.Create!, signed.Update!, featuredCollection(ALICE, [asset()], urls)])
       expect(document['@context']).to.deep.equal(ACTIVITY_CONTEXT);
+    expect(ACTOR_CONTEXT).to.deep.equal([as, security, { ...MASTODON_DEFINITIONS, ...MOVE_DEFINITIONS }]);
+    for (const document of [signed['Update{Person}']!, actor])
+      expect(document['@context']).to.deep.equal(ACTOR_CONTEXT);
+    expect(actor).to.deep.include({
+      alsoKnownAs: ['https://old.example/users/alice', 'https://other.example/@alice'],
+      movedTo: 'https://new.example/users/alice',
+    });
   });
 
   it('canonicalises every document in safe mode, each new term as the IRI Mastodon gives it', async () => {

@@ -36,6 +36,16 @@ const Profile = z.object({
   indexable: z.boolean(),
   // Files exported before follow requests existed have none: those accounts approved every follower.
   manuallyApprovesFollowers: z.boolean().default(false),
+  // Issue 37: optional, so files written before aliases and moves read as having none.
+  alsoKnownAs: z.array(text).optional(),
+  move: z
+    .object({
+      movedTo: nullableText,
+      movedAt: time.nullable(),
+      lastMovedAt: time.nullable(),
+      moves: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 const Record = z.discriminatedUnion('record', [

@@ -6,7 +6,7 @@ import type { ActivityType } from '../../domain/activity.js';
 import type { AssetName } from '../../domain/asset.js';
 import type { L1ServerUrl } from '../../domain/l1-server.js';
 import type { Username } from '../../domain/user.js';
-import { profileFromStored, storedProfile } from './stored-profile.js';
+import { moveFromStored, profileFromStored, storedProfile } from './stored-profile.js';
 import type { StoredKind, StoredRecords, TransferRecordOf } from './stored-records.js';
 import { millis } from './transfer-checks.js';
 
@@ -33,7 +33,7 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       createdAt: iso(u.createdAt),
       deletedAt: isoOrNull(u.deletedAt),
       disabledAt: isoOrNull(u.disabledAt),
-      profile: storedProfile(u.profile),
+      profile: storedProfile(u.profile, u.move),
       profileVersion: u.profileVersion,
     }),
     fromTransfer: (r) => ({
@@ -47,6 +47,7 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       // Files exported before profiles existed carry none: the empty profile, at version 0.
       profile: profileFromStored(r.profile),
       profileVersion: r.profileVersion ?? 0,
+      move: moveFromStored(r.profile),
     }),
   },
   totp_factor: {

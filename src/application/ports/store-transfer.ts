@@ -9,6 +9,18 @@ export interface TransferProfile {
   readonly indexable: boolean;
   /** Absent in files exported before follow requests existed: false. */
   readonly manuallyApprovesFollowers: boolean;
+  /** The actor ids of the person's other accounts; absent in older files: none. */
+  readonly alsoKnownAs?: readonly string[];
+  /** Where the account moved, and when it last did (API.md §4.3); absent when it never moved. */
+  readonly move?: TransferMove;
+}
+
+/** An account's move, times as ISO 8601 strings. */
+export interface TransferMove {
+  readonly movedTo: string | null;
+  readonly movedAt: string | null;
+  readonly lastMovedAt: string | null;
+  readonly moves: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AccountMove } from '../../domain/account-move.js';
 import type { IssuedToken, Revocation } from '../../domain/revocation.js';
 import type { Profile } from '../../domain/profile.js';
 import type { User, UserProfile, Username } from '../../domain/user.js';
@@ -6,12 +7,18 @@ import type { Positioned } from './positioned.js';
 /**
  * A user's profile as a write leaves it. Written only while the stored `profileVersion` is `expectedVersion`,
  * which then becomes `expectedVersion + 1`; in the same write, one `profileUpdateJob` per distinct delivery inbox
- * of the user's followers (a shared inbox once) is queued, replacing any still waiting for that inbox.
+ * of the user's followers (a shared inbox once) is queued, replacing any still waiting for that inbox — and then,
+ * with `moveDocument`, one `moveJob` per the same inbox: each inbox gets the Update showing `movedTo` before the
+ * Move (API.md §4.3: `movedTo` is served before the first Move leaves).
  */
 export interface ProfileChange {
   readonly username: Username;
   readonly expectedVersion: number;
   readonly profile: Profile;
+  /** The account's move as the write leaves it (kept with the profile): the one read, unless this is a move. */
+  readonly move: AccountMove;
+  /** The Move to queue for every follower's server, when this write is a move; absent otherwise. */
+  readonly moveDocument?: Record<string, unknown>;
 }
 
 export interface UserRepository {

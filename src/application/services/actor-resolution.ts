@@ -26,17 +26,6 @@ type Resolution = Result<ResolvedActor, ResolutionRefusal>;
 const refused = (path: string, message: string): Resolution =>
   err({ type: 'invalid_request', path, message });
 
-/** What a profile says of the account's other names, read whether or not the fields exist yet. */
-interface ProfileAliases {
-  readonly alsoKnownAs?: unknown;
-}
-interface AccountMoveField {
-  readonly move?: { readonly movedTo?: unknown } | null;
-}
-
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-
 /**
  * Resolves an actor someone names (API.md §4.3 "Resolving an actor someone names"): a name on this L2 without a
  * request; a handle through WebFinger and then its actor; a URL by fetching it. Never from a cached copy, and each
@@ -99,16 +88,12 @@ export class ActorResolution {
   }
 
   private localResolved(user: UserProfile): ResolvedActor {
-    // TODO(fc-d): read profile.alsoKnownAs and user.move once fc-d adds them to Profile and UserProfile; until then
-    // they are read defensively (absent → [] and null).
-    const aliases = strings((user.profile as ProfileAliases).alsoKnownAs);
-    const movedTo = (user as AccountMoveField).move?.movedTo;
     return {
       id: this.urls.actor(user.username),
       inbox: this.urls.inbox(user.username),
       sharedInbox: this.urls.sharedInbox(),
-      alsoKnownAs: aliases,
-      movedTo: typeof movedTo === 'string' ? movedTo : null,
+      alsoKnownAs: [...user.profile.alsoKnownAs],
+      movedTo: user.move.movedTo,
       local: user.username,
     };
   }

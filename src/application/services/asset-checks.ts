@@ -22,6 +22,8 @@ export type AssetError =
   | { readonly type: 'gone' }
   /** Not the owner, or a token scoped to an L1 server (it identifies its user to that server only). */
   | { readonly type: 'forbidden'; readonly reason: 'not_owner' | 'scoped_token' }
+  /** The account has moved (API.md §4.3): its fediverse presence is elsewhere, `movedTo`. */
+  | { readonly type: 'forbidden'; readonly reason: 'moved'; readonly movedTo: string }
   | { readonly type: 'rate_limited'; readonly retryAfterSeconds: number }
   /** The signed activity the change makes would exceed what one entry of the transparency log holds. */
   | { readonly type: 'payload_too_large' };
@@ -38,7 +40,7 @@ export function writerOf(token: TokenClaims): Result<Username, AssetError> {
  * The second half of every asset write's preamble, once the request itself has been judged: the writer's account,
  * which must be active — a deleted or disabled account writes nothing, even through a request signed in before —
  * and one write of its budget (every write appends a signed activity sent to every follower). Writes refused for
- * their input never get here, so they count nothing.
+ * their input never get here, so they count nothing; nor does a moved account's (API.md §4.3), refused first.
  */
 export async function activeWriterSpending(
   users: UserRepository,
@@ -47,6 +49,8 @@ export async function activeWriterSpending(
 ): Promise<Result<User, AssetError>> {
   const owner = await users.findByUsername(writer);
   if (!owner || !isActive(owner)) return err({ type: 'forbidden', reason: 'not_owner' });
+  if (owner.move.movedTo !== null)
+    return err({ type: 'forbidden', reason: 'moved', movedTo: owner.move.movedTo });
   const verdict = await writes.consume(owner.username);
   return verdict.limited
     ? err({ type: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds })

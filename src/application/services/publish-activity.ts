@@ -42,6 +42,7 @@ function changeOf(edit: AssetEdit, asset: Asset, at: Date, publisher: User): Ass
           username: publisher.username,
           expectedVersion: publisher.profileVersion,
           profile: touched,
+          move: publisher.move,
         },
       }
     : {};

@@ -109,6 +109,7 @@ describe('GET /openapi.json', () => {
       'pinned',
       'indexable',
       'manually_approves_followers',
+      'also_known_as',
     ]);
   });
 });

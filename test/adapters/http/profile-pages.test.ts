@@ -282,6 +282,7 @@ for (const store of STORES) {
           'pinned',
           'indexable',
           'manually_approves_followers',
+          'also_known_as',
         ]);
         for (const id of ['avatar', 'header']) {
           const select = form.slice(

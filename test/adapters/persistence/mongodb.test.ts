@@ -1,3 +1,4 @@
+import { NO_MOVE } from '../../../src/domain/account-move.js';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import {
@@ -565,7 +566,7 @@ function serverSuites(url: string): void {
         });
         expect(await tagged('art')).to.deep.equal({ names: [two.name, one.name], count: 2 });
         expect(await tagged('ÜBER')).to.deep.equal({ names: [one.name], count: 1 });
-        const change = { username: alice.username, expectedVersion: 0, profile: aProfile() };
+        const change = { username: alice.username, expectedVersion: 0, profile: aProfile(), move: NO_MOVE };
         expect(await after.users.updateProfile({ ...change, expectedVersion: 1 }, T0)).to.equal('conflict');
         expect(await after.users.updateProfile(change, T0)).to.equal('updated');
         expect((await after.users.findProfile(alice.username))?.profileVersion).to.equal(1);

@@ -1,5 +1,6 @@
 // Migration 8 (issue 25: profiles, alt text, sensitive assets, hashtag pages) opening a file written by the schema
 // before it: the users and assets already there read with the defaults, and their tags are found by the new index.
+import { NO_MOVE } from '../../../src/domain/account-move.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +107,7 @@ describe('SQLite migration 8', () => {
         [bob, alice].map(profileOf),
       );
       expect(alice.profileVersion).to.equal(0);
-      const change = { username: alice.username, expectedVersion: 0, profile: aProfile() };
+      const change = { username: alice.username, expectedVersion: 0, profile: aProfile(), move: NO_MOVE };
       expect(await store.users.updateProfile(change, T0)).to.equal('updated');
       expect(await store.users.findByUsername(alice.username)).to.deep.equal({
         ...alice,

@@ -4,7 +4,8 @@ import {
   featuredCollection,
   profileUpdateDocument,
 } from '../../../src/domain/actor-document.js';
-import { ACTIVITY_CONTEXT, Urls } from '../../../src/domain/activity-streams.js';
+import { ACTOR_CONTEXT, Urls } from '../../../src/domain/activity-streams.js';
+import { NO_MOVE } from '../../../src/domain/account-move.js';
 import type { Asset, AssetName } from '../../../src/domain/asset.js';
 import {
   applyProfileChanges,
@@ -44,6 +45,7 @@ const user = (profile: Profile, version = 3): UserProfile => ({
   disabledAt: null,
   profile,
   profileVersion: version,
+  move: NO_MOVE,
 });
 const changed = (changes: Parameters<typeof applyProfileChanges>[1], from: Profile = EMPTY_PROFILE) => {
   const result = applyProfileChanges(from, changes);
@@ -149,6 +151,9 @@ describe('profile rules (API.md §4.2)', () => {
     expect(profileTouchedBy(profile, asset('elsewhere'))).to.equal(null);
     expect(sameProfile(profile, changed({}, profile))).to.equal(true);
     expect(sameProfile(profile, changed({ pinned: ['notes', 'face'] }, profile))).to.equal(false);
+    const aliased = changed({ alsoKnownAs: ['https://old.example/users/alice'] }, profile);
+    expect(aliased.alsoKnownAs).to.deep.equal(['https://old.example/users/alice']);
+    expect(sameProfile(profile, aliased)).to.equal(false);
   });
 });
 
@@ -169,7 +174,7 @@ describe('the actor document with a profile', () => {
 
   it('shows the name, the bio as escaped HTML with links, the pictures with alt text, the fields and the pins', () => {
     const actor = actorDocument(view, urls);
-    expect(actor['@context']).to.deep.equal(ACTIVITY_CONTEXT);
+    expect(actor['@context']).to.deep.equal(ACTOR_CONTEXT);
     expect(actor).to.deep.include({
       name: 'Alice <3',
       summary:
@@ -199,9 +204,23 @@ describe('the actor document with a profile', () => {
   it('shows the username, no bio, no pictures and no fields for an empty profile', () => {
     const actor = actorDocument({ user: user(EMPTY_PROFILE), avatar: null, header: null }, urls);
     expect(actor.name).to.equal('alice');
-    for (const absent of ['summary', 'icon', 'image', 'attachment'])
+    for (const absent of ['summary', 'icon', 'image', 'attachment', 'alsoKnownAs', 'movedTo'])
       expect(actor).not.to.have.property(absent);
     expect(actor.indexable).to.equal(false);
+  });
+
+  it('shows the aliases as alsoKnownAs and, once moved, the target as movedTo (API.md §4.3)', () => {
+    const aliases = ['https://old.example/users/alice', 'https://other.example/users/al'];
+    const moved = {
+      ...user({ ...EMPTY_PROFILE, alsoKnownAs: aliases }),
+      move: { movedTo: 'https://new.example/users/alice', movedAt: T, lastMovedAt: T, moves: 1 },
+    };
+    const actor = actorDocument({ user: moved, avatar: null, header: null }, urls);
+    expect(actor).to.deep.include({ alsoKnownAs: aliases, movedTo: 'https://new.example/users/alice' });
+    expect(profileUpdateDocument({ user: moved, avatar: null, header: null }, urls).object).to.deep.include({
+      alsoKnownAs: aliases,
+      movedTo: 'https://new.example/users/alice',
+    });
   });
 
   it('names each Update of the profile after the change, with the whole actor as its object', () => {

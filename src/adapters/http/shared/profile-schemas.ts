@@ -1,6 +1,8 @@
 // The profile's request and answer (API.md §4.2): they validate bodies and generate /openapi.json. The domain's
 // rules (profile.ts) judge every field and word its message; the bounds here only cap what is parsed before them.
 import { z } from 'zod';
+import { ALSO_KNOWN_AS_MAX } from '../../../domain/also-known-as.js';
+import { ACTOR_NAME_MAX_CHARACTERS } from '../../../domain/actor-name.js';
 import { PROFILE_RULES, type Profile } from '../../../domain/profile.js';
 import { formBoolean, UserSummary } from './schemas.js';
 
@@ -84,6 +86,19 @@ export const UpdateProfileRequest = z
           'A Follow becomes a follow request you accept or reject; turning it off accepts every waiting one. ' +
           'A form sends a checkbox.',
       }),
+      // The domain judges the entries (also-known-as.ts); this only caps what is parsed.
+      also_known_as: z
+        .union([
+          z.array(z.string().max(ACTOR_NAME_MAX_CHARACTERS)).max(50),
+          z.string().max(ACTOR_NAME_MAX_CHARACTERS * 6),
+          z.null(),
+        ])
+        .optional()
+        .openapi({
+          type: ['array', 'null'],
+          items: { type: 'string' },
+          description: `Your other accounts: at most ${ALSO_KNOWN_AS_MAX}, each an actor URL or @user@host, resolved and stored as the actor's id; null or [] clears. A form sends one field, one entry per line.`,
+        }),
     }),
   )
   .openapi('UpdateProfileRequest');
@@ -99,6 +114,12 @@ export const UserWithProfile = UserSummary.extend({
   pinned: z.array(z.string()),
   indexable: z.boolean(),
   manually_approves_followers: z.boolean(),
+  also_known_as: z.array(z.string()).openapi({
+    description: "The actor ids of the person's other accounts (the actor's alsoKnownAs).",
+  }),
+  moved_to: z.string().nullable().openapi({
+    description: "The actor the account moved to (the actor's movedTo), or null.",
+  }),
 }).openapi('UserWithProfile');
 
 /** The edit page's fields for a profile: what it holds now, with empty rows to add fields up to the limit. */
@@ -115,6 +136,7 @@ export function formValuesOf(profile: Profile): Record<string, unknown> {
     pinned: profile.pinned.join(', '),
     indexable: profile.indexable,
     manually_approves_followers: profile.manuallyApprovesFollowers,
+    also_known_as: profile.alsoKnownAs.join('\n'),
   };
 }
 
@@ -136,5 +158,6 @@ export function formValuesTyped(body: unknown): Record<string, unknown> {
     indexable: folded.indexable !== undefined && folded.indexable !== 'false',
     manually_approves_followers:
       folded.manually_approves_followers !== undefined && folded.manually_approves_followers !== 'false',
+    also_known_as: text('also_known_as'),
   };
 }

@@ -7,7 +7,7 @@ import type { DomainRule } from '../../../domain/domain-rules.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
 import type { FollowRequest } from '../../../domain/follow-request.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
-import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
+import { profileWriteJobs, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
@@ -197,9 +197,11 @@ export class MemoryDatabase {
       ...stored.user,
       profile: copyOfProfile(change.profile),
       profileVersion: change.expectedVersion + 1,
+      move: change.move,
     };
-    for (const inbox of this.deliveryInboxes(change.username))
-      this.insertJob(profileUpdateJob(change.username, inbox), now);
+    const inboxes = this.deliveryInboxes(change.username);
+    for (const job of profileWriteJobs(change.username, inboxes, change.moveDocument))
+      this.insertJob(job, now);
   }
 
   /** Adds a follower at the next position, or updates one already there in place. */

@@ -1,6 +1,6 @@
 import type { ClientSession, Filter } from 'mongodb';
 import type { ProfileChange } from '../../../application/ports/user-repository.js';
-import { profileUpdateJob } from '../../../domain/jobs.js';
+import { moveJob, profileUpdateJob } from '../../../domain/jobs.js';
 import type { Username } from '../../../domain/user.js';
 import { storedProfile } from '../stored-profile.js';
 import { deliveryInboxesIn } from './mongo-delivery-inboxes.js';
@@ -33,7 +33,12 @@ export async function writeProfileIn(
 ): Promise<'updated' | 'conflict' | 'not_found'> {
   const updated = await users.updateOne(
     atVersion(change),
-    { $set: { profile: storedProfile(change.profile), profileVersion: change.expectedVersion + 1 } },
+    {
+      $set: {
+        profile: storedProfile(change.profile, change.move),
+        profileVersion: change.expectedVersion + 1,
+      },
+    },
     { session },
   );
   if (updated.matchedCount === 1) return 'updated';
@@ -48,13 +53,15 @@ export async function writeProfileIn(
  * Queues, inside `session`'s transaction, the Update of `username`'s profile for every distinct follower inbox, due
  * at `now`; a profile_update still waiting for an inbox (its key, see profileUpdateJob) is replaced in place — due
  * now, no attempts, lease released — rather than joined by another. Three operations however many inboxes: the keys
- * waiting (through `jobs_pending_by_replace_key`), one update of those, one insert of the rest.
+ * waiting (through `jobs_pending_by_replace_key`), one update of those, one insert of the rest. With `moveDocument`
+ * (a move), one Move per the same inbox is inserted after them: each inbox gets the Update before the Move.
  */
 export async function queueProfileUpdatesIn(
   { followers, jobs }: MongoCollections,
   username: Username,
   now: Date,
   session: ClientSession,
+  moveDocument?: Record<string, unknown>,
 ): Promise<void> {
   const inboxes = await deliveryInboxesIn(followers, username, session);
   if (inboxes.length === 0) return;
@@ -79,4 +86,9 @@ export async function queueProfileUpdatesIn(
     );
   const fresh = docs.filter((doc) => !held.has(doc.replaceKey));
   if (fresh.length > 0) await jobs.insertMany(fresh, { session });
+  if (moveDocument)
+    await jobs.insertMany(
+      inboxes.map((inbox) => jobDocument(moveJob(username, inbox, moveDocument), now)),
+      { session },
+    );
 }

@@ -154,7 +154,7 @@ export class MongoUserRepository implements UserRepository {
       transaction<'updated' | 'conflict' | 'not_found'>(this.client, async (session, refuse) => {
         const outcome = await writeProfileIn(this.collections, change, session);
         if (outcome !== 'updated') refuse(outcome);
-        await queueProfileUpdatesIn(this.collections, change.username, now, session);
+        await queueProfileUpdatesIn(this.collections, change.username, now, session, change.moveDocument);
         return 'updated';
       }),
     );

@@ -1,5 +1,5 @@
 import type { ProfileChange } from '../../../application/ports/user-repository.js';
-import { profileUpdateJob } from '../../../domain/jobs.js';
+import { profileWriteJobs } from '../../../domain/jobs.js';
 import { profileJson } from '../stored-profile.js';
 import { deliveryInboxes } from './postgres-delivery-inboxes.js';
 import { insertJobs } from './postgres-job-insert.js';
@@ -28,14 +28,10 @@ export async function writeProfile(tx: Queryable, change: ProfileChange, now: Da
   const { count } = await tx.query(
     `UPDATE users SET profile = $1, profile_version = $2 + 1
      WHERE username = $3 AND deleted_at IS NULL AND profile_version = $2`,
-    [profileJson(change.profile), change.expectedVersion, change.username],
+    [profileJson(change.profile, change.move), change.expectedVersion, change.username],
   );
   // The caller checked in this transaction, the row locked: anything else is a bug, and throwing rolls all of it back.
   if (count !== 1) throw new Error(`profile of ${change.username}: not at version ${change.expectedVersion}`);
   const inboxes = await deliveryInboxes(tx, change.username);
-  await insertJobs(
-    tx,
-    inboxes.map((inbox) => profileUpdateJob(change.username, inbox)),
-    now,
-  );
+  await insertJobs(tx, profileWriteJobs(change.username, inboxes, change.moveDocument), now);
 }

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ProfileChange } from '../../../application/ports/user-repository.js';
-import { profileUpdateJob } from '../../../domain/jobs.js';
+import { profileWriteJobs } from '../../../domain/jobs.js';
 import { profileJson } from '../stored-profile.js';
 import { prepareJobInsert } from './job-insert.js';
 import { prepareDeliveryInboxes } from './sqlite-delivery-inboxes.js';
@@ -36,13 +36,14 @@ export function prepareProfileWrite(db: Database): ProfileWrite {
     write: (change, now) => {
       const { changes } = update.run({
         username: change.username,
-        profile: profileJson(change.profile),
+        profile: profileJson(change.profile, change.move),
         expected: change.expectedVersion,
       });
       // The caller checked in this transaction: anything else is a bug, and throwing rolls all of it back.
       if (changes !== 1)
         throw new Error(`profile of ${change.username}: not at version ${change.expectedVersion}`);
-      for (const inbox of inboxes(change.username)) insertJob(profileUpdateJob(change.username, inbox), now);
+      for (const job of profileWriteJobs(change.username, inboxes(change.username), change.moveDocument))
+        insertJob(job, now);
     },
   };
 }

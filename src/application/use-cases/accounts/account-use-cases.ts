@@ -1,5 +1,7 @@
 // The accounts area: registration, sign-in with a password, tokens and sessions, the profile and the public actor,
 // renderer attachments, deleting an account. Each line makes one use-case from the ports and services (`p`).
+import { MoveAccount } from './move-account.js';
+import { CancelMove, GetMoveState } from './move-state.js';
 import type { AreaRegistry, UseCasesOf } from '../area-registry.js';
 import { AttachRenderer } from './attach-renderer.js';
 import { ChangePassword } from './change-password.js';
@@ -63,9 +65,22 @@ export const ACCOUNT_USE_CASES = {
       p.clock,
       p.store.followRequests,
       p.ids,
+      p.actorResolution,
       p.urls,
     ),
   listUsers: (p) => new ListUsers(p.store.users),
+  getMoveState: (p) => new GetMoveState(p.store.users),
+  moveAccount: (p) =>
+    new MoveAccount(
+      p.passwordCheck,
+      p.store.users,
+      p.store.followers,
+      p.actorResolution,
+      p.workSignal,
+      p.clock,
+      p.urls,
+    ),
+  cancelMove: (p) => new CancelMove(p.store.users, p.workSignal, p.clock),
   attachRenderer: (p) => new AttachRenderer(p.scopedTokenGrant, p.tokenIssuer),
   detachRenderer: (p) =>
     new DetachRenderer(p.store.issuedTokens, p.store.attachments, p.revocationWriter, p.workSignal, p.clock),

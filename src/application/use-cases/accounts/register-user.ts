@@ -3,6 +3,7 @@
 // together, so no account exists whose client was told registration failed. One client address registers a
 // limited number of accounts per window.
 import { checkNewPassword, newPasswordMessage, passwordBytesForHashing } from '../../../domain/password.js';
+import { NO_MOVE } from '../../../domain/account-move.js';
 import { EMPTY_PROFILE } from '../../../domain/profile.js';
 import { PASSWORD_ONLY } from '../../../domain/sign-in-methods.js';
 import { err, ok, type Result } from '../../../domain/result.js';
@@ -73,6 +74,7 @@ export class RegisterUser {
       disabledAt: null,
       profile: EMPTY_PROFILE,
       profileVersion: 0,
+      move: NO_MOVE,
     };
     const session = this.issuer.signSession(user.username, PASSWORD_ONLY);
     if ((await this.users.create(user, session.record)) === 'taken')

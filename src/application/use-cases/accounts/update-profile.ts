@@ -3,6 +3,8 @@
 // header must be the user's own live https pictures, pins the user's own live assets. The profile and the Update
 // deliveries to the followers' inboxes are one write; a change that leaves the profile as it was writes nothing.
 // Turning manually_approves_followers off then accepts every follow request waiting (API.md §4.3).
+// `also_known_as` entries are resolved (resolve-aliases.ts) once, before the write is tried, so a write retried on a
+// fresher read fetches nothing again.
 import {
   applyProfileChanges,
   assetsNamedBy,
@@ -23,6 +25,8 @@ import { acceptWaiting } from '../federation/follow-requests/decision-jobs.js';
 import type { RateLimit } from '../../ports/rate-limit.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { WorkSignal } from '../../ports/work-signal.js';
+import type { ActorResolution } from '../../services/actor-resolution.js';
+import { resolveAliases, type AliasInput } from './resolve-aliases.js';
 
 /** How often a profile changed under the write (another session of the user) is read again. */
 const MAX_ATTEMPTS = 10;
@@ -43,6 +47,7 @@ export class UpdateProfile {
     private readonly clock: Clock,
     private readonly followRequests: FollowRequestStore,
     private readonly ids: IdGenerator,
+    private readonly resolution: Pick<ActorResolution, 'resolve'>,
     private readonly urls: Urls,
   ) {}
 
@@ -52,18 +57,29 @@ export class UpdateProfile {
     /** Whose profile the request names. */
     username: string;
     changes: ProfileChanges;
+    /** `also_known_as` as given (API.md §4.3), resolved here; absent: not changed. */
+    alsoKnownAs?: AliasInput;
   }): Promise<Result<UserProfile, UpdateProfileError>> {
     const name = normaliseUsername(input.username);
     const target = name.ok ? await this.users.findProfile(name.value) : null;
     if (!target || !isActive(target)) return err({ type: 'not_found' });
     if (isScoped(input.writer)) return err({ type: 'forbidden', reason: 'scoped_token' });
     if (input.writer.username !== target.username) return err({ type: 'forbidden', reason: 'not_yours' });
+    let changes = input.changes;
+    if (input.alsoKnownAs !== undefined) {
+      // The other fields' refusals cost nothing: judged before any alias is fetched.
+      const judged = applyProfileChanges(target.profile, changes);
+      if (!judged.ok) return err({ type: 'invalid_request', ...judged.error });
+      const aliases = await resolveAliases(this.resolution, this.urls, target, input.alsoKnownAs);
+      if (!aliases.ok) return err(aliases.error);
+      changes = { ...changes, alsoKnownAs: aliases.value };
+    }
 
     let spent = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const user = attempt === 0 ? target : await this.users.findProfile(target.username);
       if (!user || !isActive(user)) return err({ type: 'not_found' });
-      const next = applyProfileChanges(user.profile, input.changes);
+      const next = applyProfileChanges(user.profile, changes);
       if (!next.ok) return err({ type: 'invalid_request', ...next.error });
       if (sameProfile(next.value, user.profile)) return ok(user);
       const named = await Promise.all(assetsNamedBy(next.value).map((n) => this.assets.findByName(n)));
@@ -81,6 +97,7 @@ export class UpdateProfile {
         username: user.username,
         expectedVersion: user.profileVersion,
         profile: checked.value,
+        move: user.move,
       };
       const outcome = await this.users.updateProfile(change, this.clock.now());
       if (outcome === 'not_found') return err({ type: 'not_found' });

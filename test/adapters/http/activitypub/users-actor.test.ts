@@ -49,6 +49,8 @@ function expectedActor(u: string, published: string, publicKeyPem: string) {
         schema: 'http://schema.org#',
         PropertyValue: 'schema:PropertyValue',
         value: 'schema:value',
+        alsoKnownAs: { '@id': 'as:alsoKnownAs', '@type': '@id' },
+        movedTo: { '@id': 'as:movedTo', '@type': '@id' },
       },
     ],
     id,
@@ -155,8 +157,10 @@ for (const store of STORES) {
           pinned: [],
           indexable: false,
           manually_approves_followers: false,
+          also_known_as: [],
+          moved_to: null,
         });
-        expect(keysOf(response.json)).to.have.length(11);
+        expect(keysOf(response.json)).to.have.length(13);
         const me = await api.get('/auth/me', { token: alice });
         expect(response.json.created_at).to.equal(me.json.created_at);
       });

@@ -26,10 +26,18 @@ export const ASSET_ERRORS = new ErrorTable<AssetError, { readonly name: string }
   // Only the owner's refusal is the person's to fix in the form; a scoped token is refused as everywhere else.
   forbidden: {
     status: 403,
-    doc: ['not the owner', scopedTokenForbidden.doc as string],
+    doc: [
+      'not the owner',
+      scopedTokenForbidden.doc as string,
+      'the account has moved (the detail names the target)',
+    ],
     input: (error) => error.reason === 'not_owner',
     detail: (error) =>
-      error.reason === 'scoped_token' ? SCOPED_TOKEN_DETAIL : 'Only the owner can change this asset.',
+      error.reason === 'scoped_token'
+        ? SCOPED_TOKEN_DETAIL
+        : error.reason === 'moved'
+          ? `This account has moved to ${error.movedTo}: its assets no longer change here. Cancel the move to change them.`
+          : 'Only the owner can change this asset.',
   },
   rate_limited: rateLimited(
     'Too many asset changes in a short time. Try again later.',

@@ -100,6 +100,7 @@ export function profileRoutes(routes: RouteTable, deps: HttpDependencies): void 
         ...(indexable !== undefined ? { indexable } : {}),
         ...(locked !== undefined ? { manually_approves_followers: locked } : {}),
       }),
+      ...(input.also_known_as !== undefined ? { alsoKnownAs: input.also_known_as } : {}),
     });
     if (!result.ok) throw PROFILE_ERRORS.problem(result.error);
     if (isFormPost(ctx)) return seeOther(ctx, `/users/${result.value.username}`);
@@ -111,7 +112,7 @@ export function profileRoutes(routes: RouteTable, deps: HttpDependencies): void 
     {
       summary:
         "Change one's own profile: display name, bio, avatar, header, fields, pinned assets, indexable, " +
-        'manually_approves_followers',
+        'manually_approves_followers, also_known_as',
       description:
         'Any subset of the fields; null clears one. Every change is delivered to the followers as an Update of ' +
         'the actor.',

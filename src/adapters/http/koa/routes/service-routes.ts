@@ -3,6 +3,7 @@ import type { HttpDependencies } from '../dependencies.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import type { RouteTable } from '../route-table.js';
 import { accountRoutes } from './account.routes.js';
+import { moveRoutes } from './move.routes.js';
 import { activityPubRoutes } from './activitypub.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { authRoutes } from './auth.routes.js';
@@ -36,6 +37,7 @@ export function serviceRoutes(routes: RouteTable, deps: HttpDependencies, metric
   authRoutes(routes, deps);
   signInRoutes(routes, deps);
   accountRoutes(routes, deps);
+  moveRoutes(routes, deps);
   securityRoutes(routes, deps);
   renderersRoutes(routes, deps);
   oauthMetadataRoutes(routes, deps);

@@ -27,6 +27,8 @@ export const userWithProfileJson = (user: UserProfile, urls: Urls): Presented<ty
     pinned: [...profile.pinned],
     indexable: profile.indexable,
     manually_approves_followers: profile.manuallyApprovesFollowers,
+    also_known_as: [...profile.alsoKnownAs],
+    moved_to: user.move.movedTo,
   };
 };
 

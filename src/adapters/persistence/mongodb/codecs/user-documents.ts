@@ -1,5 +1,10 @@
 import type { User, UserProfile, Username } from '../../../../domain/user.js';
-import { profileFromStored, storedProfile, type StoredProfile } from '../../stored-profile.js';
+import {
+  moveFromStored,
+  profileFromStored,
+  storedProfile,
+  type StoredProfile,
+} from '../../stored-profile.js';
 import type { MongoCodec, OlderDocument } from '../mongo-codec.js';
 
 /** A user, keyed by username; `seq` is its registration position, 1, 2, 3, … from the `users` counter. */
@@ -16,7 +21,7 @@ export interface UserDocument {
   deletedAt: Date | null;
   /** Set while the account is disabled. */
   disabledAt: Date | null;
-  /** What the person tells about themself. */
+  /** What the person tells about themself, and where the account moved (`move`, absent: never). */
   profile: StoredProfile;
   /** Moved on by one with every profile change (its compare-and-set). */
   profileVersion: number;
@@ -54,6 +59,7 @@ export const userProfileOf = (doc: Omit<PublicUserDocument, 'seq'>): UserProfile
   disabledAt: doc.disabledAt ?? null,
   profile: profileFromStored(doc.profile),
   profileVersion: doc.profileVersion ?? 0,
+  move: moveFromStored(doc.profile),
 });
 
 export const USER_DOCUMENTS: MongoCodec<
@@ -69,7 +75,7 @@ export const USER_DOCUMENTS: MongoCodec<
     createdAt: user.createdAt,
     deletedAt: user.deletedAt,
     disabledAt: user.disabledAt,
-    profile: storedProfile(user.profile),
+    profile: storedProfile(user.profile, user.move),
     profileVersion: user.profileVersion,
   }),
   fromDocument: (doc) => ({

@@ -1,5 +1,5 @@
 import type { User, UserProfile, Username } from '../../../../domain/user.js';
-import { profileFromJson, profileJson } from '../../stored-profile.js';
+import { profileAndMoveFromJson, profileJson } from '../../stored-profile.js';
 import { columnsOf, postgresTable, type RowOf } from '../postgres-codec.js';
 
 const COLUMNS = {
@@ -27,7 +27,7 @@ export const userProfileOf = (row: PublicUserRow): UserProfile => ({
   createdAt: row.created_at,
   deletedAt: row.deleted_at,
   disabledAt: row.disabled_at,
-  profile: profileFromJson(row.profile),
+  ...profileAndMoveFromJson(row.profile),
   profileVersion: row.profile_version,
 });
 
@@ -41,7 +41,7 @@ export const USER_ROWS = postgresTable('users', COLUMNS, ['seq']).codec<User>({
     created_at: user.createdAt,
     deleted_at: user.deletedAt,
     disabled_at: user.disabledAt,
-    profile: profileJson(user.profile),
+    profile: profileJson(user.profile, user.move),
     profile_version: user.profileVersion,
   }),
   fromRow: (row) => ({

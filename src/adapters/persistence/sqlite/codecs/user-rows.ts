@@ -1,5 +1,5 @@
 import type { User, UserProfile, Username } from '../../../../domain/user.js';
-import { profileFromJson, profileJson } from '../../stored-profile.js';
+import { profileAndMoveFromJson, profileJson } from '../../stored-profile.js';
 import { columnsOf, dateOrNull, millisOrNull, sqliteTable, type RowOf } from '../sqlite-codec.js';
 
 const COLUMNS = {
@@ -27,7 +27,7 @@ export const userProfileOf = (row: PublicUserRow): UserProfile => ({
   createdAt: new Date(row.created_at),
   deletedAt: dateOrNull(row.deleted_at),
   disabledAt: dateOrNull(row.disabled_at),
-  profile: profileFromJson(row.profile),
+  ...profileAndMoveFromJson(row.profile),
   profileVersion: row.profile_version,
 });
 
@@ -41,7 +41,7 @@ export const USER_ROWS = sqliteTable('users', COLUMNS, ['seq']).codec<User>({
     created_at: user.createdAt.getTime(),
     deleted_at: millisOrNull(user.deletedAt),
     disabled_at: millisOrNull(user.disabledAt),
-    profile: profileJson(user.profile),
+    profile: profileJson(user.profile, user.move),
     profile_version: user.profileVersion,
   }),
   fromRow: (row) => ({
