@@ -5,12 +5,15 @@ import {
   type TransferRecord,
 } from '../../src/application/ports/store-transfer.js';
 import type { AssetName } from '../../src/domain/asset.js';
+import { candidateRuleKeys, hostKeyOfUrl, type RuleHost } from '../../src/domain/domain-rules.js';
 import { EMPTY_PROFILE } from '../../src/domain/profile.js';
 import type { Username } from '../../src/domain/user.js';
 import { aProfile, aUser, T0 } from '../support/builders.js';
 import {
   ACCEPT_KEY,
+  asVersion3,
   collect,
+  DOMAIN_RULE_RECORDS,
   EMPTY_TRANSFER_PROFILE,
   streamOf,
   transferRecords,
@@ -179,6 +182,65 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
         'passkey_added',
         'second_factor_enabled',
       ]);
+    });
+
+    it('serves imported domain rules: listed oldest first, each found by the key of its host, which the import made', async () => {
+      await store().transfer.import(streamOf(transferRecords({ users: 3, activities: 5 })));
+      const rules = store().domainRules;
+
+      expect(
+        (await rules.list()).map((r) => ({ kind: r.kind, host: r.host, at: r.createdAt.toISOString() })),
+      ).to.have.deep.members(
+        DOMAIN_RULE_RECORDS.map(
+          (r) => r.record === 'domain_rule' && { kind: r.kind, host: r.host, at: r.createdAt },
+        ),
+      );
+      const covering = (url: string) => rules.covering(candidateRuleKeys(hostKeyOfUrl(url)!));
+      expect(await covering('https://mail.spam.example/users/x')).to.deep.equal({
+        block: true,
+        allow: false,
+      });
+      expect(await covering('https://bücher.example/')).to.deep.equal({ block: true, allow: false });
+      expect(await covering('http://[2001:db8::1]:8080/')).to.deep.equal({ block: true, allow: false });
+      expect(await covering('https://203.0.113.9/')).to.deep.equal({ block: true, allow: false });
+      expect(await covering('https://friends.example/')).to.deep.equal({ block: false, allow: true });
+      expect(await covering('https://notspam.example/')).to.deep.equal({ block: false, allow: false });
+      // A block made after the import finds its rule there, and removes only what it covers.
+      expect(await rules.block('spam.example' as RuleHost, T0)).to.deep.include({ added: false });
+    });
+
+    it('imports a file of version 3 with no domain rule', async () => {
+      const records = transferRecords({ users: 3, activities: 5 });
+
+      await store().transfer.import(streamOf(asVersion3(records)));
+
+      expect(await store().domainRules.list()).to.deep.equal([]);
+      expect(await collect(store().transfer.export())).to.deep.equal(asVersion3(records));
+    });
+
+    it('refuses a domain rule whose host is not spelled as a rule host is, writing nothing', async () => {
+      for (const host of ['Spam.Example', 'https://spam.example', 'spam.example:443', '']) {
+        const records = transferRecords({ users: 3, activities: 5 }).map((r) =>
+          r.record === 'domain_rule' && r.host === 'spam.example' ? { ...r, host } : r,
+        );
+        const refused = await rejection(store().transfer.import(streamOf(records)));
+        expect(refused, host).to.be.instanceOf(InvalidTransferError);
+        expect((refused as Error).message, host).to.include(
+          `not a domain rule's host: ${JSON.stringify(host)}`,
+        );
+        expect(await store().users.count(), host).to.equal(0);
+        expect(await store().domainRules.list(), host).to.deep.equal([]);
+      }
+    });
+
+    it('refuses a store that holds a domain rule, writing nothing', async () => {
+      await store().domainRules.allow('friends.example' as RuleHost, T0);
+      const refused = await rejection(
+        store().transfer.import(streamOf(transferRecords({ users: 3, activities: 5 }))),
+      );
+      expect(refused).to.be.instanceOf(StoreNotEmptyError);
+      expect(await store().users.count()).to.equal(0);
+      expect(await store().domainRules.list()).to.have.length(1);
     });
 
     it('refuses a store that holds data, writing nothing', async () => {

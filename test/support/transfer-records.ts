@@ -184,6 +184,7 @@ export function transferRecords({ users, activities, checkpointAt }: TransferSha
         followedAt: at(i),
       });
   });
+  records.push(...DOMAIN_RULE_RECORDS);
   for (let i = 0; i < Math.min(activities, 50); i++)
     records.push({
       record: 'job',
@@ -246,9 +247,32 @@ export const ACCOUNT_SECURITY_KINDS: readonly TransferRecord['record'][] = [
   'account_event',
 ];
 
-/** The records as a file of version 1 or 2 holds them: no second factor, recovery code, passkey or history. */
+/** The kinds of format 4 (issue 37): the operator's domain rules. */
+export const FORMAT_4_KINDS: readonly TransferRecord['record'][] = ['domain_rule'];
+
+/**
+ * The operator's domain rules, in the order every store exports them: by time made, then kind, then host (two made
+ * in one `blockMany` share a time) — a name, an IDN as punycode, an IPv4 and an IPv6 address. No follower of
+ * transferRecords is on a blocked host (a block removes them; an import does not judge what it is given).
+ */
+export const DOMAIN_RULE_RECORDS: readonly TransferRecord[] = [
+  { record: 'domain_rule', kind: 'allow', host: 'friends.example', createdAt: at(10) },
+  { record: 'domain_rule', kind: 'block', host: 'spam.example', createdAt: at(10) },
+  { record: 'domain_rule', kind: 'block', host: 'xn--bcher-kva.example', createdAt: at(10) },
+  { record: 'domain_rule', kind: 'block', host: '203.0.113.9', createdAt: at(20) },
+  { record: 'domain_rule', kind: 'block', host: '[2001:db8::1]', createdAt: at(30) },
+];
+
+/** The records as a file of version 3 holds them: no domain rule. */
+export const asVersion3 = (records: readonly TransferRecord[]): TransferRecord[] =>
+  records.filter((r) => !FORMAT_4_KINDS.includes(r.record));
+
+/**
+ * The records as a file of version 1 or 2 holds them: no second factor, recovery code, passkey or history (and, as
+ * in every file before version 4, no domain rule).
+ */
 export const withoutAccountSecurity = (records: readonly TransferRecord[]): TransferRecord[] =>
-  records.filter((r) => !ACCOUNT_SECURITY_KINDS.includes(r.record));
+  asVersion3(records).filter((r) => !ACCOUNT_SECURITY_KINDS.includes(r.record));
 
 /**
  * Every fourth user has two-step sign-in with three recovery codes (one used), every third a passkey (some synced,

@@ -10,6 +10,7 @@ import type { TransferRecord, TransferRecordKind } from '../../application/ports
 import type { AccountEvent, Passkey, RecoveryCode, TotpFactor } from '../../domain/account-security.js';
 import type { Activity } from '../../domain/activity.js';
 import type { Asset } from '../../domain/asset.js';
+import type { DomainRule } from '../../domain/domain-rules.js';
 import type { Follower } from '../../domain/follower.js';
 import type { IssuedToken, RevocationRecord } from '../../domain/revocation.js';
 import type { User, Username } from '../../domain/user.js';
@@ -104,6 +105,7 @@ export interface StoredRecords {
   readonly asset: Asset;
   readonly activity: LoggedActivity;
   readonly follower: Follower;
+  readonly domain_rule: DomainRule;
   readonly job: QueuedJob;
 }
 

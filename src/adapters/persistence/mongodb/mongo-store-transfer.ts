@@ -19,6 +19,7 @@ import { importLogState, type TransparencyLogRecord } from '../transparency-impo
 import { ACTIVITY_DOCUMENTS } from './codecs/activity-documents.js';
 import { ASSET_DOCUMENTS } from './codecs/asset-documents.js';
 import {
+  DOMAIN_RULE_DOCUMENTS,
   FOLLOWER_DOCUMENTS,
   INSTANCE_KEY_DOCUMENTS,
   REMOTE_KEY_DOCUMENTS,
@@ -83,6 +84,11 @@ const TRANSFER_COLLECTIONS: { readonly [K in StoredKind]: TransferCollection<K> 
     sort: { seq: 1 },
     stamp: (next) => ({ seq: ++next.followers }),
   },
+  domain_rule: {
+    collection: 'domainRules',
+    codec: DOMAIN_RULE_DOCUMENTS,
+    sort: { createdAt: 1, kind: 1, host: 1 },
+  },
   job: { collection: 'jobs', codec: JOB_DOCUMENTS, sort: { _id: 1 }, stamp: () => ({ _id: new ObjectId() }) },
 };
 
@@ -124,6 +130,7 @@ export class MongoStoreTransfer implements StoreTransfer {
       ['assets', 'asset'],
       ['activities', 'activity'],
       ['jobs', 'job'],
+      ['domain rules', 'domain_rule'],
     ] as const)
       if (await storeCall(() => this.collection(kind).findOne())) throw new StoreNotEmptyError(what);
     const counts = emptyTransferCounts();
