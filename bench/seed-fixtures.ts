@@ -171,5 +171,6 @@ export function benchProfile(n: number, regularCount: number, activities: number
     ],
     pinned: [avatar, ...rest].filter((name): name is AssetName => name !== null).slice(0, 3),
     indexable: true,
+    manuallyApprovesFollowers: false,
   };
 }

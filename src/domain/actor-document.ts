@@ -45,7 +45,7 @@ function actorObject({ user, avatar, header }: ActorView, urls: Urls): Record<st
     featured: urls.featured(user.username),
     endpoints: { sharedInbox: urls.sharedInbox() },
     published: user.createdAt.toISOString(),
-    manuallyApprovesFollowers: false,
+    manuallyApprovesFollowers: profile.manuallyApprovesFollowers,
     discoverable: true,
     indexable: profile.indexable,
     ...(profile.bio !== null ? { summary: paragraphsHtml(profile.bio, BIO_LINK) } : {}),

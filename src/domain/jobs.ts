@@ -91,6 +91,15 @@ export const acceptJob = (delivery: DocumentDelivery, follower: string): JobSpec
 });
 
 /**
+ * A Reject of a Follow (a request turned down, a follower removed, a blocked or moved account's Follow answered). At
+ * most one waits per (local user, actor): a flood of Follows from an actor that is answered with Rejects leaves one.
+ */
+export const rejectJob = (delivery: DocumentDelivery, actor: string): JobSpec<'document_delivery'> => ({
+  ...documentDeliveryJob(delivery),
+  replaceKey: `reject ${delivery.signer} ${actor}`,
+});
+
+/**
  * A profile's `Update` to one follower inbox. At most one waits per (user, inbox): a second change while the first
  * waits replaces it, and the actor as it then is goes out once.
  */

@@ -22,6 +22,8 @@ export interface Profile {
   readonly pinned: readonly AssetName[];
   /** Opt-in to full-text search on other servers (Mastodon's `indexable`). */
   readonly indexable: boolean;
+  /** A Follow becomes a request the person accepts or rejects (Mastodon's "locked" account, API.md §4.3). */
+  readonly manuallyApprovesFollowers: boolean;
 }
 
 export const EMPTY_PROFILE: Profile = {
@@ -32,6 +34,7 @@ export const EMPTY_PROFILE: Profile = {
   fields: [],
   pinned: [],
   indexable: false,
+  manuallyApprovesFollowers: false,
 };
 
 /** The limits of every profile field, once: the checks, the form and /openapi.json are built from them. */
@@ -124,6 +127,8 @@ export function applyProfileChanges(
     next.pinned = pinned.value;
   }
   if (changes.indexable !== undefined) next.indexable = changes.indexable;
+  if (changes.manuallyApprovesFollowers !== undefined)
+    next.manuallyApprovesFollowers = changes.manuallyApprovesFollowers;
   return ok(next);
 }
 
@@ -221,6 +226,7 @@ export function sameProfile(a: Profile, b: Profile): boolean {
     a.avatar === b.avatar &&
     a.header === b.header &&
     a.indexable === b.indexable &&
+    a.manuallyApprovesFollowers === b.manuallyApprovesFollowers &&
     a.pinned.length === b.pinned.length &&
     a.pinned.every((name, i) => name === b.pinned[i]) &&
     a.fields.length === b.fields.length &&

@@ -6,6 +6,7 @@ import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
 import { authorizationCodeStoreContract } from './authorization-code-store.contract.js';
 import { domainRuleStoreContract } from './domain-rule-store.contract.js';
+import { followRequestStoreContract } from './follow-request-store.contract.js';
 import { followerRepositoryContract } from './follower-repository.contract.js';
 import type { PersistenceHarness } from './harness.js';
 import { instanceKeyStoreContract } from './instance-key-store.contract.js';
@@ -37,6 +38,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   profileContract,
   followerRepositoryContract,
   domainRuleStoreContract,
+  followRequestStoreContract,
   remoteKeyStoreContract,
   instanceKeyStoreContract,
   accountRemovalContract,

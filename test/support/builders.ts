@@ -64,6 +64,7 @@ export function aProfile(overrides: Partial<Profile> = {}): Profile {
     ],
     pinned: [anAssetName('sunset'), anAssetName('harbour')],
     indexable: true,
+    manuallyApprovesFollowers: false,
     ...overrides,
   };
 }

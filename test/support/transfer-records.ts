@@ -14,6 +14,7 @@ export const EMPTY_TRANSFER_PROFILE: TransferProfile = {
   fields: [],
   pinned: [],
   indexable: false,
+  manuallyApprovesFollowers: false,
 };
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
@@ -232,6 +233,7 @@ function profileOf(i: number): TransferProfile {
     ],
     pinned: [`asset-${i}`, `asset-${i + 2}`],
     indexable: i % 2 === 1,
+    manuallyApprovesFollowers: i % 3 === 1,
   };
 }
 

@@ -138,6 +138,7 @@ describe('LD signatures of the fediverse documents (issue 25)', () => {
         ],
         pinned: ['sunset' as AssetName],
         indexable: true,
+        manuallyApprovesFollowers: true,
       },
       profileVersion: 3,
     };

@@ -35,6 +35,8 @@ const Profile = z.object({
   fields: z.array(z.object({ name: text, value: text })),
   pinned: z.array(text),
   indexable: z.boolean(),
+  // Files exported before follow requests existed have none: those accounts approved every follower.
+  manuallyApprovesFollowers: z.boolean().default(false),
 });
 
 const Record = z.discriminatedUnion('record', [

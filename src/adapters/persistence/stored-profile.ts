@@ -18,6 +18,7 @@ export function storedProfile(profile: Profile): StoredProfile {
     fields: profile.fields.map(({ name, value }) => ({ name, value })),
     pinned: [...profile.pinned],
     indexable: profile.indexable,
+    manuallyApprovesFollowers: profile.manuallyApprovesFollowers,
   };
 }
 
@@ -40,6 +41,7 @@ export function profileFromStored(stored: Partial<StoredProfile> | null | undefi
     fields,
     pinned: Array.isArray(stored.pinned) ? (stored.pinned.map(String) as AssetName[]) : [],
     indexable: stored.indexable === true,
+    manuallyApprovesFollowers: stored.manuallyApprovesFollowers === true,
   };
 }
 

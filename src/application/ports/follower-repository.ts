@@ -41,6 +41,18 @@ export interface FollowerRepository extends SeekableList<Follower, FollowerFilte
    * in after it — nothing is written: `'shut_out'`.
    */
   add(follower: Follower, accept: NewJob, now: Date, maxPendingInLane?: number): Promise<FollowOutcome>;
+  /** `actor`'s follow of `username`, or null. */
+  find(username: Username, actor: string): Promise<Follower | null>;
+  /**
+   * Ends `actor`'s follow of `username` and queues `notice(follower)` (the Reject of "remove follower"), in one
+   * write; returns the follower as it was, or null (none: nothing written).
+   */
+  removeWithNotice(
+    username: Username,
+    actor: string,
+    notice: (follower: Follower) => NewJob,
+    now: Date,
+  ): Promise<Follower | null>;
   /** Ends `actor`'s follow that `match` names; returns how many follows ended (0 when none matched: harmless). */
   remove(actor: string, match: FollowMatch): Promise<number>;
   /** Ends every follow of `actor` (it was deleted); returns how many. */

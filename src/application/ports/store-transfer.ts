@@ -7,6 +7,8 @@ export interface TransferProfile {
   readonly fields: readonly { readonly name: string; readonly value: string }[];
   readonly pinned: readonly string[];
   readonly indexable: boolean;
+  /** Absent in files exported before follow requests existed: false. */
+  readonly manuallyApprovesFollowers: boolean;
 }
 
 /**

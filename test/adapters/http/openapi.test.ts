@@ -108,6 +108,7 @@ describe('GET /openapi.json', () => {
       'fields',
       'pinned',
       'indexable',
+      'manually_approves_followers',
     ]);
   });
 });

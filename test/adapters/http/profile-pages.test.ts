@@ -281,6 +281,7 @@ for (const store of STORES) {
           ...[0, 1, 2, 3].flatMap((i) => [`fields[${i}][name]`, `fields[${i}][value]`]),
           'pinned',
           'indexable',
+          'manually_approves_followers',
         ]);
         for (const id of ['avatar', 'header']) {
           const select = form.slice(

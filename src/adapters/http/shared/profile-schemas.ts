@@ -78,6 +78,12 @@ export const UpdateProfileRequest = z
         type: 'boolean',
         description: 'Opt in to full-text search on other servers. A form sends a checkbox.',
       }),
+      manually_approves_followers: formBoolean.optional().openapi({
+        type: 'boolean',
+        description:
+          'A Follow becomes a follow request you accept or reject; turning it off accepts every waiting one. ' +
+          'A form sends a checkbox.',
+      }),
     }),
   )
   .openapi('UpdateProfileRequest');
@@ -92,6 +98,7 @@ export const UserWithProfile = UserSummary.extend({
   fields: z.array(z.object({ name: z.string(), value: z.string() })),
   pinned: z.array(z.string()),
   indexable: z.boolean(),
+  manually_approves_followers: z.boolean(),
 }).openapi('UserWithProfile');
 
 /** The edit page's fields for a profile: what it holds now, with empty rows to add fields up to the limit. */
@@ -107,6 +114,7 @@ export function formValuesOf(profile: Profile): Record<string, unknown> {
     ),
     pinned: profile.pinned.join(', '),
     indexable: profile.indexable,
+    manually_approves_followers: profile.manuallyApprovesFollowers,
   };
 }
 
@@ -126,5 +134,7 @@ export function formValuesTyped(body: unknown): Record<string, unknown> {
     })),
     pinned: text('pinned'),
     indexable: folded.indexable !== undefined && folded.indexable !== 'false',
+    manually_approves_followers:
+      folded.manually_approves_followers !== undefined && folded.manually_approves_followers !== 'false',
   };
 }

@@ -55,6 +55,28 @@ export class InMemoryFollowerRepository implements FollowerRepository {
     return outcome;
   }
 
+  async find(username: Username, actor: string): Promise<Follower | null> {
+    this.db.assertOpen();
+    const stored = this.followersOf({ username }).find((f) => f.actor === actor);
+    return stored ? followerOf(username)(stored) : null;
+  }
+
+  async removeWithNotice(
+    username: Username,
+    actor: string,
+    notice: (follower: Follower) => NewJob,
+    now: Date,
+  ): Promise<Follower | null> {
+    const follower = await this.find(username, actor);
+    if (!follower) return null;
+    const job = notice(follower);
+    // Checked before the first change, so a payload JSON cannot hold leaves nothing half-written.
+    JSON.stringify(job.payload);
+    this.db.removeFollowers((user, stored) => user === username && stored.actor === actor);
+    this.db.insertJob(job, now);
+    return follower;
+  }
+
   async remove(actor: string, match: FollowMatch): Promise<number> {
     this.db.assertOpen();
     return this.db.removeFollowers(

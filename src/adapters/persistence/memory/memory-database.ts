@@ -5,6 +5,7 @@ import type { Activity } from '../../../domain/activity.js';
 import type { Asset } from '../../../domain/asset.js';
 import type { DomainRule } from '../../../domain/domain-rules.js';
 import { deliveryInbox, type Follower } from '../../../domain/follower.js';
+import type { FollowRequest } from '../../../domain/follow-request.js';
 import type { RemoteKey } from '../../../application/ports/remote-key-store.js';
 import { profileUpdateJob, revocationNoticeJob } from '../../../domain/jobs.js';
 import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
@@ -61,6 +62,12 @@ export interface StoredFollower {
   readonly followedAt: number;
 }
 
+/** A follow request, at its position among all requests (as AUTOINCREMENT); renewed in place by a repeated Follow. */
+export interface StoredFollowRequest {
+  readonly position: number;
+  request: FollowRequest;
+}
+
 export interface StoredRevocation {
   readonly tokenHash: string;
   readonly username: string;
@@ -102,6 +109,9 @@ export class MemoryDatabase {
   readonly followers = new Map<string, StoredFollower[]>();
   /** The operator's domain rules, by `${kind} ${host}`, in the order they were made. */
   readonly domainRules = new Map<string, DomainRule>();
+  /** Follow requests waiting, every user's, in position order. */
+  followRequests: StoredFollowRequest[] = [];
+  lastFollowRequestPosition = 0;
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
   /** The service actor's key pair, with when it was made. */

@@ -5,6 +5,7 @@ import { InMemoryAccountSecurityStore } from './in-memory-account-security-store
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryAuthorizationCodes } from './in-memory-authorization-codes.js';
+import { InMemoryFollowRequestStore } from './in-memory-follow-request-store.js';
 import { InMemoryFollowerRepository } from './in-memory-follower-repository.js';
 import { InMemoryIssuedTokenRegistry } from './in-memory-issued-token-registry.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
@@ -36,6 +37,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     transparencyLog: new InMemoryTransparencyLog(db),
     followers: new InMemoryFollowerRepository(db),
     domainRules: new InMemoryDomainRuleStore(db),
+    followRequests: new InMemoryFollowRequestStore(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),

@@ -1,4 +1,4 @@
-import type { Filter, MongoClient } from 'mongodb';
+import type { ClientSession, Filter, MongoClient } from 'mongodb';
 import {
   NO_LANE_CAP,
   type FollowerFilter,
@@ -10,6 +10,7 @@ import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import { candidateRuleKeys, hostKeyOfUrl, ruleKeyRange } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
+import type { Username } from '../../../domain/user.js';
 import { storeCall } from './mongo-errors.js';
 import { jobDocument, replacePending } from './mongo-job-document.js';
 import { FOLLOWER_DOCUMENTS, type FollowerDocument } from './codecs/federation-documents.js';
@@ -38,6 +39,28 @@ const positioned = (doc: FollowerDocument): Positioned<Follower> => ({
 });
 
 /**
+ * Stores a follower inside `session`'s transaction: a repeated Follow keeps its place (seq) and follow time and takes
+ * the new addresses; a new one takes the next position and counts towards its user's total. Shared with the follow
+ * requests, whose acceptance stores one.
+ */
+export async function upsertFollower(
+  collections: MongoCollections,
+  follower: Follower,
+  session: ClientSession,
+): Promise<'added' | 'updated'> {
+  const { followers, counters, userCounts } = collections;
+  const doc = FOLLOWER_DOCUMENTS.toDocument(follower);
+  const key = { username: doc.username, actor: doc.actor };
+  const addresses = without(doc, ['username', 'actor', 'followedAt']);
+  const updated = await followers.updateOne(key, { $set: addresses }, { session });
+  if (updated.matchedCount === 1) return 'updated';
+  const seq = await addToCounter(counters, 'follower_seq', 1, session);
+  await followers.insertOne({ ...doc, seq }, { session });
+  await addToUserCount(userCounts, follower.username, 'followers', 1, session);
+  return 'added';
+}
+
+/**
  * Follows, unique by (username, actor); `seq` from the `follower_seq` counter orders a user's followers. Every write
  * is a transaction that also moves the user's `followers` total, so counting is one document read.
  */
@@ -53,7 +76,7 @@ export class MongoFollowerRepository implements FollowerRepository {
     now: Date,
     maxPendingInLane = NO_LANE_CAP,
   ): Promise<FollowOutcome> {
-    const { followers, counters, jobs, userCounts } = this.collections;
+    const { jobs } = this.collections;
     // Made (and its payload serialised) before the transaction: a payload JSON cannot hold fails with nothing
     // started. The same document on every run of the transaction is harmless, as an aborted run wrote nothing.
     const acceptDocument = jobDocument(accept, now);
@@ -79,17 +102,35 @@ export class MongoFollowerRepository implements FollowerRepository {
           if (waiting >= maxPendingInLane) refuse('lane_full');
           await jobs.insertOne(acceptDocument, { session });
         }
-        // A repeated Follow keeps the follower's place (seq) and follow time, and takes the new addresses.
-        const doc = FOLLOWER_DOCUMENTS.toDocument(follower);
-        const which = { username: doc.username, actor: doc.actor };
-        const addresses = without(doc, ['username', 'actor', 'followedAt']);
-        const updated = await followers.updateOne(which, { $set: addresses }, { session });
-        if (updated.matchedCount === 0) {
-          const seq = await addToCounter(counters, 'follower_seq', 1, session);
-          await followers.insertOne({ ...doc, seq }, { session });
-          await addToUserCount(userCounts, follower.username, 'followers', 1, session);
-        }
-        return updated.matchedCount === 0 ? 'added' : 'updated';
+        return upsertFollower(this.collections, follower, session);
+      }),
+    );
+  }
+
+  async find(username: Username, actor: string): Promise<Follower | null> {
+    const doc = await storeCall(() => this.collections.followers.findOne({ username, actor }));
+    return doc ? FOLLOWER_DOCUMENTS.fromDocument(doc) : null;
+  }
+
+  async removeWithNotice(
+    username: Username,
+    actor: string,
+    notice: (follower: Follower) => NewJob,
+    now: Date,
+  ): Promise<Follower | null> {
+    const { followers, jobs, userCounts } = this.collections;
+    return storeCall(() =>
+      transaction<Follower | null>(this.client, async (session) => {
+        const doc = await followers.findOneAndDelete(
+          { username, actor },
+          { session, includeResultMetadata: false },
+        );
+        if (!doc) return null;
+        await addToUserCount(userCounts, username, 'followers', -1, session);
+        const follower = FOLLOWER_DOCUMENTS.fromDocument(doc);
+        const job = jobDocument(notice(follower), now);
+        if (!(await replacePending(jobs, job, session))) await jobs.insertOne(job, { session });
+        return follower;
       }),
     );
   }

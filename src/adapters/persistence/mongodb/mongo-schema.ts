@@ -4,6 +4,7 @@ import type { ActivityDocument } from './codecs/activity-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
 import type {
   DomainRuleDocument,
+  FollowRequestDocument,
   FollowerDocument,
   InstanceKeyDocument,
   RemoteKeyDocument,
@@ -101,10 +102,10 @@ export type UserCountField = 'activities' | 'liveAssets' | 'followers';
 /**
  * `users`: the highest user position handed out. `live_users`: how many accounts are not deleted. `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
  * `activities`: the next idx of the activity log, which is also how many activities there are. `follower_seq`: the
- * highest follow position handed out.
+ * highest follow position handed out. `follow_request_seq`: the highest follow request position handed out.
  */
 export type CounterName =
-  'users' | 'live_users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq';
+  'users' | 'live_users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq' | 'follow_request_seq';
 
 export const COUNTERS: readonly CounterName[] = [
   'users',
@@ -113,6 +114,7 @@ export const COUNTERS: readonly CounterName[] = [
   'live_assets',
   'activities',
   'follower_seq',
+  'follow_request_seq',
 ];
 
 /** The collections of one L2 database, typed. */
@@ -128,6 +130,7 @@ export interface MongoCollections {
   readonly activities: Collection<ActivityDocument>;
   readonly followers: Collection<FollowerDocument>;
   readonly domainRules: Collection<DomainRuleDocument>;
+  readonly followRequests: Collection<FollowRequestDocument>;
   readonly remoteKeys: Collection<RemoteKeyDocument>;
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
@@ -155,6 +158,7 @@ export const COLLECTION_NAMES = {
   activities: 'activities',
   followers: 'followers',
   domainRules: 'domain_rules',
+  followRequests: 'follow_requests',
   remoteKeys: 'remote_keys',
   instanceKeys: 'instance_keys',
   counters: 'counters',
@@ -183,6 +187,7 @@ export function collectionsOf(db: Db): MongoCollections {
     activities: db.collection<ActivityDocument>(COLLECTION_NAMES.activities),
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
     domainRules: db.collection<DomainRuleDocument>(COLLECTION_NAMES.domainRules),
+    followRequests: db.collection<FollowRequestDocument>(COLLECTION_NAMES.followRequests),
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
@@ -292,6 +297,15 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
   domainRules: [
     { key: { kind: 1, host: 1 }, name: 'domain_rules_by_host', unique: true },
     { key: { hostKey: 1, kind: 1 }, name: 'domain_rules_by_key' },
+  ],
+  // Follow requests (API.md §4.3): one per (user, actor), a user's newest first by `seq`, an actor's (Undo,
+  // Delete), a domain's by `hostKey` (a domain block), one by its opaque `id`.
+  followRequests: [
+    { key: { username: 1, actor: 1 }, name: 'follow_requests_by_user', unique: true },
+    { key: { username: 1, seq: 1 }, name: 'follow_requests_by_user_seq' },
+    { key: { actor: 1 }, name: 'follow_requests_by_actor' },
+    { key: { hostKey: 1 }, name: 'follow_requests_by_host' },
+    { key: { id: 1 }, name: 'follow_requests_by_id', unique: true },
   ],
   remoteKeys: [],
   instanceKeys: [],

@@ -26,6 +26,8 @@ export async function rebuildCounts(c: MongoCollections, positions: ImportPositi
     live_assets: liveAssets,
     activities,
     follower_seq: positions.followers,
+    // No export format carries follow requests yet: an imported store has none.
+    follow_request_seq: 0,
   };
   for (const [name, value] of Object.entries(values) as [CounterName, number][])
     await storeCall(() => c.counters.updateOne({ _id: name }, { $set: { value } }, { upsert: true }));

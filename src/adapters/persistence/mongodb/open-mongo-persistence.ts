@@ -7,6 +7,7 @@ import { MongoAccountSecurityStore } from './mongo-account-security-store.js';
 import { MongoActivityLog } from './mongo-activity-log.js';
 import { MongoAssetRepository } from './mongo-asset-repository.js';
 import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
+import { MongoFollowRequestStore } from './mongo-follow-request-store.js';
 import { MongoFollowerRepository } from './mongo-follower-repository.js';
 import { MongoIssuedTokenRegistry } from './mongo-issued-token-registry.js';
 import { MongoJobQueue } from './mongo-job-queue.js';
@@ -101,6 +102,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     transparencyLog: new MongoTransparencyLog(collections),
     followers: new MongoFollowerRepository(client, collections),
     domainRules: new MongoDomainRuleStore(client, collections),
+    followRequests: new MongoFollowRequestStore(client, collections),
     remoteKeys: new MongoRemoteKeyStore(collections),
     instanceKeys: new MongoInstanceKeyStore(collections),
     accountRemoval: new MongoAccountRemoval(client, collections, activities),

@@ -9,6 +9,7 @@ import { PostgresAssetRepository } from './postgres-asset-repository.js';
 import { PostgresAuthorizationCodes } from './postgres-authorization-codes.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { oneLine } from './postgres-errors.js';
+import { PostgresFollowRequestStore } from './postgres-follow-request-store.js';
 import { PostgresFollowerRepository } from './postgres-follower-repository.js';
 import { PostgresIssuedTokenRegistry } from './postgres-issued-token-registry.js';
 import { PostgresJobQueue } from './postgres-job-queue.js';
@@ -54,6 +55,7 @@ export function openPostgresPersistence(
     transparencyLog: new PostgresTransparencyLog(database),
     followers: new PostgresFollowerRepository(database),
     domainRules: new PostgresDomainRuleStore(database),
+    followRequests: new PostgresFollowRequestStore(database),
     remoteKeys: new PostgresRemoteKeyStore(database),
     instanceKeys: new PostgresInstanceKeyStore(database),
     accountRemoval: new PostgresAccountRemoval(database),

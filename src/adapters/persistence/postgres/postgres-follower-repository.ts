@@ -14,6 +14,7 @@ import {
   type HostScope,
 } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
+import type { Username } from '../../../domain/user.js';
 import { FOLLOWER_ROWS } from './codecs/federation-rows.js';
 import { assignments, insertSql, type RowOf } from './postgres-codec.js';
 import type { PostgresDatabase } from './postgres-database.js';
@@ -68,6 +69,12 @@ function scoped(scope: HostScope | undefined, at: number): { sql: string; params
   };
 }
 
+/** Stores a follower in `tx` (UPSERT: a repeated Follow keeps its place); shared with the follow requests. */
+export async function upsertFollower(tx: Queryable, follower: Follower): Promise<'added' | 'updated'> {
+  const [row] = await UPSERT.run<{ inserted: boolean }>(tx, FOLLOWER_ROWS.toRow(follower));
+  return row?.inserted ? 'added' : 'updated';
+}
+
 export class PostgresFollowerRepository implements FollowerRepository {
   constructor(private readonly db: PostgresDatabase) {}
 
@@ -81,9 +88,35 @@ export class PostgresFollowerRepository implements FollowerRepository {
       // Checked under the lane's lock, with the writes: two Follows cannot both take the last place in the lane.
       if (await shutOut(tx, follower.actor)) return 'shut_out';
       if (await laneFull(tx, accept, maxPendingInLane)) return 'lane_full';
-      const [row] = await UPSERT.run<{ inserted: boolean }>(tx, FOLLOWER_ROWS.toRow(follower));
+      const outcome = await upsertFollower(tx, follower);
       await insertJobs(tx, [accept], now);
-      return row?.inserted ? 'added' : 'updated';
+      return outcome;
+    });
+  }
+
+  async find(username: Username, actor: string): Promise<Follower | null> {
+    const [row] = await this.db.query<FollowerRow>(
+      `SELECT ${COLUMNS} FROM followers WHERE username = $1 AND actor = $2`,
+      [username, actor],
+    );
+    return row ? FOLLOWER_ROWS.fromRow(row) : null;
+  }
+
+  async removeWithNotice(
+    username: Username,
+    actor: string,
+    notice: (follower: Follower) => NewJob,
+    now: Date,
+  ): Promise<Follower | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<FollowerRow>(
+        `DELETE FROM followers WHERE username = $1 AND actor = $2 RETURNING ${COLUMNS}`,
+        [username, actor],
+      );
+      if (!row) return null;
+      const follower = FOLLOWER_ROWS.fromRow(row);
+      await insertJobs(tx, [notice(follower)], now);
+      return follower;
     });
   }
 

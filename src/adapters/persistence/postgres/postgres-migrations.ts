@@ -292,4 +292,27 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     sql: `ALTER TABLE issued_tokens ADD COLUMN client_logout TEXT;`,
   },
   DOMAIN_RULES_MIGRATION,
+  {
+    version: 9,
+    name: 'follow requests',
+    // Issue 37 (API.md §4.3): follow requests of locked accounts, as SQLite's migration 14. `host_key` is the
+    // actor's host as domain-rules.ts keys it; a rule's range over it needs code point order, hence the C collation.
+    sql: `
+      CREATE TABLE follow_requests (
+        seq ${POSITION} PRIMARY KEY,
+        id ${KEY} NOT NULL UNIQUE,
+        username ${KEY} NOT NULL,
+        actor ${KEY} NOT NULL,
+        inbox TEXT NOT NULL,
+        shared_inbox TEXT,
+        follow_id ${KEY},
+        host_key ${KEY} NOT NULL,
+        requested_at TIMESTAMPTZ NOT NULL,
+        UNIQUE (username, actor)
+      );
+      CREATE INDEX follow_requests_by_user_seq ON follow_requests (username, seq);
+      CREATE INDEX follow_requests_by_actor ON follow_requests (actor);
+      CREATE INDEX follow_requests_by_host ON follow_requests (host_key);
+    `,
+  },
 ];

@@ -280,4 +280,27 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE issued_tokens ADD COLUMN client_logout TEXT;`,
   },
   DOMAIN_RULES_MIGRATION,
+  {
+    version: 14,
+    // Issue 37 (API.md §4.3): follow requests of locked accounts, one per (user, actor), listed newest first by
+    // `seq`. `host_key` is the actor's host as domain-rules.ts keys it, so that a domain block deletes a domain's
+    // requests as one index range.
+    sql: `
+      CREATE TABLE follow_requests (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        username TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        shared_inbox TEXT,
+        follow_id TEXT,
+        host_key TEXT NOT NULL,
+        requested_at INTEGER NOT NULL,
+        UNIQUE (username, actor)
+      );
+      CREATE INDEX follow_requests_by_user ON follow_requests (username, seq);
+      CREATE INDEX follow_requests_by_actor ON follow_requests (actor);
+      CREATE INDEX follow_requests_by_host ON follow_requests (host_key);
+    `,
+  },
 ];

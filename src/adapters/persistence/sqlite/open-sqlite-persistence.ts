@@ -10,6 +10,7 @@ import { SqliteAssetRepository } from './sqlite-asset-repository.js';
 import { SqliteAuthorizationCodes } from './sqlite-authorization-codes.js';
 import { storeCall } from './sqlite-errors.js';
 import { SqliteDomainRuleStore } from './sqlite-domain-rule-store.js';
+import { SqliteFollowRequestStore } from './sqlite-follow-request-store.js';
 import { SqliteFollowerRepository } from './sqlite-follower-repository.js';
 import { SqliteIssuedTokenRegistry } from './sqlite-issued-token-registry.js';
 import { SqliteJobQueue } from './sqlite-job-queue.js';
@@ -74,6 +75,7 @@ export function openSqlitePersistence(path: string, options: SqliteOptions = {})
       transparencyLog: new SqliteTransparencyLog(db),
       followers: new SqliteFollowerRepository(db),
       domainRules: new SqliteDomainRuleStore(db),
+      followRequests: new SqliteFollowRequestStore(db),
       remoteKeys: new SqliteRemoteKeyStore(db),
       instanceKeys: new SqliteInstanceKeyStore(db),
       accountRemoval: new SqliteAccountRemoval(db, activities),

@@ -10,6 +10,7 @@ import type { NewJob } from '../../../application/ports/job-queue.js';
 import type { Positioned } from '../../../application/ports/positioned.js';
 import { candidateRuleKeys, hostKeyOfUrl, type HostScope } from '../../../domain/domain-rules.js';
 import type { Follower } from '../../../domain/follower.js';
+import type { Username } from '../../../domain/user.js';
 import { prepareJobInsert, prepareLaneFullCheck } from './job-insert.js';
 import { FOLLOWER_ROWS } from './codecs/federation-rows.js';
 import { assignments, insertSql, type RowOf } from './sqlite-codec.js';
@@ -26,6 +27,26 @@ const positioned = (row: FollowerRow): Positioned<Follower> => ({
   value: FOLLOWER_ROWS.fromRow(row),
 });
 
+/**
+ * Prepares the one way a follower is stored: a repeated Follow keeps the follower's place (seq) and follow time and
+ * takes the new addresses. Shared with the follow requests, whose acceptance stores one.
+ */
+export function prepareFollowerUpsert(db: Database): (follower: Follower) => 'added' | 'updated' {
+  const exists = db.prepare<[string, string]>('SELECT 1 FROM followers WHERE username = ? AND actor = ?');
+  const upsert = db.prepare<[RowOf<typeof FOLLOWER_ROWS.columns>]>(
+    insertSql(
+      FOLLOWER_ROWS,
+      `ON CONFLICT (username, actor) DO UPDATE SET
+        ${assignments(FOLLOWER_ROWS, ['username', 'actor', 'followed_at'], 'excluded.')}`,
+    ),
+  );
+  return (follower) => {
+    const existed = exists.get(follower.username, follower.actor) !== undefined;
+    upsert.run(FOLLOWER_ROWS.toRow(follower));
+    return existed ? 'updated' : 'added';
+  };
+}
+
 export class SqliteFollowerRepository implements FollowerRepository {
   private readonly addFollower: Transaction<
     (follower: Follower, accept: NewJob, now: Date, maxPendingInLane: number) => FollowOutcome
@@ -36,19 +57,15 @@ export class SqliteFollowerRepository implements FollowerRepository {
   private readonly removeByUser: Statement<[string, string]>;
   private readonly removeByFollowId: Statement<[string, string]>;
   private readonly removeAll: Statement<[string]>;
+  private readonly findOne: Statement<[string, string], FollowerRow>;
+  private readonly removeNoticed: Transaction<
+    (username: string, actor: string, notice: (f: Follower) => NewJob, now: Date) => Follower | null
+  >;
 
   private readonly scoped = new Map<string, Statement>();
 
   constructor(private readonly db: Database) {
-    const exists = db.prepare<[string, string]>('SELECT 1 FROM followers WHERE username = ? AND actor = ?');
-    // A repeated Follow keeps the follower's place (seq) and takes the new addresses.
-    const upsert = db.prepare<[RowOf<typeof FOLLOWER_ROWS.columns>]>(
-      insertSql(
-        FOLLOWER_ROWS,
-        `ON CONFLICT (username, actor) DO UPDATE SET
-          ${assignments(FOLLOWER_ROWS, ['username', 'actor', 'followed_at'], 'excluded.')}`,
-      ),
-    );
+    const upsert = prepareFollowerUpsert(db);
     const insertJob = prepareJobInsert(db);
     const blocked = db.prepare<[string]>(
       "SELECT 1 FROM domain_rules WHERE kind = 'block' AND host_key IN (SELECT value FROM json_each(?))",
@@ -63,10 +80,9 @@ export class SqliteFollowerRepository implements FollowerRepository {
         // Checked under the write lock, with the writes: two Follows cannot both take the last place in the lane.
         if (shutOut(follower.actor)) return 'shut_out';
         if (laneFull(accept, maxPendingInLane)) return 'lane_full';
-        const existed = exists.get(follower.username, follower.actor) !== undefined;
-        upsert.run(FOLLOWER_ROWS.toRow(follower));
+        const outcome = upsert(follower);
         insertJob(accept, now);
-        return existed ? 'updated' : 'added';
+        return outcome;
       },
     );
     this.older = db.prepare(
@@ -80,6 +96,17 @@ export class SqliteFollowerRepository implements FollowerRepository {
     this.removeByUser = db.prepare('DELETE FROM followers WHERE actor = ? AND username = ?');
     this.removeByFollowId = db.prepare('DELETE FROM followers WHERE actor = ? AND follow_id = ?');
     this.removeAll = db.prepare('DELETE FROM followers WHERE actor = ?');
+    this.findOne = db.prepare(`SELECT ${COLUMNS} FROM followers WHERE username = ? AND actor = ?`);
+    this.removeNoticed = db.transaction(
+      (username: string, actor: string, notice: (f: Follower) => NewJob, now: Date) => {
+        const row = this.findOne.get(username, actor);
+        if (!row) return null;
+        const follower = FOLLOWER_ROWS.fromRow(row);
+        this.removeByUser.run(actor, username);
+        insertJob(notice(follower), now);
+        return follower;
+      },
+    );
   }
 
   async add(
@@ -89,6 +116,20 @@ export class SqliteFollowerRepository implements FollowerRepository {
     maxPendingInLane = NO_LANE_CAP,
   ): Promise<FollowOutcome> {
     return storeCall(() => this.addFollower.immediate(follower, accept, now, maxPendingInLane));
+  }
+
+  async find(username: Username, actor: string): Promise<Follower | null> {
+    const row = storeCall(() => this.findOne.get(username, actor));
+    return row ? FOLLOWER_ROWS.fromRow(row) : null;
+  }
+
+  async removeWithNotice(
+    username: Username,
+    actor: string,
+    notice: (follower: Follower) => NewJob,
+    now: Date,
+  ): Promise<Follower | null> {
+    return storeCall(() => this.removeNoticed.immediate(username, actor, notice, now));
   }
 
   async remove(actor: string, match: FollowMatch): Promise<number> {

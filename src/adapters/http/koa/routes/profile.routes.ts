@@ -29,6 +29,9 @@ function changesOf(input: profileSchemas.UpdateProfileInput): ProfileChanges {
     ...(input.fields !== undefined ? { fields: input.fields } : {}),
     ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
     ...(input.indexable !== undefined ? { indexable: input.indexable } : {}),
+    ...(input.manually_approves_followers !== undefined
+      ? { manuallyApprovesFollowers: input.manually_approves_followers }
+      : {}),
   };
 }
 
@@ -88,10 +91,15 @@ export function profileRoutes(routes: RouteTable, deps: HttpDependencies): void 
     const input = validateBody(ctx, profileSchemas.UpdateProfileRequest);
     // The edit page always sends the whole form, and an unticked checkbox sends nothing: "not indexable".
     const indexable = input.indexable ?? (isFormPost(ctx) ? false : undefined);
+    const locked = input.manually_approves_followers ?? (isFormPost(ctx) ? false : undefined);
     const result = await useCases.updateProfile.execute({
       writer: session.claims,
       username: String(ctx.params.username),
-      changes: changesOf({ ...input, ...(indexable !== undefined ? { indexable } : {}) }),
+      changes: changesOf({
+        ...input,
+        ...(indexable !== undefined ? { indexable } : {}),
+        ...(locked !== undefined ? { manually_approves_followers: locked } : {}),
+      }),
     });
     if (!result.ok) throw PROFILE_ERRORS.problem(result.error);
     if (isFormPost(ctx)) return seeOther(ctx, `/users/${result.value.username}`);
@@ -102,7 +110,8 @@ export function profileRoutes(routes: RouteTable, deps: HttpDependencies): void 
     '/users/:username',
     {
       summary:
-        "Change one's own profile: display name, bio, avatar, header, fields, pinned assets, indexable",
+        "Change one's own profile: display name, bio, avatar, header, fields, pinned assets, indexable, " +
+        'manually_approves_followers',
       description:
         'Any subset of the fields; null clears one. Every change is delivered to the followers as an Update of ' +
         'the actor.',

@@ -26,6 +26,7 @@ export const userWithProfileJson = (user: UserProfile, urls: Urls): Presented<ty
     fields: profile.fields.map(({ name, value }) => ({ name, value })),
     pinned: [...profile.pinned],
     indexable: profile.indexable,
+    manually_approves_followers: profile.manuallyApprovesFollowers,
   };
 };
 

@@ -2,6 +2,7 @@
 import type { ObjectId } from 'mongodb';
 import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
 import { hostKey, hostKeyOfUrl, type DomainRule, type RuleHost } from '../../../../domain/domain-rules.js';
+import type { FollowRequest } from '../../../../domain/follow-request.js';
 import type { Follower } from '../../../../domain/follower.js';
 import type { Username } from '../../../../domain/user.js';
 import type { InstanceKey } from '../../stored-records.js';
@@ -38,6 +39,42 @@ export const FOLLOWER_DOCUMENTS: MongoCodec<Follower, Omit<FollowerDocument, 'se
     sharedInbox: doc.sharedInbox,
     followId: doc.followId,
     followedAt: doc.followedAt,
+  }),
+};
+
+/** A follow request; `seq` is its place, from `follow_request_seq`; `hostKey` derived from the actor (never read). */
+export interface FollowRequestDocument {
+  _id?: ObjectId;
+  seq: number;
+  id: string;
+  username: string;
+  actor: string;
+  inbox: string;
+  sharedInbox: string | null;
+  followId: string | null;
+  hostKey: string;
+  requestedAt: Date;
+}
+
+export const FOLLOW_REQUEST_DOCUMENTS: MongoCodec<FollowRequest, Omit<FollowRequestDocument, 'seq'>> = {
+  toDocument: (r) => ({
+    id: r.id,
+    username: r.username,
+    actor: r.actor,
+    inbox: r.inbox,
+    sharedInbox: r.sharedInbox,
+    followId: r.followId,
+    hostKey: hostKeyOfUrl(r.actor) ?? '',
+    requestedAt: r.requestedAt,
+  }),
+  fromDocument: (doc) => ({
+    id: doc.id,
+    username: doc.username as Username,
+    actor: doc.actor,
+    inbox: doc.inbox,
+    sharedInbox: doc.sharedInbox,
+    followId: doc.followId,
+    requestedAt: doc.requestedAt,
   }),
 };
 

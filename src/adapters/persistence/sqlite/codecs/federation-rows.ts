@@ -8,6 +8,7 @@ import {
   type DomainRuleKind,
   type RuleHost,
 } from '../../../../domain/domain-rules.js';
+import type { FollowRequest } from '../../../../domain/follow-request.js';
 import type { Follower } from '../../../../domain/follower.js';
 import type { Username } from '../../../../domain/user.js';
 import type { InstanceKey } from '../../stored-records.js';
@@ -44,6 +45,45 @@ export const FOLLOWER_ROWS = sqliteTable(
     sharedInbox: row.shared_inbox,
     followId: row.follow_id,
     followedAt: new Date(row.followed_at),
+  }),
+});
+
+/**
+ * A follow request; `seq` (AUTOINCREMENT) is its place. `host_key` is derived from the actor (never read back): the
+ * key a domain rule covers, '' for an actor with no host.
+ */
+export const FOLLOW_REQUEST_ROWS = sqliteTable(
+  'follow_requests',
+  {
+    id: 'text',
+    username: 'text',
+    actor: 'text',
+    inbox: 'text',
+    shared_inbox: 'text?',
+    follow_id: 'text?',
+    host_key: 'text',
+    requested_at: 'integer',
+  },
+  ['seq'],
+).codec<FollowRequest>({
+  toRow: (r) => ({
+    id: r.id,
+    username: r.username,
+    actor: r.actor,
+    inbox: r.inbox,
+    shared_inbox: r.sharedInbox,
+    follow_id: r.followId,
+    host_key: hostKeyOfUrl(r.actor) ?? '',
+    requested_at: r.requestedAt.getTime(),
+  }),
+  fromRow: (row) => ({
+    id: row.id,
+    username: row.username as Username,
+    actor: row.actor,
+    inbox: row.inbox,
+    sharedInbox: row.shared_inbox,
+    followId: row.follow_id,
+    requestedAt: new Date(row.requested_at),
   }),
 });
 
