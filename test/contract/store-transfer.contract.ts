@@ -209,12 +209,53 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
       expect(await rules.block('spam.example' as RuleHost, T0)).to.deep.include({ added: false });
     });
 
-    it('imports a file of version 3 with no domain rule', async () => {
+    it('serves imported follow requests under their own ids, newest first, and decides them as any other', async () => {
+      const records = transferRecords({ users: 6, activities: 5 });
+      await store().transfer.import(streamOf(records));
+      const requests = store().followRequests;
+      const user2 = 'user_2' as Username;
+
+      expect((await requests.listOlder({ username: user2 }, null, 10)).map((r) => r.value.id)).to.deep.equal([
+        'req-other.example-2',
+        'req-peer.example-2',
+      ]);
+      expect(await requests.count({ username: 'user_5' as Username })).to.equal(2);
+      expect(await requests.find(user2, 'req-peer.example-2')).to.deep.equal({
+        id: 'req-peer.example-2',
+        username: 'user_2',
+        actor: 'https://peer.example/users/r2',
+        inbox: 'https://peer.example/users/r2/inbox',
+        sharedInbox: 'https://peer.example/inbox',
+        followId: 'https://peer.example/follows/r2',
+        requestedAt: new Date('2026-11-01T00:03:22.000Z'),
+      });
+      const job = () => ({ kind: 'document_delivery', payload: {}, lane: 'https://peer.example' });
+      expect(await requests.accept(user2, 'req-peer.example-2', job, T0)).to.not.equal(null);
+      expect(await store().followers.find(user2, 'https://peer.example/users/r2')).to.not.equal(null);
+      expect(await requests.count({ username: user2 })).to.equal(1);
+      // A request made after the import takes a place after the imported ones.
+      await requests.add({
+        id: 'req-new',
+        username: user2,
+        actor: 'https://new.example/users/n',
+        inbox: 'https://new.example/users/n/inbox',
+        sharedInbox: null,
+        followId: null,
+        requestedAt: T0,
+      });
+      expect((await requests.listOlder({ username: user2 }, null, 10)).map((r) => r.value.id)).to.deep.equal([
+        'req-new',
+        'req-other.example-2',
+      ]);
+    });
+
+    it('imports a file of version 3 with no follow request and no domain rule', async () => {
       const records = transferRecords({ users: 3, activities: 5 });
 
       await store().transfer.import(streamOf(asVersion3(records)));
 
       expect(await store().domainRules.list()).to.deep.equal([]);
+      expect(await store().followRequests.count({ username: 'user_2' as Username })).to.equal(0);
       expect(await collect(store().transfer.export())).to.deep.equal(asVersion3(records));
     });
 

@@ -185,6 +185,21 @@ export function transferRecords({ users, activities, checkpointAt }: TransferSha
         followedAt: at(i),
       });
   });
+  // Every third user (from the third) is locked and has two Follows waiting, from two servers, in the order asked.
+  names.forEach((username, i) => {
+    if (i % 3 === 2)
+      for (const peer of ['peer.example', 'other.example'])
+        records.push({
+          record: 'follow_request',
+          id: `req-${peer}-${i}`,
+          username,
+          actor: `https://${peer}/users/r${i}`,
+          inbox: `https://${peer}/users/r${i}/inbox`,
+          sharedInbox: peer === 'peer.example' ? 'https://peer.example/inbox' : null,
+          followId: peer === 'peer.example' ? `https://peer.example/follows/r${i}` : null,
+          requestedAt: at(200 + i),
+        });
+  });
   records.push(...DOMAIN_RULE_RECORDS);
   for (let i = 0; i < Math.min(activities, 50); i++)
     records.push({
@@ -249,8 +264,8 @@ export const ACCOUNT_SECURITY_KINDS: readonly TransferRecord['record'][] = [
   'account_event',
 ];
 
-/** The kinds of format 4 (issue 37): the operator's domain rules. */
-export const FORMAT_4_KINDS: readonly TransferRecord['record'][] = ['domain_rule'];
+/** The kinds of format 4 (issue 37): follow requests and the operator's domain rules. */
+export const FORMAT_4_KINDS: readonly TransferRecord['record'][] = ['follow_request', 'domain_rule'];
 
 /**
  * The operator's domain rules, in the order every store exports them: by time made, then kind, then host (two made
@@ -265,7 +280,7 @@ export const DOMAIN_RULE_RECORDS: readonly TransferRecord[] = [
   { record: 'domain_rule', kind: 'block', host: '[2001:db8::1]', createdAt: at(30) },
 ];
 
-/** The records as a file of version 3 holds them: no domain rule. */
+/** The records as a file of version 3 holds them: no follow request, no domain rule. */
 export const asVersion3 = (records: readonly TransferRecord[]): TransferRecord[] =>
   records.filter((r) => !FORMAT_4_KINDS.includes(r.record));
 

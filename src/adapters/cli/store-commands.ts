@@ -96,6 +96,7 @@ const PLURALS: Record<keyof TransferCounts, string> = {
   activity: 'activities',
   transparency_log: 'transparency logs',
   follower: 'followers',
+  follow_request: 'follow requests',
   domain_rule: 'domain rules',
   job: 'jobs',
 };

@@ -11,6 +11,7 @@ import type { AccountEvent, Passkey, RecoveryCode, TotpFactor } from '../../doma
 import type { Activity } from '../../domain/activity.js';
 import type { Asset } from '../../domain/asset.js';
 import type { DomainRule } from '../../domain/domain-rules.js';
+import type { FollowRequest } from '../../domain/follow-request.js';
 import type { Follower } from '../../domain/follower.js';
 import type { IssuedToken, RevocationRecord } from '../../domain/revocation.js';
 import type { User, Username } from '../../domain/user.js';
@@ -105,6 +106,7 @@ export interface StoredRecords {
   readonly asset: Asset;
   readonly activity: LoggedActivity;
   readonly follower: Follower;
+  readonly follow_request: FollowRequest;
   readonly domain_rule: DomainRule;
   readonly job: QueuedJob;
 }

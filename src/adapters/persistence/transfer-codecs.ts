@@ -281,6 +281,27 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       followedAt: date(r.followedAt),
     }),
   },
+  follow_request: {
+    toTransfer: (r) => ({
+      record: 'follow_request',
+      id: r.id,
+      username: r.username,
+      actor: r.actor,
+      inbox: r.inbox,
+      sharedInbox: r.sharedInbox,
+      followId: r.followId,
+      requestedAt: iso(r.requestedAt),
+    }),
+    fromTransfer: (r) => ({
+      id: r.id,
+      username: user(r.username),
+      actor: r.actor,
+      inbox: r.inbox,
+      sharedInbox: r.sharedInbox,
+      followId: r.followId,
+      requestedAt: date(r.requestedAt),
+    }),
+  },
   domain_rule: {
     toTransfer: (r) => ({ record: 'domain_rule', kind: r.kind, host: r.host, createdAt: iso(r.createdAt) }),
     fromTransfer: (r) => ({ kind: r.kind, host: ruleHost(r.host), createdAt: date(r.createdAt) }),

@@ -149,6 +149,17 @@ export type TransferRecord =
       readonly followId: string | null;
       readonly followedAt: string;
     }
+  /** A Follow waiting for a locked account's decision (API.md §4.3); its id is kept, the one its routes name. */
+  | {
+      readonly record: 'follow_request';
+      readonly id: string;
+      readonly username: string;
+      readonly actor: string;
+      readonly inbox: string;
+      readonly sharedInbox: string | null;
+      readonly followId: string | null;
+      readonly requestedAt: string;
+    }
   /** An operator's domain rule (API.md §4.3); the key of its host is the store's, rebuilt on import. */
   | {
       readonly record: 'domain_rule';
@@ -188,6 +199,7 @@ export const TRANSFER_ORDER: readonly TransferRecordKind[] = [
   'activity',
   'transparency_log',
   'follower',
+  'follow_request',
   'domain_rule',
   'job',
 ];
@@ -198,7 +210,7 @@ export type TransferCounts = Record<TransferRecordKind, number>;
 export interface StoreTransfer {
   /**
    * Every record of the store, kind by kind in {@link TRANSFER_ORDER}, each kind in the store's own order (users and
-   * assets by registration, activities by idx, followers by follow, domain rules by time made then kind and host,
+   * assets by registration, activities by idx, followers by follow, follow requests by request, domain rules by time made then kind and host,
    * jobs by queueing). Leases of jobs are not carried: a job leased when exported is pending again once imported.
    */
   export(): AsyncIterable<TransferRecord>;

@@ -70,6 +70,7 @@ function readers(db: MemoryDatabase): RecordReaders {
         .flatMap(([username, list]) => list.map((f) => ({ username: username as Username, ...f })))
         .sort((a, b) => a.position - b.position)
         .map(({ position: _, followedAt, ...f }) => ({ ...f, followedAt: new Date(followedAt) })),
+    follow_request: () => db.followRequests.map(({ request }) => request),
     // By time made, then kind and host, as the other stores order them (one `now` can make several rules).
     domain_rule: () =>
       [...db.domainRules.values()].sort(
@@ -126,6 +127,8 @@ function writers(db: MemoryDatabase): RecordWriters {
       db.activities.push({ position: activity.idx, activity, document: entry }),
     follower: ({ username, followedAt, ...follower }) =>
       db.restoreFollower(username, { ...follower, followedAt: followedAt.getTime() }),
+    follow_request: (request) =>
+      db.followRequests.push({ position: ++db.lastFollowRequestPosition, request }),
     domain_rule: (rule) => db.domainRules.set(keyOf(rule.kind, rule.host), rule),
     job: (job) => db.restoreJob({ ...job, queuedAt: job.queuedAt.getTime(), runAt: job.runAt.getTime() }),
   };

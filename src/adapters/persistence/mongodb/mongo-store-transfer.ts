@@ -20,6 +20,7 @@ import { ACTIVITY_DOCUMENTS } from './codecs/activity-documents.js';
 import { ASSET_DOCUMENTS } from './codecs/asset-documents.js';
 import {
   DOMAIN_RULE_DOCUMENTS,
+  FOLLOW_REQUEST_DOCUMENTS,
   FOLLOWER_DOCUMENTS,
   INSTANCE_KEY_DOCUMENTS,
   REMOTE_KEY_DOCUMENTS,
@@ -84,6 +85,12 @@ const TRANSFER_COLLECTIONS: { readonly [K in StoredKind]: TransferCollection<K> 
     sort: { seq: 1 },
     stamp: (next) => ({ seq: ++next.followers }),
   },
+  follow_request: {
+    collection: 'followRequests',
+    codec: FOLLOW_REQUEST_DOCUMENTS,
+    sort: { seq: 1 },
+    stamp: (next) => ({ seq: ++next.followRequests }),
+  },
   domain_rule: {
     collection: 'domainRules',
     codec: DOMAIN_RULE_DOCUMENTS,
@@ -134,7 +141,7 @@ export class MongoStoreTransfer implements StoreTransfer {
     ] as const)
       if (await storeCall(() => this.collection(kind).findOne())) throw new StoreNotEmptyError(what);
     const counts = emptyTransferCounts();
-    const positions: ImportPositions = { users: 0, assets: 0, followers: 0 };
+    const positions: ImportPositions = { users: 0, assets: 0, followers: 0, followRequests: 0 };
     let log: TransparencyLogRecord | null = null;
     for await (const batch of checkedBatches(records, BATCH, counts)) {
       const byCollection = new Map<StoredKind, Document[]>();

@@ -21,6 +21,7 @@ import { ACTIVITY_ROWS } from './codecs/activity-rows.js';
 import { ASSET_ROWS } from './codecs/asset-rows.js';
 import {
   DOMAIN_RULE_ROWS,
+  FOLLOW_REQUEST_ROWS,
   FOLLOWER_ROWS,
   INSTANCE_KEY_ROWS,
   REMOTE_KEY_ROWS,
@@ -71,6 +72,7 @@ export const TRANSFER_TABLES: { readonly [K in StoredKind]: TransferTable<K> } =
   asset: { codec: ASSET_ROWS, order: 'seq' },
   activity: { codec: ACTIVITY_ROWS, order: 'idx' },
   follower: { codec: FOLLOWER_ROWS, order: 'seq' },
+  follow_request: { codec: FOLLOW_REQUEST_ROWS, order: 'seq' },
   domain_rule: { codec: DOMAIN_RULE_ROWS, order: 'created_at, kind, host' },
   job: { codec: JOB_ROWS, order: 'id' },
 };
