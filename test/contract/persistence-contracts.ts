@@ -2,6 +2,7 @@ import type { Persistence } from '../../src/application/ports/persistence.js';
 import { accountRemovalContract } from './account-removal.contract.js';
 import { accountSecurityStoreContract } from './account-security-store.contract.js';
 import { activityLogContract } from './activity-log.contract.js';
+import { actorBlockStoreContract } from './actor-block-store.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
 import { authorizationCodeStoreContract } from './authorization-code-store.contract.js';
@@ -39,6 +40,7 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   followerRepositoryContract,
   domainRuleStoreContract,
   followRequestStoreContract,
+  actorBlockStoreContract,
   remoteKeyStoreContract,
   instanceKeyStoreContract,
   accountRemovalContract,

@@ -1,5 +1,6 @@
 import type { AccountRemoval } from './account-removal.js';
 import type { AccountSecurityStore } from './account-security-store.js';
+import type { ActorBlockStore } from './actor-block-store.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { AuthorizationCodeStore } from './authorization-code-store.js';
@@ -39,6 +40,8 @@ export interface Persistence {
   readonly domainRules: DomainRuleStore;
   /** Follows waiting for a locked account's decision (API.md §4.3). */
   readonly followRequests: FollowRequestStore;
+  /** The remote actors each user blocks (API.md §4.3). */
+  readonly actorBlocks: ActorBlockStore;
   readonly remoteKeys: RemoteKeyStore;
   readonly instanceKeys: InstanceKeyStore;
   readonly accountRemoval: AccountRemoval;

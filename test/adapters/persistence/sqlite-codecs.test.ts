@@ -3,6 +3,7 @@
 // and this suite holds its columns to the table the migrations make.
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { ACTOR_BLOCK_ROWS } from '../../../src/adapters/persistence/sqlite/codecs/actor-block-rows.js';
 import { ASSET_ROWS } from '../../../src/adapters/persistence/sqlite/codecs/asset-rows.js';
 import {
   CHALLENGE_ROWS,
@@ -14,11 +15,12 @@ import { TRANSFER_TABLES } from '../../../src/adapters/persistence/sqlite/sqlite
 import type { Asset } from '../../../src/domain/asset.js';
 import { anAsset } from '../../support/builders.js';
 
-/** Every SQLite codec: the transfer's tables, and the short-lived records no export carries. */
+/** Every SQLite codec: the transfer's tables, the short-lived records no export carries, and blocks (not yet in it). */
 const CODECS = [
   ...Object.values(TRANSFER_TABLES).map((table) => table.codec),
   TOTP_ENROLMENT_ROWS,
   CHALLENGE_ROWS,
+  ACTOR_BLOCK_ROWS,
 ];
 
 // The type test. A codec that leaves a column out of its row does not compile…

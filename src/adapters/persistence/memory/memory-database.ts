@@ -12,6 +12,7 @@ import type { IssuedToken, Revocation } from '../../../domain/revocation.js';
 import type { User } from '../../../domain/user.js';
 import { copyOfProfile } from '../stored-profile.js';
 import type { InstanceKey } from '../stored-records.js';
+import { MemoryActorBlocks } from './memory-actor-blocks.js';
 import { MemorySecurityTables } from './memory-security-tables.js';
 import { MemoryTagIndex } from './memory-tag-index.js';
 import { MemoryTransparencyTree } from './memory-transparency-tree.js';
@@ -112,6 +113,8 @@ export class MemoryDatabase {
   /** Follow requests waiting, every user's, in position order. */
   followRequests: StoredFollowRequest[] = [];
   lastFollowRequestPosition = 0;
+  /** Each user's blocks of remote actors, in position order. */
+  readonly actorBlocks = new MemoryActorBlocks();
   /** Every remote key fetched, by key id. */
   readonly remoteKeys = new Map<string, RemoteKey>();
   /** The service actor's key pair, with when it was made. */

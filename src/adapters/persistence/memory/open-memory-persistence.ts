@@ -3,6 +3,7 @@ import type { Persistence } from '../../../application/ports/persistence.js';
 import { InMemoryAccountRemoval } from './in-memory-account-removal.js';
 import { InMemoryAccountSecurityStore } from './in-memory-account-security-store.js';
 import { InMemoryActivityLog } from './in-memory-activity-log.js';
+import { InMemoryActorBlockStore } from './in-memory-actor-block-store.js';
 import { InMemoryAssetRepository } from './in-memory-asset-repository.js';
 import { InMemoryAuthorizationCodes } from './in-memory-authorization-codes.js';
 import { InMemoryFollowRequestStore } from './in-memory-follow-request-store.js';
@@ -38,6 +39,7 @@ export function openMemoryPersistence(db: MemoryDatabase = new MemoryDatabase())
     followers: new InMemoryFollowerRepository(db),
     domainRules: new InMemoryDomainRuleStore(db),
     followRequests: new InMemoryFollowRequestStore(db),
+    actorBlocks: new InMemoryActorBlockStore(db),
     remoteKeys: new InMemoryRemoteKeyStore(db),
     instanceKeys: new InMemoryInstanceKeyStore(db),
     accountRemoval: new InMemoryAccountRemoval(db),

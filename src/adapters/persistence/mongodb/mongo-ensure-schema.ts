@@ -90,7 +90,7 @@ async function fillFollowerHostKeys({ followers }: MongoCollections): Promise<vo
  * which would make every append collide with an existing idx.
  */
 async function counterStart(collections: MongoCollections, name: CounterName): Promise<number> {
-  const { users, assets, activities, followers, followRequests } = collections;
+  const { users, assets, activities, followers, followRequests, actorBlocks } = collections;
   switch (name) {
     case 'users':
       return (await users.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
@@ -108,5 +108,7 @@ async function counterStart(collections: MongoCollections, name: CounterName): P
       return (await followers.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
     case 'follow_request_seq':
       return (await followRequests.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
+    case 'actor_block_seq':
+      return (await actorBlocks.findOne({}, { sort: { seq: -1 }, projection: { seq: 1 } }))?.seq ?? 0;
   }
 }

@@ -1,6 +1,7 @@
 import type { Binary, Collection, Db, IndexDescription } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
 import type { ActivityDocument } from './codecs/activity-documents.js';
+import type { ActorBlockDocument } from './codecs/actor-block-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
 import type {
   DomainRuleDocument,
@@ -103,9 +104,17 @@ export type UserCountField = 'activities' | 'liveAssets' | 'followers';
  * `users`: the highest user position handed out. `live_users`: how many accounts are not deleted. `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
  * `activities`: the next idx of the activity log, which is also how many activities there are. `follower_seq`: the
  * highest follow position handed out. `follow_request_seq`: the highest follow request position handed out.
+ * `actor_block_seq`: the highest actor block position handed out.
  */
 export type CounterName =
-  'users' | 'live_users' | 'asset_seq' | 'live_assets' | 'activities' | 'follower_seq' | 'follow_request_seq';
+  | 'users'
+  | 'live_users'
+  | 'asset_seq'
+  | 'live_assets'
+  | 'activities'
+  | 'follower_seq'
+  | 'follow_request_seq'
+  | 'actor_block_seq';
 
 export const COUNTERS: readonly CounterName[] = [
   'users',
@@ -115,6 +124,7 @@ export const COUNTERS: readonly CounterName[] = [
   'activities',
   'follower_seq',
   'follow_request_seq',
+  'actor_block_seq',
 ];
 
 /** The collections of one L2 database, typed. */
@@ -131,6 +141,7 @@ export interface MongoCollections {
   readonly followers: Collection<FollowerDocument>;
   readonly domainRules: Collection<DomainRuleDocument>;
   readonly followRequests: Collection<FollowRequestDocument>;
+  readonly actorBlocks: Collection<ActorBlockDocument>;
   readonly remoteKeys: Collection<RemoteKeyDocument>;
   readonly instanceKeys: Collection<InstanceKeyDocument>;
   readonly counters: Collection<CounterDocument>;
@@ -159,6 +170,7 @@ export const COLLECTION_NAMES = {
   followers: 'followers',
   domainRules: 'domain_rules',
   followRequests: 'follow_requests',
+  actorBlocks: 'actor_blocks',
   remoteKeys: 'remote_keys',
   instanceKeys: 'instance_keys',
   counters: 'counters',
@@ -188,6 +200,7 @@ export function collectionsOf(db: Db): MongoCollections {
     followers: db.collection<FollowerDocument>(COLLECTION_NAMES.followers),
     domainRules: db.collection<DomainRuleDocument>(COLLECTION_NAMES.domainRules),
     followRequests: db.collection<FollowRequestDocument>(COLLECTION_NAMES.followRequests),
+    actorBlocks: db.collection<ActorBlockDocument>(COLLECTION_NAMES.actorBlocks),
     remoteKeys: db.collection<RemoteKeyDocument>(COLLECTION_NAMES.remoteKeys),
     instanceKeys: db.collection<InstanceKeyDocument>(COLLECTION_NAMES.instanceKeys),
     counters: db.collection<CounterDocument>(COLLECTION_NAMES.counters),
@@ -306,6 +319,11 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { actor: 1 }, name: 'follow_requests_by_actor' },
     { key: { hostKey: 1 }, name: 'follow_requests_by_host' },
     { key: { id: 1 }, name: 'follow_requests_by_id', unique: true },
+  ],
+  // One block per (user, actor); a user's blocks are listed by position.
+  actorBlocks: [
+    { key: { username: 1, actor: 1 }, name: 'actor_blocks_by_user', unique: true },
+    { key: { username: 1, seq: 1 }, name: 'actor_blocks_by_user_seq' },
   ],
   remoteKeys: [],
   instanceKeys: [],

@@ -28,6 +28,8 @@ export async function rebuildCounts(c: MongoCollections, positions: ImportPositi
     activities,
     follower_seq: positions.followers,
     follow_request_seq: positions.followRequests,
+    // No export carries blocks yet: an import is into an empty store, so none are there.
+    actor_block_seq: 0,
   };
   for (const [name, value] of Object.entries(values) as [CounterName, number][])
     await storeCall(() => c.counters.updateOne({ _id: name }, { $set: { value } }, { upsert: true }));

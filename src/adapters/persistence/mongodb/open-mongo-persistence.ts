@@ -5,6 +5,7 @@ import type { Persistence } from '../../../application/ports/persistence.js';
 import { MongoAccountRemoval } from './mongo-account-removal.js';
 import { MongoAccountSecurityStore } from './mongo-account-security-store.js';
 import { MongoActivityLog } from './mongo-activity-log.js';
+import { MongoActorBlockStore } from './mongo-actor-block-store.js';
 import { MongoAssetRepository } from './mongo-asset-repository.js';
 import { meansStoreUnavailable, oneLine } from './mongo-errors.js';
 import { MongoFollowRequestStore } from './mongo-follow-request-store.js';
@@ -103,6 +104,7 @@ export function openMongoPersistence(url: string, options: MongoPersistenceOptio
     followers: new MongoFollowerRepository(client, collections),
     domainRules: new MongoDomainRuleStore(client, collections),
     followRequests: new MongoFollowRequestStore(client, collections),
+    actorBlocks: new MongoActorBlockStore(client, collections),
     remoteKeys: new MongoRemoteKeyStore(collections),
     instanceKeys: new MongoInstanceKeyStore(collections),
     accountRemoval: new MongoAccountRemoval(client, collections, activities),

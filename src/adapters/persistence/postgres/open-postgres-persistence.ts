@@ -4,6 +4,7 @@ import type { Persistence } from '../../../application/ports/persistence.js';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../store-driver.js';
 import { PostgresAccountRemoval } from './postgres-account-removal.js';
 import { PostgresAccountSecurityStore } from './postgres-account-security-store.js';
+import { PostgresActorBlockStore } from './postgres-actor-block-store.js';
 import { PostgresActivityLog } from './postgres-activity-log.js';
 import { PostgresAssetRepository } from './postgres-asset-repository.js';
 import { PostgresAuthorizationCodes } from './postgres-authorization-codes.js';
@@ -56,6 +57,7 @@ export function openPostgresPersistence(
     followers: new PostgresFollowerRepository(database),
     domainRules: new PostgresDomainRuleStore(database),
     followRequests: new PostgresFollowRequestStore(database),
+    actorBlocks: new PostgresActorBlockStore(database),
     remoteKeys: new PostgresRemoteKeyStore(database),
     instanceKeys: new PostgresInstanceKeyStore(database),
     accountRemoval: new PostgresAccountRemoval(database),

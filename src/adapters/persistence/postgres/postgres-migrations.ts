@@ -315,4 +315,22 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX follow_requests_by_host ON follow_requests (host_key);
     `,
   },
+  {
+    version: 10,
+    name: 'actor blocks',
+    // Issue 37 (API.md §4.3): the remote actors each person blocks, newest first by `seq`, one per (user, actor).
+    // The inbox is kept so that the Reject of a later Follow and the Undo of the block need no fetch.
+    sql: `
+      CREATE TABLE actor_blocks (
+        seq ${POSITION} PRIMARY KEY,
+        id ${KEY} NOT NULL UNIQUE,
+        username ${KEY} NOT NULL,
+        actor ${KEY} NOT NULL,
+        inbox TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        UNIQUE (username, actor)
+      );
+      CREATE INDEX actor_blocks_by_user_seq ON actor_blocks (username, seq);
+    `,
+  },
 ];

@@ -303,4 +303,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX follow_requests_by_host ON follow_requests (host_key);
     `,
   },
+  {
+    version: 15,
+    // Issue 37 (API.md §4.3): the remote actors each person blocks, newest first by `seq`. The inbox is kept so that
+    // the Reject of a later Follow and the Undo of the block need no fetch. One block per (user, actor).
+    sql: `
+      CREATE TABLE actor_blocks (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        username TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        inbox TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (username, actor)
+      );
+      CREATE INDEX actor_blocks_by_user_seq ON actor_blocks (username, seq);
+    `,
+  },
 ];

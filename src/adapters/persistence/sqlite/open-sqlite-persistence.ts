@@ -6,6 +6,7 @@ import { appliedVersions, migrate } from './sqlite-migrate.js';
 import { SqliteAccountRemoval } from './sqlite-account-removal.js';
 import { SqliteAccountSecurityStore } from './sqlite-account-security-store.js';
 import { SqliteActivityLog } from './sqlite-activity-log.js';
+import { SqliteActorBlockStore } from './sqlite-actor-block-store.js';
 import { SqliteAssetRepository } from './sqlite-asset-repository.js';
 import { SqliteAuthorizationCodes } from './sqlite-authorization-codes.js';
 import { storeCall } from './sqlite-errors.js';
@@ -76,6 +77,7 @@ export function openSqlitePersistence(path: string, options: SqliteOptions = {})
       followers: new SqliteFollowerRepository(db),
       domainRules: new SqliteDomainRuleStore(db),
       followRequests: new SqliteFollowRequestStore(db),
+      actorBlocks: new SqliteActorBlockStore(db),
       remoteKeys: new SqliteRemoteKeyStore(db),
       instanceKeys: new SqliteInstanceKeyStore(db),
       accountRemoval: new SqliteAccountRemoval(db, activities),
