@@ -249,13 +249,44 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
       ]);
     });
 
-    it('imports a file of version 3 with no follow request and no domain rule', async () => {
+    it('serves imported actor blocks under their own ids, newest first, and unblocks them as any other', async () => {
+      await store().transfer.import(streamOf(transferRecords({ users: 6, activities: 5 })));
+      const blocks = store().actorBlocks;
+      const user0 = 'user_0' as Username;
+
+      expect((await blocks.listOlder({ username: user0 }, null, 10)).map((b) => b.value.id)).to.deep.equal([
+        'block-0-1',
+        'block-0-0',
+      ]);
+      expect(await blocks.find('user_4' as Username, 'https://rude.example/users/b4')).to.deep.equal({
+        id: 'block-4-4',
+        username: 'user_4',
+        actor: 'https://rude.example/users/b4',
+        inbox: 'https://rude.example/users/b4/inbox',
+        createdAt: new Date('2026-11-01T00:05:08.000Z'),
+      });
+      const undo = { kind: 'document_delivery', payload: {}, lane: 'https://rude.example' };
+      expect(await blocks.unblock(user0, 'block-0-1', undo, T0)).to.equal(true);
+      expect(await blocks.count({ username: user0 })).to.equal(1);
+      // Blocking an actor already blocked finds the imported block: nothing is written twice.
+      const again = { id: 'block-again', username: user0, actor: 'https://rude.example/users/b0' };
+      const outcome = await blocks.block(
+        { ...again, inbox: 'https://rude.example/users/b0/inbox', createdAt: T0 },
+        { reject: null, block: undo },
+        T0,
+      );
+      expect(outcome).to.deep.include({ outcome: 'exists' });
+      expect(outcome.block.id).to.equal('block-0-0');
+    });
+
+    it('imports a file of version 3 with no follow request, no actor block and no domain rule', async () => {
       const records = transferRecords({ users: 3, activities: 5 });
 
       await store().transfer.import(streamOf(asVersion3(records)));
 
       expect(await store().domainRules.list()).to.deep.equal([]);
       expect(await store().followRequests.count({ username: 'user_2' as Username })).to.equal(0);
+      expect(await store().actorBlocks.count({ username: 'user_0' as Username })).to.equal(0);
       expect(await collect(store().transfer.export())).to.deep.equal(asVersion3(records));
     });
 

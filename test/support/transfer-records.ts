@@ -200,6 +200,19 @@ export function transferRecords({ users, activities, checkpointAt }: TransferSha
           requestedAt: at(200 + i),
         });
   });
+  // Every fourth user (from the first) blocks an actor, in the order blocked; user_0 blocks two.
+  names.forEach((username, i) => {
+    if (i % 4 === 0)
+      for (const n of i === 0 ? [0, 1] : [i])
+        records.push({
+          record: 'actor_block',
+          id: `block-${i}-${n}`,
+          username,
+          actor: `https://rude.example/users/b${n}`,
+          inbox: `https://rude.example/users/b${n}/inbox`,
+          createdAt: at(300 + i + n),
+        });
+  });
   records.push(...DOMAIN_RULE_RECORDS);
   for (let i = 0; i < Math.min(activities, 50); i++)
     records.push({
@@ -264,8 +277,12 @@ export const ACCOUNT_SECURITY_KINDS: readonly TransferRecord['record'][] = [
   'account_event',
 ];
 
-/** The kinds of format 4 (issue 37): follow requests and the operator's domain rules. */
-export const FORMAT_4_KINDS: readonly TransferRecord['record'][] = ['follow_request', 'domain_rule'];
+/** The kinds of format 4 (issue 37): follow requests, actor blocks and the operator's domain rules. */
+export const FORMAT_4_KINDS: readonly TransferRecord['record'][] = [
+  'follow_request',
+  'actor_block',
+  'domain_rule',
+];
 
 /**
  * The operator's domain rules, in the order every store exports them: by time made, then kind, then host (two made
@@ -280,7 +297,7 @@ export const DOMAIN_RULE_RECORDS: readonly TransferRecord[] = [
   { record: 'domain_rule', kind: 'block', host: '[2001:db8::1]', createdAt: at(30) },
 ];
 
-/** The records as a file of version 3 holds them: no follow request, no domain rule. */
+/** The records as a file of version 3 holds them: no follow request, actor block or domain rule. */
 export const asVersion3 = (records: readonly TransferRecord[]): TransferRecord[] =>
   records.filter((r) => !FORMAT_4_KINDS.includes(r.record));
 

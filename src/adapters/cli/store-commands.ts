@@ -97,6 +97,7 @@ const PLURALS: Record<keyof TransferCounts, string> = {
   transparency_log: 'transparency logs',
   follower: 'followers',
   follow_request: 'follow requests',
+  actor_block: 'actor blocks',
   domain_rule: 'domain rules',
   job: 'jobs',
 };

@@ -6,8 +6,8 @@ import { ACCOUNT_EVENT_KINDS } from '../../domain/account-security.js';
 
 export const FORMAT = 'l2-store';
 /**
- * 4: after the followers, the follow requests waiting for a locked account's decision (`follow_request`) and the
- * operator's domain rules (`domain_rule`), issue 37. Files of versions 1 to 3 have none and import with none, as the
+ * 4: after the followers, the follow requests waiting for a locked account's decision (`follow_request`), each
+ * person's blocks of remote actors (`actor_block`) and the operator's domain rules (`domain_rule`), issue 37. Files of versions 1 to 3 have none and import with none, as the
  * stores they came from had none.
  * 3: what protects each account — `totp_factor`, `recovery_code`, `passkey` records — and its history
  * (`account_event`), after the users (issue 28). Files of versions 1 and 2 have none of them and read as they always
@@ -172,6 +172,15 @@ const Record = z.discriminatedUnion('record', [
     sharedInbox: nullableText,
     followId: nullableText,
     requestedAt: time,
+  }),
+  // Version 4.
+  z.object({
+    record: z.literal('actor_block'),
+    id: text,
+    username: text,
+    actor: text,
+    inbox: text,
+    createdAt: time,
   }),
   // Version 4. The host is checked on import (the spelling parseRuleHost gives, which every store wrote).
   z.object({

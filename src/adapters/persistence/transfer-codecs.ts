@@ -302,6 +302,23 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       requestedAt: date(r.requestedAt),
     }),
   },
+  actor_block: {
+    toTransfer: (b) => ({
+      record: 'actor_block',
+      id: b.id,
+      username: b.username,
+      actor: b.actor,
+      inbox: b.inbox,
+      createdAt: iso(b.createdAt),
+    }),
+    fromTransfer: (r) => ({
+      id: r.id,
+      username: user(r.username),
+      actor: r.actor,
+      inbox: r.inbox,
+      createdAt: date(r.createdAt),
+    }),
+  },
   domain_rule: {
     toTransfer: (r) => ({ record: 'domain_rule', kind: r.kind, host: r.host, createdAt: iso(r.createdAt) }),
     fromTransfer: (r) => ({ kind: r.kind, host: ruleHost(r.host), createdAt: date(r.createdAt) }),

@@ -160,6 +160,15 @@ export type TransferRecord =
       readonly followId: string | null;
       readonly requestedAt: string;
     }
+  /** A person's block of a remote actor (API.md §4.3); its id is kept, the one its unblock route and Block name. */
+  | {
+      readonly record: 'actor_block';
+      readonly id: string;
+      readonly username: string;
+      readonly actor: string;
+      readonly inbox: string;
+      readonly createdAt: string;
+    }
   /** An operator's domain rule (API.md §4.3); the key of its host is the store's, rebuilt on import. */
   | {
       readonly record: 'domain_rule';
@@ -200,6 +209,7 @@ export const TRANSFER_ORDER: readonly TransferRecordKind[] = [
   'transparency_log',
   'follower',
   'follow_request',
+  'actor_block',
   'domain_rule',
   'job',
 ];
@@ -210,7 +220,8 @@ export type TransferCounts = Record<TransferRecordKind, number>;
 export interface StoreTransfer {
   /**
    * Every record of the store, kind by kind in {@link TRANSFER_ORDER}, each kind in the store's own order (users and
-   * assets by registration, activities by idx, followers by follow, follow requests by request, domain rules by time made then kind and host,
+   * assets by registration, activities by idx, followers by follow, follow requests by request, actor blocks by block,
+   * domain rules by time made then kind and host,
    * jobs by queueing). Leases of jobs are not carried: a job leased when exported is pending again once imported.
    */
   export(): AsyncIterable<TransferRecord>;

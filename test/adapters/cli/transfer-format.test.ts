@@ -160,7 +160,7 @@ describe('the store export file', () => {
     });
 
   for (const kind of ['memory', 'sqlite'] as const)
-    it(`imports a version-3 file into ${kind}: no follow request, no domain rule, everything else as it was`, async () => {
+    it(`imports a version-3 file into ${kind}: no follow request, actor block or domain rule, everything else as it was`, async () => {
       const records = transferRecords({ users: 14, activities: 120 });
       const file = join(dir, 'v3.jsonl');
       writeFileSync(file, `${readFileLines(asVersion3(records), 3).join('\n')}\n`);
@@ -168,7 +168,14 @@ describe('the store export file', () => {
 
       const counts = await importStore(store.transfer, file);
 
-      expect(counts).to.deep.include({ user: 14, activity: 120, follow_request: 0, domain_rule: 0 });
+      expect(counts).to.deep.include({
+        user: 14,
+        activity: 120,
+        follow_request: 0,
+        actor_block: 0,
+        domain_rule: 0,
+      });
+      expect(await store.actorBlocks.count({ username: 'user_0' as Username })).to.equal(0);
       expect(await store.followRequests.count({ username: 'user_2' as Username })).to.equal(0);
       expect(await store.domainRules.list()).to.deep.equal([]);
       expect(await collect(store.transfer.export())).to.deep.equal(asVersion3(records));

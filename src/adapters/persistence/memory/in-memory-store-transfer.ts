@@ -71,6 +71,7 @@ function readers(db: MemoryDatabase): RecordReaders {
         .sort((a, b) => a.position - b.position)
         .map(({ position: _, followedAt, ...f }) => ({ ...f, followedAt: new Date(followedAt) })),
     follow_request: () => db.followRequests.map(({ request }) => request),
+    actor_block: () => db.actorBlocks.rows.map(({ block }) => block),
     // By time made, then kind and host, as the other stores order them (one `now` can make several rules).
     domain_rule: () =>
       [...db.domainRules.values()].sort(
@@ -129,6 +130,7 @@ function writers(db: MemoryDatabase): RecordWriters {
       db.restoreFollower(username, { ...follower, followedAt: followedAt.getTime() }),
     follow_request: (request) =>
       db.followRequests.push({ position: ++db.lastFollowRequestPosition, request }),
+    actor_block: (block) => db.actorBlocks.add(block),
     domain_rule: (rule) => db.domainRules.set(keyOf(rule.kind, rule.host), rule),
     job: (job) => db.restoreJob({ ...job, queuedAt: job.queuedAt.getTime(), runAt: job.runAt.getTime() }),
   };

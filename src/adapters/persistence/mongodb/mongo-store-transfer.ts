@@ -17,6 +17,7 @@ import {
 import { checkedBatches } from '../transfer-checks.js';
 import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_DOCUMENTS } from './codecs/activity-documents.js';
+import { ACTOR_BLOCK_DOCUMENTS } from './codecs/actor-block-documents.js';
 import { ASSET_DOCUMENTS } from './codecs/asset-documents.js';
 import {
   DOMAIN_RULE_DOCUMENTS,
@@ -91,6 +92,12 @@ const TRANSFER_COLLECTIONS: { readonly [K in StoredKind]: TransferCollection<K> 
     sort: { seq: 1 },
     stamp: (next) => ({ seq: ++next.followRequests }),
   },
+  actor_block: {
+    collection: 'actorBlocks',
+    codec: ACTOR_BLOCK_DOCUMENTS,
+    sort: { seq: 1 },
+    stamp: (next) => ({ seq: ++next.actorBlocks }),
+  },
   domain_rule: {
     collection: 'domainRules',
     codec: DOMAIN_RULE_DOCUMENTS,
@@ -141,7 +148,13 @@ export class MongoStoreTransfer implements StoreTransfer {
     ] as const)
       if (await storeCall(() => this.collection(kind).findOne())) throw new StoreNotEmptyError(what);
     const counts = emptyTransferCounts();
-    const positions: ImportPositions = { users: 0, assets: 0, followers: 0, followRequests: 0 };
+    const positions: ImportPositions = {
+      users: 0,
+      assets: 0,
+      followers: 0,
+      followRequests: 0,
+      actorBlocks: 0,
+    };
     let log: TransparencyLogRecord | null = null;
     for await (const batch of checkedBatches(records, BATCH, counts)) {
       const byCollection = new Map<StoredKind, Document[]>();

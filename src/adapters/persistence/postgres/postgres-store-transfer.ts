@@ -18,6 +18,7 @@ import {
 import { checkedBatches } from '../transfer-checks.js';
 import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_ROWS } from './codecs/activity-rows.js';
+import { ACTOR_BLOCK_ROWS } from './codecs/actor-block-rows.js';
 import { ASSET_ROWS } from './codecs/asset-rows.js';
 import {
   DOMAIN_RULE_ROWS,
@@ -73,6 +74,7 @@ export const TRANSFER_TABLES: { readonly [K in StoredKind]: TransferTable<K> } =
   activity: { codec: ACTIVITY_ROWS, order: 'idx' },
   follower: { codec: FOLLOWER_ROWS, order: 'seq' },
   follow_request: { codec: FOLLOW_REQUEST_ROWS, order: 'seq' },
+  actor_block: { codec: ACTOR_BLOCK_ROWS, order: 'seq' },
   domain_rule: { codec: DOMAIN_RULE_ROWS, order: 'created_at, kind, host' },
   job: { codec: JOB_ROWS, order: 'id' },
 };
