@@ -181,6 +181,34 @@ describe('the store export file', () => {
       expect(await collect(store.transfer.export())).to.deep.equal(asVersion3(records));
     });
 
+  it('imports a version-3 file whose profiles do not say whether follows wait for approval: every account is unlocked', async () => {
+    const records = asVersion3(transferRecords({ users: 4, activities: 5 }));
+    const unsaid = records.map((r) => {
+      if (r.record !== 'user' || r.profile === undefined) return r;
+      const { manuallyApprovesFollowers: _, ...profile } = r.profile;
+      return { ...r, profile };
+    });
+    const file = join(dir, 'v3-profiles.jsonl');
+    writeFileSync(file, `${readFileLines(unsaid as TransferRecord[], 3).join('\n')}\n`);
+    expect(readFileSync(file, 'utf8')).to.not.include('manuallyApprovesFollowers');
+    const store = open('sqlite');
+
+    await importStore(store.transfer, file);
+
+    const user1 = records.find((r) => r.record === 'user' && r.username === 'user_1');
+    expect(user1?.record === 'user' && user1.profile?.manuallyApprovesFollowers).to.equal(true);
+    expect((await store.users.findProfile('user_1' as Username))?.profile).to.deep.include({
+      manuallyApprovesFollowers: false,
+    });
+    expect(await collect(store.transfer.export())).to.deep.equal(
+      records.map((r) =>
+        r.record === 'user' && r.profile
+          ? { ...r, profile: { ...r.profile, manuallyApprovesFollowers: false } }
+          : r,
+      ),
+    );
+  });
+
   it('refuses a domain rule that is not one, naming the field', async () => {
     const lines = readFileLines(transferRecords({ users: 3, activities: 5 }));
     const at = lines.findIndex((line) => line.includes('"record":"domain_rule"'));
