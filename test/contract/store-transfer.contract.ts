@@ -200,7 +200,9 @@ export function storeTransferContract(name: string, harness: PersistenceHarness)
         block: true,
         allow: false,
       });
-      expect(await covering('https://bücher.example/')).to.deep.equal({ block: true, allow: false });
+      // The IDN as a URL spells it (punycode): Node 20's URL.canParse answers false for non-ASCII text once
+      // optimised, so a Unicode URL here would test that bug, not the import (reported to the lead).
+      expect(await covering('https://xn--bcher-kva.example/')).to.deep.equal({ block: true, allow: false });
       expect(await covering('http://[2001:db8::1]:8080/')).to.deep.equal({ block: true, allow: false });
       expect(await covering('https://203.0.113.9/')).to.deep.equal({ block: true, allow: false });
       expect(await covering('https://friends.example/')).to.deep.equal({ block: false, allow: true });
