@@ -1,14 +1,13 @@
 // Each stored record to and from its record in the export file of `l2 store export` / `import`, once for every
 // store: times as ISO 8601, and the defaults of files written before a field existed (here and nowhere else). Every
 // store's transfer is a table over these and its own codecs, so the file is the same bytes whichever store wrote it.
-import { InvalidTransferError } from '../../application/ports/store-transfer.js';
 import type { AccountEventKind } from '../../domain/account-security.js';
 import type { ActivityType } from '../../domain/activity.js';
 import type { AssetName } from '../../domain/asset.js';
-import { parseRuleHost, type RuleHost } from '../../domain/domain-rules.js';
 import type { L1ServerUrl } from '../../domain/l1-server.js';
 import type { Username } from '../../domain/user.js';
 import { profileFromStored, storedProfile } from './stored-profile.js';
+import { FOLLOW_CONTROL_CODECS } from './follow-control-transfer-codecs.js';
 import type { StoredKind, StoredRecords, TransferRecordOf } from './stored-records.js';
 import { millis } from './transfer-checks.js';
 
@@ -23,17 +22,6 @@ const isoOrNull = (at: Date | null): string | null => (at === null ? null : at.t
 const date = (text: string): Date => new Date(millis(text));
 const dateOrNull = (text: string | null): Date | null => (text === null ? null : date(text));
 const user = (name: string) => name as Username;
-
-/**
- * A rule's host as parseRuleHost spells it (every store wrote it so): a host in another spelling would never match
- * the key it is found by, so it is refused (InvalidTransferError) rather than kept as a rule that does nothing.
- */
-function ruleHost(host: string): RuleHost {
-  const parsed = parseRuleHost(host, '');
-  if (!parsed.ok || parsed.value !== host)
-    throw new InvalidTransferError(`not a domain rule's host: ${JSON.stringify(host)}`);
-  return parsed.value;
-}
 
 export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } = {
   user: {
@@ -281,48 +269,7 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       followedAt: date(r.followedAt),
     }),
   },
-  follow_request: {
-    toTransfer: (r) => ({
-      record: 'follow_request',
-      id: r.id,
-      username: r.username,
-      actor: r.actor,
-      inbox: r.inbox,
-      sharedInbox: r.sharedInbox,
-      followId: r.followId,
-      requestedAt: iso(r.requestedAt),
-    }),
-    fromTransfer: (r) => ({
-      id: r.id,
-      username: user(r.username),
-      actor: r.actor,
-      inbox: r.inbox,
-      sharedInbox: r.sharedInbox,
-      followId: r.followId,
-      requestedAt: date(r.requestedAt),
-    }),
-  },
-  actor_block: {
-    toTransfer: (b) => ({
-      record: 'actor_block',
-      id: b.id,
-      username: b.username,
-      actor: b.actor,
-      inbox: b.inbox,
-      createdAt: iso(b.createdAt),
-    }),
-    fromTransfer: (r) => ({
-      id: r.id,
-      username: user(r.username),
-      actor: r.actor,
-      inbox: r.inbox,
-      createdAt: date(r.createdAt),
-    }),
-  },
-  domain_rule: {
-    toTransfer: (r) => ({ record: 'domain_rule', kind: r.kind, host: r.host, createdAt: iso(r.createdAt) }),
-    fromTransfer: (r) => ({ kind: r.kind, host: ruleHost(r.host), createdAt: date(r.createdAt) }),
-  },
+  ...FOLLOW_CONTROL_CODECS,
   job: {
     toTransfer: (j) => ({
       record: 'job',
