@@ -6,8 +6,8 @@ import { actorBlockStoreContract } from './actor-block-store.contract.js';
 import { assetRepositoryContract } from './asset-repository.contract.js';
 import { assetTagsContract } from './asset-tags.contract.js';
 import { authorizationCodeStoreContract } from './authorization-code-store.contract.js';
-import { followRequestStoreContract } from './follow-request-store.contract.js';
 import { domainRuleStoreContract } from './domain-rule-store.contract.js';
+import { followRequestStoreContract } from './follow-request-store.contract.js';
 import { followerRepositoryContract } from './follower-repository.contract.js';
 import type { PersistenceHarness } from './harness.js';
 import { instanceKeyStoreContract } from './instance-key-store.contract.js';
@@ -38,9 +38,9 @@ const CONTRACTS: readonly ((name: string, harness: PersistenceHarness) => void)[
   transparencyLogContract,
   profileContract,
   followerRepositoryContract,
+  domainRuleStoreContract,
   followRequestStoreContract,
   actorBlockStoreContract,
-  domainRuleStoreContract,
   remoteKeyStoreContract,
   instanceKeyStoreContract,
   accountRemovalContract,

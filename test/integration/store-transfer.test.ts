@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openMemoryPersistence } from '../../src/adapters/persistence/memory/open-memory-persistence.js';
 import { openSqlitePersistence } from '../../src/adapters/persistence/sqlite/open-sqlite-persistence.js';
+import type { RuleHost } from '../../src/domain/domain-rules.js';
 import { EMPTY_PROFILE } from '../../src/domain/profile.js';
 import { client, registerUser } from '../support/http.js';
 import { TEST_SECRET } from '../support/test-server.js';
@@ -287,6 +288,11 @@ describe('moving a store with l2 store export / import', function () {
     await api.post('/auth/logout', {}, { token: revoked });
     const logBefore = await transparencyLogOf(old.url);
     await old.close();
+    // The operator's domain rules go along (format 4), each host's key made again by the store it lands in.
+    const rules = openSqlitePersistence(join(oldDir, 'l2.sqlite'));
+    await rules.domainRules.blockMany(['spam.example', '203.0.113.9'] as RuleHost[], new Date());
+    await rules.domainRules.allow('friends.example' as RuleHost, new Date());
+    await rules.close();
     const scratch = await freshDatabase();
     const again = mkdtempSync(join(tmpdir(), 'l2-again-'));
     try {
@@ -308,11 +314,15 @@ describe('moving a store with l2 store export / import', function () {
       ).to.equal(0);
       // The header line says when the file was written; every record after it is the same bytes.
       const records = (file: string) => readFileSync(join(dir, file), 'utf8').split('\n').slice(1).join('\n');
+      expect(records('a.jsonl').match(/"record":"domain_rule"/g)).to.have.length(3);
       expect(records('b.jsonl'), 'PostgreSQL exports what SQLite did').to.equal(records('a.jsonl'));
       expect(records('c.jsonl'), 'and SQLite again').to.equal(records('a.jsonl'));
 
       const now = await startServer('sqlite', { dir: oldDir, env: { STORE: scratch.url } });
       try {
+        expect(
+          (await now.parts.store.domainRules.list()).map((r) => `${r.kind} ${r.host}`).sort(),
+        ).to.deep.equal(['allow friends.example', 'block 203.0.113.9', 'block spam.example']);
         const api2 = client(now.url);
         expect((await api2.post('/auth/verify', { token: alice })).status).to.equal(200);
         expect((await api2.post('/auth/verify', { token: revoked })).json.code).to.equal('token_revoked');

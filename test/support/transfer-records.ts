@@ -186,6 +186,35 @@ export function transferRecords({ users, activities, checkpointAt }: TransferSha
         followedAt: at(i),
       });
   });
+  // Every third user (from the third) is locked and has two Follows waiting, from two servers, in the order asked.
+  names.forEach((username, i) => {
+    if (i % 3 === 2)
+      for (const peer of ['peer.example', 'other.example'])
+        records.push({
+          record: 'follow_request',
+          id: `req-${peer}-${i}`,
+          username,
+          actor: `https://${peer}/users/r${i}`,
+          inbox: `https://${peer}/users/r${i}/inbox`,
+          sharedInbox: peer === 'peer.example' ? 'https://peer.example/inbox' : null,
+          followId: peer === 'peer.example' ? `https://peer.example/follows/r${i}` : null,
+          requestedAt: at(200 + i),
+        });
+  });
+  // Every fourth user (from the first) blocks an actor, in the order blocked; user_0 blocks two.
+  names.forEach((username, i) => {
+    if (i % 4 === 0)
+      for (const n of i === 0 ? [0, 1] : [i])
+        records.push({
+          record: 'actor_block',
+          id: `block-${i}-${n}`,
+          username,
+          actor: `https://rude.example/users/b${n}`,
+          inbox: `https://rude.example/users/b${n}/inbox`,
+          createdAt: at(300 + i + n),
+        });
+  });
+  records.push(...DOMAIN_RULE_RECORDS);
   for (let i = 0; i < Math.min(activities, 50); i++)
     records.push({
       record: 'job',
@@ -254,9 +283,36 @@ export const ACCOUNT_SECURITY_KINDS: readonly TransferRecord['record'][] = [
   'account_event',
 ];
 
-/** The records as a file of version 1 or 2 holds them: no second factor, recovery code, passkey or history. */
+/** The kinds of format 4 (issue 37): follow requests, actor blocks and the operator's domain rules. */
+export const FORMAT_4_KINDS: readonly TransferRecord['record'][] = [
+  'follow_request',
+  'actor_block',
+  'domain_rule',
+];
+
+/**
+ * The operator's domain rules, in the order every store exports them: by time made, then kind, then host (two made
+ * in one `blockMany` share a time) — a name, an IDN as punycode, an IPv4 and an IPv6 address. No follower of
+ * transferRecords is on a blocked host (a block removes them; an import does not judge what it is given).
+ */
+export const DOMAIN_RULE_RECORDS: readonly TransferRecord[] = [
+  { record: 'domain_rule', kind: 'allow', host: 'friends.example', createdAt: at(10) },
+  { record: 'domain_rule', kind: 'block', host: 'spam.example', createdAt: at(10) },
+  { record: 'domain_rule', kind: 'block', host: 'xn--bcher-kva.example', createdAt: at(10) },
+  { record: 'domain_rule', kind: 'block', host: '203.0.113.9', createdAt: at(20) },
+  { record: 'domain_rule', kind: 'block', host: '[2001:db8::1]', createdAt: at(30) },
+];
+
+/** The records as a file of version 3 holds them: no follow request, actor block or domain rule. */
+export const asVersion3 = (records: readonly TransferRecord[]): TransferRecord[] =>
+  records.filter((r) => !FORMAT_4_KINDS.includes(r.record));
+
+/**
+ * The records as a file of version 1 or 2 holds them: no second factor, recovery code, passkey or history (and, as
+ * in every file before version 4, no domain rule).
+ */
 export const withoutAccountSecurity = (records: readonly TransferRecord[]): TransferRecord[] =>
-  records.filter((r) => !ACCOUNT_SECURITY_KINDS.includes(r.record));
+  asVersion3(records).filter((r) => !ACCOUNT_SECURITY_KINDS.includes(r.record));
 
 /**
  * Every fourth user has two-step sign-in with three recovery codes (one used), every third a passkey (some synced,

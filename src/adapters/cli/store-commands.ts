@@ -96,6 +96,9 @@ const PLURALS: Record<keyof TransferCounts, string> = {
   activity: 'activities',
   transparency_log: 'transparency logs',
   follower: 'followers',
+  follow_request: 'follow requests',
+  actor_block: 'actor blocks',
+  domain_rule: 'domain rules',
   job: 'jobs',
 };
 

@@ -6,20 +6,22 @@ import { ACCOUNT_EVENT_KINDS } from '../../domain/account-security.js';
 
 export const FORMAT = 'l2-store';
 /**
+ * 4: after the followers, the follow requests waiting for a locked account's decision (`follow_request`), each
+ * person's blocks of remote actors (`actor_block`) and the operator's domain rules (`domain_rule`), issue 37. Files of versions 1 to 3 have none and import with none, as the
+ * stores they came from had none.
  * 3: what protects each account — `totp_factor`, `recovery_code`, `passkey` records — and its history
  * (`account_event`), after the users (issue 28). Files of versions 1 and 2 have none of them and read as they always
- * did: accounts protected by their password alone.
+ * did: accounts protected by their password alone. Also (issue 27): activities carry `entry`, the stored document's
+ * exact text (the transparency log's entry), instead of the parsed `document`; a `transparency_log` record after
+ * them carries the log's origin and latest checkpoint. Files of versions 1 and 2 read with each document's
+ * JSON.stringify text as its entry, which is the text every store wrote of it.
  * 2: users carry `profile` and `profileVersion`, assets `altText` and `sensitive` (issue 25). A version-1 file reads
  * as it always did, those fields taking their defaults; the version moved so that an L2 from before, which would
  * drop the fields it does not know, refuses a newer file rather than import it without them.
- * 3: activities carry `entry`, the stored document's exact text (the transparency log's entry), instead of the
- * parsed `document`; a `transparency_log` record after them carries the log's origin and latest checkpoint (issue
- * 27). Files of versions 1 and 2 read with each document's JSON.stringify text as its entry, which is the text
- * every store wrote of it.
  */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 /** The versions this L2 reads. */
-export const READABLE_VERSIONS = [1, 2, 3] as const;
+export const READABLE_VERSIONS = [1, 2, 3, 4] as const;
 
 const time = z.string().datetime({ offset: true });
 const text = z.string();
@@ -169,6 +171,33 @@ const Record = z.discriminatedUnion('record', [
     sharedInbox: nullableText,
     followId: nullableText,
     followedAt: time,
+  }),
+  // Version 4.
+  z.object({
+    record: z.literal('follow_request'),
+    id: text,
+    username: text,
+    actor: text,
+    inbox: text,
+    sharedInbox: nullableText,
+    followId: nullableText,
+    requestedAt: time,
+  }),
+  // Version 4.
+  z.object({
+    record: z.literal('actor_block'),
+    id: text,
+    username: text,
+    actor: text,
+    inbox: text,
+    createdAt: time,
+  }),
+  // Version 4. The host is checked on import (the spelling parseRuleHost gives, which every store wrote).
+  z.object({
+    record: z.literal('domain_rule'),
+    kind: z.enum(['block', 'allow']),
+    host: text,
+    createdAt: time,
   }),
   z.object({
     record: z.literal('job'),

@@ -9,7 +9,10 @@ import type { RendererAttachment } from '../../application/ports/renderer-attach
 import type { TransferRecord, TransferRecordKind } from '../../application/ports/store-transfer.js';
 import type { AccountEvent, Passkey, RecoveryCode, TotpFactor } from '../../domain/account-security.js';
 import type { Activity } from '../../domain/activity.js';
+import type { ActorBlock } from '../../domain/actor-block.js';
 import type { Asset } from '../../domain/asset.js';
+import type { DomainRule } from '../../domain/domain-rules.js';
+import type { FollowRequest } from '../../domain/follow-request.js';
 import type { Follower } from '../../domain/follower.js';
 import type { IssuedToken, RevocationRecord } from '../../domain/revocation.js';
 import type { User, Username } from '../../domain/user.js';
@@ -104,6 +107,9 @@ export interface StoredRecords {
   readonly asset: Asset;
   readonly activity: LoggedActivity;
   readonly follower: Follower;
+  readonly follow_request: FollowRequest;
+  readonly actor_block: ActorBlock;
+  readonly domain_rule: DomainRule;
   readonly job: QueuedJob;
 }
 

@@ -7,6 +7,8 @@ import type { AssetName } from '../../domain/asset.js';
 import type { L1ServerUrl } from '../../domain/l1-server.js';
 import type { Username } from '../../domain/user.js';
 import { moveFromStored, profileFromStored, storedProfile } from './stored-profile.js';
+
+import { FOLLOW_CONTROL_CODECS } from './follow-control-transfer-codecs.js';
 import type { StoredKind, StoredRecords, TransferRecordOf } from './stored-records.js';
 import { millis } from './transfer-checks.js';
 
@@ -269,6 +271,7 @@ export const TRANSFER_CODECS: { readonly [K in StoredKind]: TransferCodec<K> } =
       followedAt: date(r.followedAt),
     }),
   },
+  ...FOLLOW_CONTROL_CODECS,
   job: {
     toTransfer: (j) => ({
       record: 'job',

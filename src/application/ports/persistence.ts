@@ -4,8 +4,8 @@ import type { ActorBlockStore } from './actor-block-store.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AssetRepository } from './asset-repository.js';
 import type { AuthorizationCodeStore } from './authorization-code-store.js';
-import type { FollowRequestStore } from './follow-request-store.js';
 import type { DomainRuleStore } from './domain-rule-store.js';
+import type { FollowRequestStore } from './follow-request-store.js';
 import type { FollowerRepository } from './follower-repository.js';
 import type { InstanceKeyStore } from './instance-key-store.js';
 import type { IssuedTokenRegistry } from './issued-token-registry.js';
@@ -36,12 +36,12 @@ export interface Persistence {
   /** The activity log as a Merkle log: the hashes its appends keep, its entries, its latest checkpoint. */
   readonly transparencyLog: TransparencyLogStore;
   readonly followers: FollowerRepository;
+  /** The operator's domain blocks and allow rules (`l2 domains`). */
+  readonly domainRules: DomainRuleStore;
   /** Follows waiting for a locked account's decision (API.md §4.3). */
   readonly followRequests: FollowRequestStore;
   /** The remote actors each user blocks (API.md §4.3). */
   readonly actorBlocks: ActorBlockStore;
-  /** The operator's domain blocks and allow rules (`l2 domains`). */
-  readonly domainRules: DomainRuleStore;
   readonly remoteKeys: RemoteKeyStore;
   readonly instanceKeys: InstanceKeyStore;
   readonly accountRemoval: AccountRemoval;

@@ -161,6 +161,33 @@ export type TransferRecord =
       readonly followId: string | null;
       readonly followedAt: string;
     }
+  /** A Follow waiting for a locked account's decision (API.md §4.3); its id is kept, the one its routes name. */
+  | {
+      readonly record: 'follow_request';
+      readonly id: string;
+      readonly username: string;
+      readonly actor: string;
+      readonly inbox: string;
+      readonly sharedInbox: string | null;
+      readonly followId: string | null;
+      readonly requestedAt: string;
+    }
+  /** A person's block of a remote actor (API.md §4.3); its id is kept, the one its unblock route and Block name. */
+  | {
+      readonly record: 'actor_block';
+      readonly id: string;
+      readonly username: string;
+      readonly actor: string;
+      readonly inbox: string;
+      readonly createdAt: string;
+    }
+  /** An operator's domain rule (API.md §4.3); the key of its host is the store's, rebuilt on import. */
+  | {
+      readonly record: 'domain_rule';
+      readonly kind: 'block' | 'allow';
+      readonly host: string;
+      readonly createdAt: string;
+    }
   | {
       readonly record: 'job';
       readonly kind: string;
@@ -193,6 +220,9 @@ export const TRANSFER_ORDER: readonly TransferRecordKind[] = [
   'activity',
   'transparency_log',
   'follower',
+  'follow_request',
+  'actor_block',
+  'domain_rule',
   'job',
 ];
 
@@ -202,14 +232,15 @@ export type TransferCounts = Record<TransferRecordKind, number>;
 export interface StoreTransfer {
   /**
    * Every record of the store, kind by kind in {@link TRANSFER_ORDER}, each kind in the store's own order (users and
-   * assets by registration, activities by idx, followers by follow, jobs by queueing). Leases of jobs are not
-   * carried: a job leased when exported is pending again once imported.
+   * assets by registration, activities by idx, followers by follow, follow requests by request, actor blocks by block,
+   * domain rules by time made then kind and host,
+   * jobs by queueing). Leases of jobs are not carried: a job leased when exported is pending again once imported.
    */
   export(): AsyncIterable<TransferRecord>;
   /**
-   * Writes the records into this store, which must be empty (no user, asset, activity or job; otherwise it throws
-   * before writing anything), in batches; derived counts (live users, live assets, per-user totals) and the
-   * transparency log's hashes are rebuilt from the records. Activities must come in idx order from 0 with no gap; a
+   * Writes the records into this store, which must be empty (no user, asset, activity, job or domain rule;
+   * otherwise it throws before writing anything), in batches; derived counts (live users, live assets, per-user
+   * totals), the keys of hosts (followers', rules') and the transparency log's hashes are rebuilt from the records. Activities must come in idx order from 0 with no gap; a
    * checkpoint whose root the imported entries do not give, or an origin other than the one the store has pinned,
    * is refused (InvalidTransferError) with nothing written. Returns how many of each kind were written.
    */

@@ -1,6 +1,7 @@
 // The export file of `l2 store export` / `import` (JSON Lines): version 2 carries profiles, alt text and sensitive
 // assets byte for byte (issue 25), version 3 each activity's exact entry text and the transparency log's origin and
-// checkpoint (issue 27); files of versions 1 and 2, written before them, still import, with their defaults.
+// checkpoint (issue 27), version 4 the operator's domain rules (issue 37); files of earlier versions, written before
+// them, still import, with their defaults.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ import {
   streamOf,
   transferRecords,
   ACCOUNT_SECURITY_KINDS,
+  asVersion3,
+  FORMAT_4_KINDS,
   withoutAccountSecurity,
   withoutProfilesAndAltText,
 } from '../../support/transfer-records.js';
@@ -27,9 +30,9 @@ import { testTransparencyLog } from '../../support/tlog-test-key.js';
 
 const EXPORTED_AT = new Date('2026-11-25T12:00:00.000Z');
 
-/** The lines of a current (version 3) file of these records. */
-const readFileLines = (records: readonly TransferRecord[]): string[] => [
-  JSON.stringify({ format: 'l2-store', version: 3, exportedAt: EXPORTED_AT.toISOString() }),
+/** The lines of a file of these records at `version` (the current one unless said). */
+const readFileLines = (records: readonly TransferRecord[], version: number = FORMAT_VERSION): string[] => [
+  JSON.stringify({ format: 'l2-store', version, exportedAt: EXPORTED_AT.toISOString() }),
   ...records.map((r) => JSON.stringify(r)),
   JSON.stringify({ end: true, records: records.length }),
 ];
@@ -73,7 +76,7 @@ describe('the store export file', () => {
   const withoutCheckpoint = (r: TransferRecord): TransferRecord =>
     r.record === 'transparency_log' ? { ...r, origin: null, checkpoint: null } : r;
 
-  it('is written at version 3, and carries profiles, alt text, sensitive, entries, the checkpoint and account security from store to store byte for byte', async () => {
+  it('is written at version 4, and carries profiles, alt text, sensitive, entries, the checkpoint, account security and domain rules from store to store byte for byte', async () => {
     const records = transferRecords({ users: 14, activities: 120 });
     const source = open('sqlite');
     await source.transfer.import(streamOf(records));
@@ -90,8 +93,8 @@ describe('the store export file', () => {
     }
     const lines = readFileSync(first, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).to.deep.include({ format: 'l2-store', version: FORMAT_VERSION });
-    expect(FORMAT_VERSION).to.equal(3);
-    for (const kind of ACCOUNT_SECURITY_KINDS)
+    expect(FORMAT_VERSION).to.equal(4);
+    for (const kind of [...ACCOUNT_SECURITY_KINDS, ...FORMAT_4_KINDS])
       expect(
         lines.some((line) => line.startsWith(`{"record":"${kind}"`)),
         kind,
@@ -156,6 +159,74 @@ describe('the store export file', () => {
       );
     });
 
+  for (const kind of ['memory', 'sqlite'] as const)
+    it(`imports a version-3 file into ${kind}: no follow request, actor block or domain rule, everything else as it was`, async () => {
+      const records = transferRecords({ users: 14, activities: 120 });
+      const file = join(dir, 'v3.jsonl');
+      writeFileSync(file, `${readFileLines(asVersion3(records), 3).join('\n')}\n`);
+      const store = open(kind);
+
+      const counts = await importStore(store.transfer, file);
+
+      expect(counts).to.deep.include({
+        user: 14,
+        activity: 120,
+        follow_request: 0,
+        actor_block: 0,
+        domain_rule: 0,
+      });
+      expect(await store.actorBlocks.count({ username: 'user_0' as Username })).to.equal(0);
+      expect(await store.followRequests.count({ username: 'user_2' as Username })).to.equal(0);
+      expect(await store.domainRules.list()).to.deep.equal([]);
+      expect(await collect(store.transfer.export())).to.deep.equal(asVersion3(records));
+    });
+
+  it('imports a version-3 file whose profiles do not say whether follows wait for approval: every account is unlocked', async () => {
+    const records = asVersion3(transferRecords({ users: 4, activities: 5 }));
+    const unsaid = records.map((r) => {
+      if (r.record !== 'user' || r.profile === undefined) return r;
+      const { manuallyApprovesFollowers: _, ...profile } = r.profile;
+      return { ...r, profile };
+    });
+    const file = join(dir, 'v3-profiles.jsonl');
+    writeFileSync(file, `${readFileLines(unsaid as TransferRecord[], 3).join('\n')}\n`);
+    expect(readFileSync(file, 'utf8')).to.not.include('manuallyApprovesFollowers');
+    const store = open('sqlite');
+
+    await importStore(store.transfer, file);
+
+    const user1 = records.find((r) => r.record === 'user' && r.username === 'user_1');
+    expect(user1?.record === 'user' && user1.profile?.manuallyApprovesFollowers).to.equal(true);
+    expect((await store.users.findProfile('user_1' as Username))?.profile).to.deep.include({
+      manuallyApprovesFollowers: false,
+    });
+    expect(await collect(store.transfer.export())).to.deep.equal(
+      records.map((r) =>
+        r.record === 'user' && r.profile
+          ? { ...r, profile: { ...r.profile, manuallyApprovesFollowers: false } }
+          : r,
+      ),
+    );
+  });
+
+  it('refuses a domain rule that is not one, naming the field', async () => {
+    const lines = readFileLines(transferRecords({ users: 3, activities: 5 }));
+    const at = lines.findIndex((line) => line.includes('"record":"domain_rule"'));
+    const changed = [...lines];
+    changed[at] = JSON.stringify({ ...(JSON.parse(lines[at]!) as object), kind: 'silence' });
+    const file = join(dir, 'bad-rule.jsonl');
+    writeFileSync(file, `${changed.join('\n')}\n`);
+    const store = open('sqlite');
+
+    const refused = await importStore(store.transfer, file).then(
+      () => null,
+      (error: unknown) => error,
+    );
+
+    expect((refused as Error).message).to.match(new RegExp(`^line ${at + 1}: not a record: kind `));
+    expect(await store.users.count()).to.equal(0);
+  });
+
   it('refuses an activity with neither its entry nor its document, or an entry that is no JSON object', async () => {
     const lines = readFileLines(transferRecords({ users: 3, activities: 5 }));
     const at = lines.findIndex((line) => line.includes('"record":"activity"'));
@@ -186,7 +257,7 @@ describe('the store export file', () => {
     const file = join(dir, 'future.jsonl');
     writeFileSync(
       file,
-      `${[lines[0]!.replace('"version":1', '"version":4'), ...lines.slice(1)].join('\n')}\n`,
+      `${[lines[0]!.replace('"version":1', '"version":5'), ...lines.slice(1)].join('\n')}\n`,
     );
     const store = open('sqlite');
 
@@ -196,7 +267,7 @@ describe('the store export file', () => {
     );
 
     expect(refused).to.be.instanceOf(TransferFileError);
-    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1, 2 or 3');
+    expect((refused as Error).message).to.equal('line 1: not an l2-store file of version 1, 2, 3 or 4');
     expect(await store.users.count()).to.equal(0);
   });
 

@@ -17,7 +17,8 @@ import { MemoryDatabase } from './memory-database.js';
 
 const FEDERATION_KINDS: ReadonlySet<string> = new Set(FEDERATION_JOB_KINDS);
 
-const keyOf = (kind: DomainRuleKind, host: RuleHost): string => `${kind} ${host}`;
+/** A rule's key in MemoryDatabase.domainRules. */
+export const keyOf = (kind: DomainRuleKind, host: RuleHost): string => `${kind} ${host}`;
 
 /** Whether a block rule covers the host of `actor`: what a follower's add checks in its own write. */
 export function blockedActor(db: MemoryDatabase, actor: string): boolean {

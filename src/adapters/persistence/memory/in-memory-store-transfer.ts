@@ -18,8 +18,12 @@ import {
 } from '../table-transfer.js';
 import { checkedBatches } from '../transfer-checks.js';
 import { checkImportedLog } from '../transparency-import.js';
+import { keyOf } from './in-memory-domain-rule-store.js';
 import type { MemoryDatabase } from './memory-database.js';
 import { MemoryTransparencyTree } from './memory-transparency-tree.js';
+
+/** Texts in code unit order, as SQL's binary collation (and PostgreSQL's "C") orders them. */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Entries of a map keyed by name, in the name's order. */
 const byName = <T>(entries: Iterable<[string, T]>): [Username, T][] =>
@@ -66,6 +70,14 @@ function readers(db: MemoryDatabase): RecordReaders {
         .flatMap(([username, list]) => list.map((f) => ({ username: username as Username, ...f })))
         .sort((a, b) => a.position - b.position)
         .map(({ position: _, followedAt, ...f }) => ({ ...f, followedAt: new Date(followedAt) })),
+    follow_request: () => db.followRequests.map(({ request }) => request),
+    actor_block: () => db.actorBlocks.rows.map(({ block }) => block),
+    // By time made, then kind and host, as the other stores order them (one `now` can make several rules).
+    domain_rule: () =>
+      [...db.domainRules.values()].sort(
+        (a, b) =>
+          a.createdAt.getTime() - b.createdAt.getTime() || byText(a.kind, b.kind) || byText(a.host, b.host),
+      ),
     job: () =>
       [...db.jobs.values()]
         .sort((a, b) => a.id - b.id)
@@ -116,6 +128,10 @@ function writers(db: MemoryDatabase): RecordWriters {
       db.activities.push({ position: activity.idx, activity, document: entry }),
     follower: ({ username, followedAt, ...follower }) =>
       db.restoreFollower(username, { ...follower, followedAt: followedAt.getTime() }),
+    follow_request: (request) =>
+      db.followRequests.push({ position: ++db.lastFollowRequestPosition, request }),
+    actor_block: (block) => db.actorBlocks.add(block),
+    domain_rule: (rule) => db.domainRules.set(keyOf(rule.kind, rule.host), rule),
     job: (job) => db.restoreJob({ ...job, queuedAt: job.queuedAt.getTime(), runAt: job.runAt.getTime() }),
   };
 }
@@ -136,8 +152,8 @@ export class InMemoryStoreTransfer implements StoreTransfer {
   async import(records: AsyncIterable<TransferRecord>): Promise<TransferCounts> {
     const { db } = this;
     db.assertOpen();
-    if (db.users.size + db.assets.size + db.activities.length + db.jobs.size > 0)
-      throw new StoreNotEmptyError('users, assets, activities or jobs');
+    if (db.users.size + db.assets.size + db.activities.length + db.jobs.size + db.domainRules.size > 0)
+      throw new StoreNotEmptyError('users, assets, activities, jobs or domain rules');
     // All or nothing, as on SQLite: every record is checked (and read) before any is written.
     const counts = emptyTransferCounts();
     const checked: TransferRecord[] = [];

@@ -17,8 +17,11 @@ import {
 import { checkedBatches } from '../transfer-checks.js';
 import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_DOCUMENTS } from './codecs/activity-documents.js';
+import { ACTOR_BLOCK_DOCUMENTS } from './codecs/actor-block-documents.js';
 import { ASSET_DOCUMENTS } from './codecs/asset-documents.js';
 import {
+  DOMAIN_RULE_DOCUMENTS,
+  FOLLOW_REQUEST_DOCUMENTS,
   FOLLOWER_DOCUMENTS,
   INSTANCE_KEY_DOCUMENTS,
   REMOTE_KEY_DOCUMENTS,
@@ -83,6 +86,23 @@ const TRANSFER_COLLECTIONS: { readonly [K in StoredKind]: TransferCollection<K> 
     sort: { seq: 1 },
     stamp: (next) => ({ seq: ++next.followers }),
   },
+  follow_request: {
+    collection: 'followRequests',
+    codec: FOLLOW_REQUEST_DOCUMENTS,
+    sort: { seq: 1 },
+    stamp: (next) => ({ seq: ++next.followRequests }),
+  },
+  actor_block: {
+    collection: 'actorBlocks',
+    codec: ACTOR_BLOCK_DOCUMENTS,
+    sort: { seq: 1 },
+    stamp: (next) => ({ seq: ++next.actorBlocks }),
+  },
+  domain_rule: {
+    collection: 'domainRules',
+    codec: DOMAIN_RULE_DOCUMENTS,
+    sort: { createdAt: 1, kind: 1, host: 1 },
+  },
   job: { collection: 'jobs', codec: JOB_DOCUMENTS, sort: { _id: 1 }, stamp: () => ({ _id: new ObjectId() }) },
 };
 
@@ -124,10 +144,17 @@ export class MongoStoreTransfer implements StoreTransfer {
       ['assets', 'asset'],
       ['activities', 'activity'],
       ['jobs', 'job'],
+      ['domain rules', 'domain_rule'],
     ] as const)
       if (await storeCall(() => this.collection(kind).findOne())) throw new StoreNotEmptyError(what);
     const counts = emptyTransferCounts();
-    const positions: ImportPositions = { users: 0, assets: 0, followers: 0 };
+    const positions: ImportPositions = {
+      users: 0,
+      assets: 0,
+      followers: 0,
+      followRequests: 0,
+      actorBlocks: 0,
+    };
     let log: TransparencyLogRecord | null = null;
     for await (const batch of checkedBatches(records, BATCH, counts)) {
       const byCollection = new Map<StoredKind, Document[]>();

@@ -6,11 +6,16 @@ import type { CounterName, MongoCollections, UserCountDocument } from './mongo-s
 import { replaceTagCounts, TAG_INDEX_BUILT } from './mongo-tag-index.js';
 import { USER_COUNTS_BUILT } from './mongo-user-counts.js';
 
-/** The last position an import handed out, per positioned collection (users, assets, follows: 1, 2, 3, …). */
+/**
+ * The last position an import handed out, per positioned collection (users, assets, follows, follow requests, actor
+ * blocks: 1, 2, 3, …).
+ */
 export interface ImportPositions {
   users: number;
   assets: number;
   followers: number;
+  followRequests: number;
+  actorBlocks: number;
 }
 
 export async function rebuildCounts(c: MongoCollections, positions: ImportPositions): Promise<void> {
@@ -26,10 +31,8 @@ export async function rebuildCounts(c: MongoCollections, positions: ImportPositi
     live_assets: liveAssets,
     activities,
     follower_seq: positions.followers,
-    // No export format carries follow requests yet: an imported store has none.
-    follow_request_seq: 0,
-    // No export carries blocks yet: an import is into an empty store, so none are there.
-    actor_block_seq: 0,
+    follow_request_seq: positions.followRequests,
+    actor_block_seq: positions.actorBlocks,
   };
   for (const [name, value] of Object.entries(values) as [CounterName, number][])
     await storeCall(() => c.counters.updateOne({ _id: name }, { $set: { value } }, { upsert: true }));

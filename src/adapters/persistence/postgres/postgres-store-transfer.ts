@@ -18,8 +18,15 @@ import {
 import { checkedBatches } from '../transfer-checks.js';
 import { importLogState, type TransparencyLogRecord } from '../transparency-import.js';
 import { ACTIVITY_ROWS } from './codecs/activity-rows.js';
+import { ACTOR_BLOCK_ROWS } from './codecs/actor-block-rows.js';
 import { ASSET_ROWS } from './codecs/asset-rows.js';
-import { FOLLOWER_ROWS, INSTANCE_KEY_ROWS, REMOTE_KEY_ROWS } from './codecs/federation-rows.js';
+import {
+  DOMAIN_RULE_ROWS,
+  FOLLOW_REQUEST_ROWS,
+  FOLLOWER_ROWS,
+  INSTANCE_KEY_ROWS,
+  REMOTE_KEY_ROWS,
+} from './codecs/federation-rows.js';
 import { JOB_ROWS } from './codecs/job-rows.js';
 import {
   ACCOUNT_EVENT_ROWS,
@@ -66,6 +73,9 @@ export const TRANSFER_TABLES: { readonly [K in StoredKind]: TransferTable<K> } =
   asset: { codec: ASSET_ROWS, order: 'seq' },
   activity: { codec: ACTIVITY_ROWS, order: 'idx' },
   follower: { codec: FOLLOWER_ROWS, order: 'seq' },
+  follow_request: { codec: FOLLOW_REQUEST_ROWS, order: 'seq' },
+  actor_block: { codec: ACTOR_BLOCK_ROWS, order: 'seq' },
+  domain_rule: { codec: DOMAIN_RULE_ROWS, order: 'created_at, kind, host' },
   job: { codec: JOB_ROWS, order: 'id' },
 };
 
@@ -176,7 +186,8 @@ async function logState(connection: Queryable): Promise<TransparencyLogRecord> {
 async function refuseUnlessEmpty(tx: Queryable): Promise<void> {
   const [holds] = await tx.query<{ what: string }>(
     `(SELECT 'users' AS what FROM users LIMIT 1) UNION ALL (SELECT 'assets' FROM assets LIMIT 1)
-     UNION ALL (SELECT 'activities' FROM activities LIMIT 1) UNION ALL (SELECT 'jobs' FROM jobs LIMIT 1) LIMIT 1`,
+     UNION ALL (SELECT 'activities' FROM activities LIMIT 1) UNION ALL (SELECT 'jobs' FROM jobs LIMIT 1)
+     UNION ALL (SELECT 'domain rules' FROM domain_rules LIMIT 1) LIMIT 1`,
   );
   if (holds) throw new StoreNotEmptyError(holds.what);
 }

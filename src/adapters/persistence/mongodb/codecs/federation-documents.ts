@@ -1,7 +1,7 @@
 // What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair.
 import type { ObjectId } from 'mongodb';
 import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
-import { hostKeyOfUrl } from '../../../../domain/domain-rules.js';
+import { hostKey, hostKeyOfUrl, type DomainRule, type RuleHost } from '../../../../domain/domain-rules.js';
 import type { FollowRequest } from '../../../../domain/follow-request.js';
 import type { Follower } from '../../../../domain/follower.js';
 import type { Username } from '../../../../domain/user.js';
@@ -131,3 +131,9 @@ export interface DomainRuleDocument {
   hostKey: string;
   createdAt: Date;
 }
+
+/** A rule's document; `hostKey` is derived from the host, never exported. */
+export const DOMAIN_RULE_DOCUMENTS: MongoCodec<DomainRule, DomainRuleDocument> = {
+  toDocument: (r) => ({ kind: r.kind, host: r.host, hostKey: hostKey(r.host), createdAt: r.createdAt }),
+  fromDocument: (doc) => ({ kind: doc.kind, host: doc.host as RuleHost, createdAt: doc.createdAt }),
+};

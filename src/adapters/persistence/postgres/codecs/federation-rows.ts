@@ -1,6 +1,13 @@
-// What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair.
+// What federation keeps: who follows whom, the keys of remote actors, the service actor's own key pair, the
+// operator's domain rules.
 import type { RemoteKey } from '../../../../application/ports/remote-key-store.js';
-import { hostKeyOfUrl } from '../../../../domain/domain-rules.js';
+import {
+  hostKey,
+  hostKeyOfUrl,
+  type DomainRule,
+  type DomainRuleKind,
+  type RuleHost,
+} from '../../../../domain/domain-rules.js';
 import type { FollowRequest } from '../../../../domain/follow-request.js';
 import type { Follower } from '../../../../domain/follower.js';
 import type { Username } from '../../../../domain/user.js';
@@ -113,6 +120,21 @@ export const INSTANCE_KEY_ROWS = postgresTable('instance_actor', {
   fromRow: (row) => ({
     publicKeyPem: row.public_key_pem,
     privateKeyPem: row.private_key_pem,
+    createdAt: row.created_at,
+  }),
+});
+
+/** An operator's domain rule, one per (kind, host); `host_key` is derived from the host, never exported. */
+export const DOMAIN_RULE_ROWS = postgresTable('domain_rules', {
+  kind: 'text',
+  host: 'text',
+  host_key: 'text',
+  created_at: 'timestamptz',
+}).codec<DomainRule>({
+  toRow: (r) => ({ kind: r.kind, host: r.host, host_key: hostKey(r.host), created_at: r.createdAt }),
+  fromRow: (row) => ({
+    kind: row.kind as DomainRuleKind,
+    host: row.host as RuleHost,
     createdAt: row.created_at,
   }),
 });
