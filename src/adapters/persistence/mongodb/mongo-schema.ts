@@ -1,6 +1,11 @@
 import type { Binary, Collection, Db, IndexDescription } from 'mongodb';
 import { AUTHORIZATION_CODE_RETENTION_SECONDS } from '../../../domain/oauth.js';
-import { ACTOR_BLOCK_INDEXES, FOLLOW_REQUEST_INDEXES } from './mongo-follow-control-indexes.js';
+import {
+  ACTOR_BLOCK_INDEXES,
+  DOMAIN_RULE_INDEXES,
+  FOLLOW_REQUEST_INDEXES,
+  FOLLOWER_INDEXES,
+} from './mongo-federation-indexes.js';
 import type { ActivityDocument } from './codecs/activity-documents.js';
 import type { ActorBlockDocument } from './codecs/actor-block-documents.js';
 import type { StoredAssetDocument } from './codecs/asset-documents.js';
@@ -104,8 +109,7 @@ export type UserCountField = 'activities' | 'liveAssets' | 'followers';
 /**
  * `users`: the highest user position handed out. `live_users`: how many accounts are not deleted. `asset_seq`: the highest asset position handed out. `live_assets`: how many assets are not deleted.
  * `activities`: the next idx of the activity log, which is also how many activities there are. `follower_seq`: the
- * highest follow position handed out. `follow_request_seq`: the highest follow request position handed out.
- * `actor_block_seq`: the highest actor block position handed out.
+ * highest follow position handed out. `follow_request_seq`, `actor_block_seq`: those of follow requests and blocks.
  */
 export const COUNTERS = [
   'users',
@@ -291,18 +295,8 @@ export const INDEXES: Readonly<Record<keyof MongoCollections, readonly IndexDesc
     { key: { tagKeys: 1, deletedAt: 1, seq: 1 }, name: ASSETS_LIVE_BY_TAG },
   ],
   activities: [{ key: { actor: 1, _id: 1 }, name: 'activities_by_actor' }],
-  followers: [
-    { key: { username: 1, actor: 1 }, name: 'followers_by_user', unique: true },
-    { key: { username: 1, seq: 1 }, name: 'followers_by_user_seq' },
-    { key: { actor: 1 }, name: 'followers_by_actor' },
-    // A domain block removes a host's followers by a range of keys; allowlist mode counts a user's in scope.
-    { key: { hostKey: 1 }, name: 'followers_by_host' },
-    { key: { username: 1, hostKey: 1 }, name: 'followers_by_user_host' },
-  ],
-  domainRules: [
-    { key: { kind: 1, host: 1 }, name: 'domain_rules_by_host', unique: true },
-    { key: { hostKey: 1, kind: 1 }, name: 'domain_rules_by_key' },
-  ],
+  followers: FOLLOWER_INDEXES,
+  domainRules: DOMAIN_RULE_INDEXES,
   followRequests: FOLLOW_REQUEST_INDEXES,
   actorBlocks: ACTOR_BLOCK_INDEXES,
   remoteKeys: [],
