@@ -45,6 +45,7 @@ export const FEDERATION_USE_CASES = {
       p.store.users,
       p.store.followers,
       p.store.followRequests,
+      p.store.actorBlocks,
       p.store.jobs,
       p.signatureVerifier,
       p.federation,

@@ -2,6 +2,7 @@
 // then its actor is read, and `followAnswer` decides: a follower (or an account that approves nobody by hand) is
 // accepted — follower stored, Accept queued, one write —, a locked account's Follow becomes a request (stored,
 // nothing sent), and a blocked or moved account's is rejected (a Reject queued, nothing stored).
+import { isMoved } from '../../../domain/account-move.js';
 import type { Urls } from '../../../domain/activity-streams.js';
 import { idOf, sameOrigin, type IncomingActivity } from '../../../domain/federation.js';
 import { acceptDocument, rejectDocument, rejectId } from '../../../domain/follow-documents.js';
@@ -9,6 +10,7 @@ import { followAnswer } from '../../../domain/follow-request.js';
 import { acceptJob, laneOf, rejectJob } from '../../../domain/jobs.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { isActive, normaliseUsername, type UserProfile } from '../../../domain/user.js';
+import type { ActorBlockStore } from '../../ports/actor-block-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FollowRequestStore } from '../../ports/follow-request-store.js';
@@ -51,6 +53,7 @@ export interface FollowPorts {
   readonly users: UserRepository;
   readonly followers: FollowerRepository;
   readonly followRequests: FollowRequestStore;
+  readonly actorBlocks: ActorBlockStore;
   readonly jobs: JobQueue;
   readonly client: FederationClient;
   readonly signal: WorkSignal;
@@ -72,14 +75,17 @@ export async function decideFollow(
   // Spent before the actor is fetched: a Follow over budget costs no outbound request and stores nothing.
   const budget = await spendFollowBudget(ports, activity.actor);
   if (!budget.ok) return budget;
+  // A blocked actor is answered at the inbox its block stored: its actor is not fetched, nothing is stored.
+  const block = await ports.actorBlocks.find(user.username, activity.actor);
+  if (block !== null)
+    return reject(ports, activity, user, { id: block.actor, inbox: block.inbox, sharedInbox: null });
   const found = await askerOf(ports, activity.actor);
   if (!found.ok) return found;
 
   const alreadyFollows = (await ports.followers.find(user.username, activity.actor)) !== null;
   const answer = followAnswer({
-    // The seams of actor blocks (fc-c2: `actorBlocks.find`) and moves (fc-d: the user's `move.movedTo`).
-    blockedByUser: false,
-    moved: false,
+    blockedByUser: false, // answered above, before any fetch
+    moved: isMoved(user.move),
     alreadyFollows,
     manuallyApprovesFollowers: user.profile.manuallyApprovesFollowers,
   });

@@ -15,6 +15,7 @@ import {
 } from '../../../domain/federation.js';
 import { err, ok, type Result } from '../../../domain/result.js';
 import { normaliseUsername, type UserProfile, type Username } from '../../../domain/user.js';
+import type { ActorBlockStore } from '../../ports/actor-block-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FederationClient } from '../../ports/federation-client.js';
 import type { FederationGate } from '../../ports/federation-gate.js';
@@ -106,6 +107,7 @@ export class ReceiveActivity {
     private readonly users: UserRepository,
     private readonly followers: FollowerRepository,
     private readonly followRequests: FollowRequestStore,
+    actorBlocks: ActorBlockStore,
     jobs: JobQueue,
     private readonly verifier: SignatureVerifier,
     client: FederationClient,
@@ -116,7 +118,19 @@ export class ReceiveActivity {
     limits: FollowLimits,
     private readonly gate: FederationGate,
   ) {
-    this.decision = { users, followers, followRequests, jobs, client, signal, clock, ids, urls, limits };
+    this.decision = {
+      users,
+      followers,
+      followRequests,
+      actorBlocks,
+      jobs,
+      client,
+      signal,
+      clock,
+      ids,
+      urls,
+      limits,
+    };
   }
 
   /**
@@ -168,7 +182,9 @@ export class ReceiveActivity {
         const blocked = this.urls.usernameOf(idOf(activity.object) ?? '');
         if (blocked === null) return ok('ignored');
         const ended = await this.followers.remove(activity.actor, { username: blocked as Username });
-        return ok(ended > 0 ? 'unfollowed' : 'ignored');
+        // Their waiting follow request goes too: they will not follow the user they block.
+        const dropped = await this.followRequests.remove(activity.actor, { username: blocked as Username });
+        return ok(ended + dropped > 0 ? 'unfollowed' : 'ignored');
       }
       default:
         return ok('ignored');

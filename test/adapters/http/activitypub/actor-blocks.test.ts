@@ -89,6 +89,25 @@ describe('blocking an actor (API.md §4.3)', function () {
     expect(again.json).to.deep.equal(blocked.json);
   });
 
+  it('answers a later Follow of a blocked actor with a signed Reject: its actor not fetched, nothing stored', async () => {
+    await followed();
+    expect((await block(peer.actorId)).status).to.equal(201);
+    await peer.waitFor(ofType('Block'));
+    const fetchesBefore = peer.gets.filter((path) => path === '/users/bob').length;
+    const follow = peer.follow(aliceActor);
+
+    expect((await peer.send(`${server.url}/users/alice/inbox`, follow)).status).to.equal(202);
+
+    const rejected = await peer.waitFor((r) => r.body.type === 'Reject' && r.body.object?.id === follow.id);
+    expect(rejected.path).to.equal('/users/bob/inbox');
+    expect(rejected.httpSignedBy).to.equal(`${aliceActor}#main-key`);
+    expect(await parseAs(rejected.body)).to.be.instanceOf(Reject);
+    expect(peer.gets.filter((path) => path === '/users/bob').length, 'no fetch of its actor').to.equal(
+      fetchesBefore,
+    );
+    expect(await followerCount()).to.equal(0);
+  });
+
   it('blocks an actor named by @user@host through WebFinger: a fresh signed fetch, and only the Block is sent', async () => {
     const remote = await FedifyPeer.start({
       host: '127.0.0.2',

@@ -98,6 +98,30 @@ for (const store of STORES) {
       expect(page.text).to.include(`has moved to <a href="${carol}"`);
     });
 
+    it('answers a Follow while moved with a signed Reject and stores nothing; after a cancel a Follow is accepted', async () => {
+      expect((await moveTo(peer.handleOf('carol'))).status).to.equal(200);
+      const follow = { ...peer.follow(aliceActor), actor: peer.actorIdOf('dave') };
+      const followers = async () =>
+        (await api.get('/users/alice/followers', { headers: { accept: 'application/activity+json' } })).json
+          .totalItems;
+
+      expect(
+        (await peer.send(`${server.url}/users/alice/inbox`, follow, { keyId: peer.keyIdOf('dave') })).status,
+      ).to.equal(202);
+
+      const rejected = await peer.waitFor((r) => r.body.type === 'Reject' && r.body.object?.id === follow.id);
+      expect(rejected.path).to.equal('/users/dave/inbox');
+      expect(rejected.httpSignedBy).to.equal(`${aliceActor}#main-key`);
+      expect(await followers(), 'only the follower from before the move').to.equal(1);
+      expect((await api.post('/auth/move/cancel', {}, { token: alice })).status).to.equal(200);
+      const again = { ...peer.follow(aliceActor), actor: peer.actorIdOf('dave') };
+      expect(
+        (await peer.send(`${server.url}/users/alice/inbox`, again, { keyId: peer.keyIdOf('dave') })).status,
+      ).to.equal(202);
+      await peer.waitFor((r) => r.body.type === 'Accept' && r.body.object?.id === again.id);
+      expect(await followers()).to.equal(2);
+    });
+
     it('refuses a target whose alsoKnownAs does not list alice: 400 path target, nothing queued or sent', async () => {
       const refused = await moveTo(peer.actorIdOf('dave'));
 

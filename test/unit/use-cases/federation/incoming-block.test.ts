@@ -27,6 +27,7 @@ async function setUp() {
     store.users,
     store.followers,
     store.followRequests,
+    store.actorBlocks,
     store.jobs,
     { verify: async () => ({ ok: true, keyId: `${BOB}#main-key`, owner: BOB }), keyIdOf: () => null },
     federation,

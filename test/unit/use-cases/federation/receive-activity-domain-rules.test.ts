@@ -67,6 +67,7 @@ async function setUp(mode: FederationMode = 'blocklist') {
     store.users,
     store.followers,
     store.followRequests,
+    store.actorBlocks,
     store.jobs,
     verifier,
     client,

@@ -47,6 +47,7 @@ async function setUp(
     store.users,
     store.followers,
     store.followRequests,
+    store.actorBlocks,
     store.jobs,
     verifier,
     federation,
