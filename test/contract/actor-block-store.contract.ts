@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Job, NewJob } from '../../src/application/ports/job-queue.js';
 import type { ActorBlock } from '../../src/domain/actor-block.js';
+import type { FollowRequest } from '../../src/domain/follow-request.js';
 import { documentDeliveryJob } from '../../src/domain/jobs.js';
 import type { Username } from '../../src/domain/user.js';
 import { aFollower, anAcceptJob, aUsername, L2_SERVER, later, MINUTE, T0 } from '../support/builders.js';
@@ -17,6 +18,21 @@ function aBlock(overrides: Partial<ActorBlock> = {}): ActorBlock {
     actor: `https://blocked${n}.example/users/someone`,
     inbox: `https://blocked${n}.example/users/someone/inbox`,
     createdAt: T0,
+    ...overrides,
+  };
+}
+
+/** A Follow of alice waiting for her decision, by an actor on its own host. */
+function aRequest(overrides: Partial<FollowRequest> = {}): FollowRequest {
+  const n = ++blocks;
+  return {
+    id: `request-${n}`,
+    username: aUsername('alice'),
+    actor: `https://asking${n}.example/users/someone`,
+    inbox: `https://asking${n}.example/users/someone/inbox`,
+    sharedInbox: `https://asking${n}.example/inbox`,
+    followId: `https://asking${n}.example/follows/${n}`,
+    requestedAt: T0,
     ...overrides,
   };
 }
@@ -93,6 +109,55 @@ export function actorBlockStoreContract(name: string, harness: PersistenceHarnes
       expect(await store().actorBlocks.followOf(alice, follower.actor)).to.equal(null);
       // One job of a lane per claim, in queue order.
       expect(types(await queued())).to.deep.equal(['Reject', 'Block']);
+    });
+
+    it('finds the waiting follow request of an actor who does not follow, as the follow a block would end', async () => {
+      const request = aRequest();
+      await store().followRequests.add(request);
+      await store().followRequests.add({ ...request, id: 'bobs', username: bob, followId: null });
+
+      expect(await store().actorBlocks.followOf(alice, request.actor)).to.deep.equal({
+        actor: request.actor,
+        inbox: request.inbox,
+        followId: request.followId,
+      });
+      expect(await store().actorBlocks.followOf(aUsername('carol'), request.actor)).to.equal(null);
+    });
+
+    it('drops the blocked actor’s waiting request in the same write, queuing the Reject before the Block', async () => {
+      const request = aRequest();
+      const other = aRequest();
+      const bobs = { ...request, id: 'bobs', username: bob };
+      for (const r of [request, other, bobs]) await store().followRequests.add(r);
+      const block = aBlock({ actor: request.actor, inbox: request.inbox });
+
+      await store().actorBlocks.block(block, jobsOf(block), T0);
+
+      expect(
+        (await store().followRequests.listOlder({ username: alice }, null, 10)).map((e) => e.value),
+      ).to.deep.equal([other]);
+      expect(await store().followRequests.count({ username: bob }), "bob's request stays").to.equal(1);
+      expect(await store().actorBlocks.followOf(alice, request.actor)).to.equal(null);
+      expect(types(await queued())).to.deep.equal(['Reject', 'Block']);
+    });
+
+    it('keeps the waiting request, writing nothing, when a job of its block cannot be stored', async () => {
+      const request = aRequest();
+      await store().followRequests.add(request);
+      const block = aBlock({ actor: request.actor, inbox: request.inbox });
+      const broken = { kind: 'document_delivery', payload: { n: BigInt(1) }, lane: 'https://x.example' };
+
+      let failed = false;
+      try {
+        await store().actorBlocks.block(block, { reject: broken, block: sent(block, 'Block') }, T0);
+      } catch {
+        failed = true;
+      }
+
+      expect(failed).to.equal(true);
+      expect(await listed()).to.deep.equal([]);
+      expect(await store().followRequests.find(alice, request.id)).to.deep.equal(request);
+      expect(await queued()).to.deep.equal([]);
     });
 
     it('answers an actor already blocked with the block stored before, writing nothing', async () => {

@@ -8,7 +8,10 @@ export interface ActorBlockFilter {
   readonly username: Username;
 }
 
-/** What a block would end: the actor's follow of the user (its own inbox and the id of its Follow). */
+/**
+ * What a block would end: the actor's follow of the user, or else its follow request waiting for the user's decision
+ * (its own inbox and the id of its Follow, either way).
+ */
 export interface FollowEnded {
   readonly actor: string;
   readonly inbox: string;
@@ -16,9 +19,9 @@ export interface FollowEnded {
   readonly followId: string | null;
 }
 
-/** The jobs a block queues: the Reject of their follow (when they follow) and the Block itself. */
+/** The jobs a block queues: the Reject of their Follow (when they follow or ask to) and the Block itself. */
 export interface BlockJobs {
-  /** Queued only when the write ends a follow of theirs; null when the caller knew of none. */
+  /** Queued only when the write ends a follow or drops a request of theirs; null when the caller knew of none. */
   readonly reject: NewJob | null;
   readonly block: NewJob;
 }
@@ -32,16 +35,21 @@ export interface BlockOutcome {
 
 /**
  * The remote actors each local user blocked (API.md §4.3 "Blocking an actor"), listed newest first. A block ends
- * the actor's follow of the user in the same write that stores it, and queues what the actor is sent.
+ * the actor's follow of the user and drops its waiting follow request in the same write that stores it, and queues
+ * what the actor is sent.
  */
 export interface ActorBlockStore extends SeekableList<ActorBlock, ActorBlockFilter> {
   /**
-   * One write: `block` stored; `block.actor` removed from `block.username`'s followers; `jobs.reject` queued only if
-   * a follow was removed; `jobs.block` queued. When the user already blocks that actor: `exists` with the block
-   * stored before, and nothing at all is written (no job queued, no follower removed).
+   * One write: `block` stored; `block.actor` removed from `block.username`'s followers and its follow request to
+   * them dropped; `jobs.reject` queued only if a follower or a request was removed (before `jobs.block`);
+   * `jobs.block` queued. When the user already blocks that actor: `exists` with the block stored before, and nothing
+   * at all is written (no job queued, no follower or request removed).
    */
   block(block: ActorBlock, jobs: BlockJobs, now: Date): Promise<BlockOutcome>;
-  /** The follow of `username` by `actor` a block would end, or null when the actor does not follow them. */
+  /**
+   * The follow of `username` by `actor` a block would end: the follower, or else the actor's waiting follow request;
+   * null when it neither follows nor asks to.
+   */
   followOf(username: Username, actor: string): Promise<FollowEnded | null>;
   /** The user's block of `actor`, or null when they do not block it. */
   find(username: Username, actor: string): Promise<ActorBlock | null>;

@@ -23,9 +23,12 @@ export class InMemoryActorBlockStore implements ActorBlockStore {
     const stored = await this.find(block.username, block.actor);
     if (stored !== null) return { outcome: 'exists', block: stored };
     this.db.actorBlocks.add(block);
-    const ended = this.db.removeFollowers(
+    const unfollowed = this.db.removeFollowers(
       (username, follower) => username === block.username && follower.actor === block.actor,
     );
+    const waiting = this.db.followRequests.length;
+    this.db.followRequests = this.db.followRequests.filter((s) => !isRequestOf(s.request, block));
+    const ended = unfollowed + waiting - this.db.followRequests.length;
     // The Reject first: their server ends the follow before it reads the Block (one lane, queue order).
     if (ended > 0 && jobs.reject !== null) this.db.insertJob(jobs.reject, now);
     this.db.insertJob(jobs.block, now);
@@ -35,7 +38,10 @@ export class InMemoryActorBlockStore implements ActorBlockStore {
   async followOf(username: Username, actor: string): Promise<FollowEnded | null> {
     this.db.assertOpen();
     const follower = (this.db.followers.get(username) ?? []).find((f) => f.actor === actor);
-    return follower ? { actor, inbox: follower.inbox, followId: follower.followId } : null;
+    // A request and a follow of one actor do not coexist (deciding removes it); the follow would win.
+    const ended =
+      follower ?? this.db.followRequests.find((s) => isRequestOf(s.request, { username, actor }))?.request;
+    return ended ? { actor, inbox: ended.inbox, followId: ended.followId } : null;
   }
 
   async find(username: Username, actor: string): Promise<ActorBlock | null> {
@@ -82,6 +88,12 @@ export class InMemoryActorBlockStore implements ActorBlockStore {
     return row ? copyOf(row.block) : null;
   }
 }
+
+/** Whether a waiting request is `actor`'s follow request to `username`. */
+const isRequestOf = (
+  request: { readonly username: Username; readonly actor: string },
+  of: { readonly username: Username; readonly actor: string },
+): boolean => request.username === of.username && request.actor === of.actor;
 
 const ofUser = (filter: ActorBlockFilter) => (row: StoredActorBlock) =>
   row.block.username === filter.username;

@@ -26,7 +26,8 @@ const positioned = (doc: ActorBlockDocument): Positioned<ActorBlock> => ({
 
 /**
  * Blocks keyed by their id, unique by (username, actor); `seq` from the `actor_block_seq` counter orders a user's
- * blocks. A block ends the actor's follow and moves the user's `followers` total in its transaction.
+ * blocks. A block ends the actor's follow (moving the user's `followers` total) and drops its follow request in its
+ * transaction.
  */
 export class MongoActorBlockStore implements ActorBlockStore {
   constructor(
@@ -35,7 +36,7 @@ export class MongoActorBlockStore implements ActorBlockStore {
   ) {}
 
   async block(block: ActorBlock, jobs: BlockJobs, now: Date): Promise<BlockOutcome> {
-    const { actorBlocks, followers, counters, jobs: queue, userCounts } = this.collections;
+    const { actorBlocks, followers, followRequests, counters, jobs: queue, userCounts } = this.collections;
     // Made (and their payloads serialised) before the transaction: a payload JSON cannot hold fails with nothing
     // started. The same documents on every run of the transaction are harmless, as an aborted run wrote nothing.
     const reject = jobs.reject === null ? null : jobDocument(jobs.reject, now);
@@ -50,14 +51,14 @@ export class MongoActorBlockStore implements ActorBlockStore {
         const seq = await addToCounter(counters, 'actor_block_seq', 1, session);
         // Two blocks of one (user, actor) racing: the unique index aborts one, which runs again and finds the other.
         await actorBlocks.insertOne({ ...ACTOR_BLOCK_DOCUMENTS.toDocument(block), seq }, { session });
-        const ended = await followers.deleteOne(
-          { username: block.username, actor: block.actor },
-          { session },
-        );
-        if (ended.deletedCount > 0)
+        const of = { username: block.username, actor: block.actor };
+        const unfollowed = await followers.deleteOne(of, { session });
+        if (unfollowed.deletedCount > 0)
           await addToUserCount(userCounts, block.username, 'followers', -1, session);
+        const dropped = await followRequests.deleteOne(of, { session });
+        const ended = unfollowed.deletedCount + dropped.deletedCount;
         // The Reject first: their server ends the follow before it reads the Block (one lane, queue order).
-        if (ended.deletedCount > 0 && reject !== null) await queued(queue, reject, session);
+        if (ended > 0 && reject !== null) await queued(queue, reject, session);
         await queued(queue, blockJob, session);
         return { outcome: 'created', block };
       }),
@@ -65,7 +66,11 @@ export class MongoActorBlockStore implements ActorBlockStore {
   }
 
   async followOf(username: Username, actor: string): Promise<FollowEnded | null> {
-    const found = await storeCall(() => this.collections.followers.findOne({ username, actor }));
+    const { followers, followRequests } = this.collections;
+    // The follower, else its waiting request (deciding a request removes it, so both are never there).
+    const found =
+      (await storeCall(() => followers.findOne({ username, actor }))) ??
+      (await storeCall(() => followRequests.findOne({ username, actor })));
     return found === null ? null : { actor, inbox: found.inbox, followId: found.followId };
   }
 

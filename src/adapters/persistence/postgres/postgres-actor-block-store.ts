@@ -43,23 +43,22 @@ export class PostgresActorBlockStore implements ActorBlockStore {
         // (Null only if it was unblocked in between: still no block of ours was written.)
         refuse({ outcome: 'exists', block: (await blockOf(tx, block.username, block.actor)) ?? block });
       }
-      const ended = await tx.query('DELETE FROM followers WHERE username = $1 AND actor = $2', [
-        block.username,
-        block.actor,
-      ]);
+      const of = [block.username, block.actor];
+      const unfollowed = await tx.query('DELETE FROM followers WHERE username = $1 AND actor = $2', of);
+      const dropped = await tx.query('DELETE FROM follow_requests WHERE username = $1 AND actor = $2', of);
+      const ended = unfollowed.count + dropped.count;
       // The Reject first: their server ends the follow before it reads the Block (one lane, queue order).
-      await insertJobs(
-        tx,
-        ended.count > 0 && jobs.reject !== null ? [jobs.reject, jobs.block] : [jobs.block],
-        now,
-      );
+      await insertJobs(tx, ended > 0 && jobs.reject !== null ? [jobs.reject, jobs.block] : [jobs.block], now);
       return { outcome: 'created', block };
     });
   }
 
   async followOf(username: Username, actor: string): Promise<FollowEnded | null> {
+    // The follower, else its waiting request (deciding a request removes it, so both are never there).
     const [row] = await this.db.query<{ actor: string; inbox: string; follow_id: string | null }>(
-      'SELECT actor, inbox, follow_id FROM followers WHERE username = $1 AND actor = $2',
+      `SELECT actor, inbox, follow_id FROM followers WHERE username = $1 AND actor = $2
+       UNION ALL SELECT actor, inbox, follow_id FROM follow_requests WHERE username = $1 AND actor = $2
+       LIMIT 1`,
       [username, actor],
     );
     return row === undefined ? null : { actor: row.actor, inbox: row.inbox, followId: row.follow_id };

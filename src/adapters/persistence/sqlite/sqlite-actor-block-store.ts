@@ -33,7 +33,7 @@ export class SqliteActorBlockStore implements ActorBlockStore {
   private readonly byActor: Statement<[string, string], BlockRow>;
   private readonly byId: Statement<[string, string], BlockRow>;
   private readonly follow: Statement<
-    [string, string],
+    [{ username: string; actor: string }],
     { actor: string; inbox: string; follow_id: string | null }
   >;
   private readonly older: Statement<[string, number, number], BlockRow>;
@@ -43,18 +43,26 @@ export class SqliteActorBlockStore implements ActorBlockStore {
   constructor(db: Database) {
     this.byActor = db.prepare(`SELECT ${COLUMNS} FROM actor_blocks WHERE username = ? AND actor = ?`);
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM actor_blocks WHERE username = ? AND id = ?`);
+    // The follower, else its waiting request (deciding a request removes it, so both are never there).
     this.follow = db.prepare(
-      'SELECT actor, inbox, follow_id FROM followers WHERE username = ? AND actor = ?',
+      `SELECT actor, inbox, follow_id FROM followers WHERE username = @username AND actor = @actor
+       UNION ALL SELECT actor, inbox, follow_id FROM follow_requests WHERE username = @username AND actor = @actor
+       LIMIT 1`,
     );
     const insert = db.prepare<[RowOf<typeof ACTOR_BLOCK_ROWS.columns>]>(insertSql(ACTOR_BLOCK_ROWS));
     const unfollow = db.prepare<[string, string]>('DELETE FROM followers WHERE username = ? AND actor = ?');
+    const dropRequest = db.prepare<[string, string]>(
+      'DELETE FROM follow_requests WHERE username = ? AND actor = ?',
+    );
     const remove = db.prepare<[string, string]>('DELETE FROM actor_blocks WHERE username = ? AND id = ?');
     const insertJob = prepareJobInsert(db);
     this.blockActor = db.transaction((block: ActorBlock, jobs: BlockJobs, now: Date): BlockOutcome => {
       const stored = this.byActor.get(block.username, block.actor);
       if (stored !== undefined) return { outcome: 'exists', block: ACTOR_BLOCK_ROWS.fromRow(stored) };
       insert.run(ACTOR_BLOCK_ROWS.toRow(block));
-      const ended = unfollow.run(block.username, block.actor).changes;
+      const ended =
+        unfollow.run(block.username, block.actor).changes +
+        dropRequest.run(block.username, block.actor).changes;
       // The Reject first: their server ends the follow before it reads the Block (one lane, queue order).
       if (ended > 0 && jobs.reject !== null) insertJob(jobs.reject, now);
       insertJob(jobs.block, now);
@@ -79,7 +87,7 @@ export class SqliteActorBlockStore implements ActorBlockStore {
   }
 
   async followOf(username: Username, actor: string): Promise<FollowEnded | null> {
-    const row = storeCall(() => this.follow.get(username, actor));
+    const row = storeCall(() => this.follow.get({ username, actor }));
     return row === undefined ? null : { actor: row.actor, inbox: row.inbox, followId: row.follow_id };
   }
 

@@ -23,6 +23,14 @@ describe('blocking an actor (API.md §4.3)', function () {
   const listBlocks = (token = alice) =>
     api.get('/users/alice/blocks', { token, headers: { accept: JSON_ACCEPT } });
   const ofType = (type: string) => (r: Received) => r.body.type === type;
+  const requests = async () => {
+    const response = await api.get('/users/alice/follow_requests', {
+      token: alice,
+      headers: { accept: JSON_ACCEPT },
+    });
+    expect(response.status, response.text).to.equal(200);
+    return response.json;
+  };
 
   /** The peer's bob follows alice, and his server has her Accept. */
   async function followed(): Promise<void> {
@@ -106,6 +114,40 @@ describe('blocking an actor (API.md §4.3)', function () {
       fetchesBefore,
     );
     expect(await followerCount()).to.equal(0);
+  it('blocks an actor whose follow request waits: a signed Reject of its Follow, then a Block, and no request is left', async () => {
+    const locked = await api.send(
+      'PATCH',
+      '/users/alice',
+      { manually_approves_followers: true },
+      { token: alice },
+    );
+    expect(locked.status, locked.text).to.equal(200);
+    const follow = peer.follow(aliceActor);
+    expect((await peer.send(`${server.url}/users/alice/inbox`, follow)).status).to.equal(202);
+    expect((await requests()).total, 'a request, not a follower').to.equal(1);
+
+    const blocked = await block(peer.actorId);
+
+    expect(blocked.status, blocked.text).to.equal(201);
+    expect(await requests()).to.include({ total: 0 });
+    expect(await followerCount()).to.equal(0);
+    const blockReceived = await peer.waitFor(ofType('Block'));
+    const rejectReceived = await peer.waitFor(ofType('Reject'));
+    expect(peer.received.indexOf(rejectReceived)).to.be.below(peer.received.indexOf(blockReceived));
+    for (const received of [rejectReceived, blockReceived]) {
+      expect(received.path).to.equal('/users/bob/inbox');
+      expect(received.httpSignedBy).to.equal(`${aliceActor}#main-key`);
+    }
+    expect(await parseAs(rejectReceived.body)).to.be.instanceOf(Reject);
+    expect(rejectReceived.body.id).to.equal(`${aliceActor}#rejects/${blocked.json.id}`);
+    expect(rejectReceived.body.object).to.deep.equal({
+      id: follow.id,
+      type: 'Follow',
+      actor: peer.actorId,
+      object: aliceActor,
+    });
+    expect(await parseAs(blockReceived.body)).to.be.instanceOf(Block);
+    expect(blockReceived.body.object).to.equal(peer.actorId);
   });
 
   it('blocks an actor named by @user@host through WebFinger: a fresh signed fetch, and only the Block is sent', async () => {

@@ -1,7 +1,8 @@
 // Rule: a person blocks a remote actor (API.md §4.3 "Blocking an actor"), named by its URL or @user@host. A follower
-// named by its id needs no fetch (its stored inbox is used); anyone else is resolved afresh. Themself, a user of this
-// L2, or a name that does not resolve to an actor is refused (400, path `actor`). In one write the block is stored,
-// their follow ends — a Reject of their Follow queued when there was one — and a Block is queued to their own inbox.
+// or an actor whose follow request waits, named by its id, needs no fetch (its stored inbox is used); anyone else is
+// resolved afresh. Themself, a user of this L2, or a name that does not resolve to an actor is refused (400, path
+// `actor`). In one write the block is stored, their follow ends and their request is dropped — a Reject of their
+// Follow queued when there was one — and a Block is queued to their own inbox.
 // An actor already blocked answers the block stored before, and nothing is written. Each block counts towards the
 // user's FOLLOWER_ACTIONS_PER_USER once the cheap checks passed, before anything is fetched.
 import {
@@ -45,7 +46,7 @@ export interface BlockActorOutcome {
 interface Target {
   readonly id: string;
   readonly inbox: string;
-  /** Their follow of the user, when they follow (known before the block, for the Reject). */
+  /** Their follow of the user, or their waiting request, when there is one (known before the block, for the Reject). */
   readonly follow: FollowEnded | null;
 }
 
@@ -137,7 +138,7 @@ export class BlockActor {
     return BLOCK_TARGET_MESSAGES[user.value === username ? 'self' : 'local_user'];
   }
 
-  /** A follower named by its id, from what is stored; anyone else resolved afresh and judged. */
+  /** A follower or a requester named by its id, from what is stored; anyone else resolved afresh and judged. */
   private async target(username: Username, name: ActorName): Promise<Result<Target, BlockActorError>> {
     if (name.kind === 'url') {
       const follow = await this.blocks.followOf(username, name.url);
