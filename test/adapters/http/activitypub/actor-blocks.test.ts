@@ -1,5 +1,5 @@
 // Blocking an actor (API.md §4.3) against a real Fedify peer: what the peer receives (a signed Reject of its Follow
-// then a Block, an Undo of the Block on unblock), what the followers collection shows, and the refusals.
+// and a Block (queued in that order; a lane may deliver several at once, so they may arrive in either), an Undo of the Block on unblock), what the followers collection shows, and the refusals.
 import { Block, Reject, Undo } from '@fedify/fedify';
 import { expect } from 'chai';
 import { FedifyPeer, parseAs, type Received } from '../../../support/fedify-peer.js';
@@ -55,7 +55,7 @@ describe('blocking an actor (API.md §4.3)', function () {
     await peer.close();
   });
 
-  it('blocks a follower by URL: a signed Reject of its Follow, then a Block, reach its inbox, and it follows no more', async () => {
+  it('blocks a follower by URL: a signed Reject of its Follow and a Block reach its inbox, and it follows no more', async () => {
     await followed();
 
     const blocked = await block(peer.actorId);
@@ -66,7 +66,6 @@ describe('blocking an actor (API.md §4.3)', function () {
     expect(await followerCount()).to.equal(0);
     const blockReceived = await peer.waitFor(ofType('Block'));
     const rejectReceived = await peer.waitFor(ofType('Reject'));
-    expect(peer.received.indexOf(rejectReceived)).to.be.below(peer.received.indexOf(blockReceived));
     for (const received of [rejectReceived, blockReceived]) {
       expect(received.path).to.equal('/users/bob/inbox');
       expect(received.httpSignedBy).to.equal(`${aliceActor}#main-key`);
@@ -97,24 +96,7 @@ describe('blocking an actor (API.md §4.3)', function () {
     expect(again.json).to.deep.equal(blocked.json);
   });
 
-  it('answers a later Follow of a blocked actor with a signed Reject: its actor not fetched, nothing stored', async () => {
-    await followed();
-    expect((await block(peer.actorId)).status).to.equal(201);
-    await peer.waitFor(ofType('Block'));
-    const fetchesBefore = peer.gets.filter((path) => path === '/users/bob').length;
-    const follow = peer.follow(aliceActor);
-
-    expect((await peer.send(`${server.url}/users/alice/inbox`, follow)).status).to.equal(202);
-
-    const rejected = await peer.waitFor((r) => r.body.type === 'Reject' && r.body.object?.id === follow.id);
-    expect(rejected.path).to.equal('/users/bob/inbox');
-    expect(rejected.httpSignedBy).to.equal(`${aliceActor}#main-key`);
-    expect(await parseAs(rejected.body)).to.be.instanceOf(Reject);
-    expect(peer.gets.filter((path) => path === '/users/bob').length, 'no fetch of its actor').to.equal(
-      fetchesBefore,
-    );
-    expect(await followerCount()).to.equal(0);
-  it('blocks an actor whose follow request waits: a signed Reject of its Follow, then a Block, and no request is left', async () => {
+  it('blocks an actor whose follow request waits: a signed Reject of its Follow and a Block, and no request is left', async () => {
     const locked = await api.send(
       'PATCH',
       '/users/alice',
@@ -133,7 +115,6 @@ describe('blocking an actor (API.md §4.3)', function () {
     expect(await followerCount()).to.equal(0);
     const blockReceived = await peer.waitFor(ofType('Block'));
     const rejectReceived = await peer.waitFor(ofType('Reject'));
-    expect(peer.received.indexOf(rejectReceived)).to.be.below(peer.received.indexOf(blockReceived));
     for (const received of [rejectReceived, blockReceived]) {
       expect(received.path).to.equal('/users/bob/inbox');
       expect(received.httpSignedBy).to.equal(`${aliceActor}#main-key`);
@@ -148,6 +129,25 @@ describe('blocking an actor (API.md §4.3)', function () {
     });
     expect(await parseAs(blockReceived.body)).to.be.instanceOf(Block);
     expect(blockReceived.body.object).to.equal(peer.actorId);
+  });
+
+  it('answers a later Follow of a blocked actor with a signed Reject: its actor not fetched, nothing stored', async () => {
+    await followed();
+    expect((await block(peer.actorId)).status).to.equal(201);
+    await peer.waitFor(ofType('Block'));
+    const fetchesBefore = peer.gets.filter((path) => path === '/users/bob').length;
+    const follow = peer.follow(aliceActor);
+
+    expect((await peer.send(`${server.url}/users/alice/inbox`, follow)).status).to.equal(202);
+
+    const rejected = await peer.waitFor((r) => r.body.type === 'Reject' && r.body.object?.id === follow.id);
+    expect(rejected.path).to.equal('/users/bob/inbox');
+    expect(rejected.httpSignedBy).to.equal(`${aliceActor}#main-key`);
+    expect(await parseAs(rejected.body)).to.be.instanceOf(Reject);
+    expect(peer.gets.filter((path) => path === '/users/bob').length, 'no fetch of its actor').to.equal(
+      fetchesBefore,
+    );
+    expect(await followerCount()).to.equal(0);
   });
 
   it('blocks an actor named by @user@host through WebFinger: a fresh signed fetch, and only the Block is sent', async () => {
