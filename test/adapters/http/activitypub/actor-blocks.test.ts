@@ -1,5 +1,6 @@
 // Blocking an actor (API.md §4.3) against a real Fedify peer: what the peer receives (a signed Reject of its Follow
-// and a Block (queued in that order; a lane may deliver several at once, so they may arrive in either), an Undo of the Block on unblock), what the followers collection shows, and the refusals.
+// and a Block — queued in that order, but a lane may deliver both at once, so they may arrive in either; an Undo of
+// the Block on unblock), what the followers collection shows, and the refusals.
 import { Block, Reject, Undo } from '@fedify/fedify';
 import { expect } from 'chai';
 import { FedifyPeer, parseAs, type Received } from '../../../support/fedify-peer.js';
