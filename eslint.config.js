@@ -14,6 +14,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['error', 'warn'] }],
+      // Node 20's URL.canParse wrongly refuses non-ASCII URLs after a few thousand calls: src/domain/url-parse.ts.
+      'no-restricted-properties': [
+        'error',
+        { object: 'URL', property: 'canParse', message: 'Use canParseUrl (src/domain/url-parse.ts).' },
+      ],
     },
   },
   {

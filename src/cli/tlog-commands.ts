@@ -13,6 +13,7 @@ import {
 } from '@l2/tlog/client';
 import { nodeSha256, verifyEd25519 } from '@l2/tlog/node-crypto';
 import { CommandError, LogMisbehavedError, UsageError, type Command } from './command.js';
+import { canParseUrl } from '../domain/url-parse.js';
 
 /** A verifier key given on the command line, or the file holding one. */
 function verifierKeyFrom(value: unknown): string {
@@ -38,7 +39,7 @@ function loadState(file: string | undefined): LogVerifierState | null {
 
 /** The prefix of a mirror given with --from: an http(s) URL, with the one slash the resource paths follow. */
 function mirrorPrefix(from: string): string {
-  if (!/^https?:\/\/[^/?#]+/i.test(from) || !URL.canParse(from))
+  if (!/^https?:\/\/[^/?#]+/i.test(from) || !canParseUrl(from))
     throw new CommandError(`--from: ${from} is not an http(s) URL`);
   return `${from.replace(/\/+$/, '')}/`;
 }

@@ -19,7 +19,7 @@ import {
 import { booleanFlag, int } from './env-fields.js';
 import { STORE_ENV, storeLocation } from './store-config.js';
 import type { StoreLocation } from './store-drivers.js';
-
+import { canParseUrl } from '../domain/url-parse.js';
 export { ConfigError };
 
 const EnvSchema = z.object({
@@ -29,7 +29,7 @@ const EnvSchema = z.object({
     .string()
     .default('http://localhost:8200')
     .refine(
-      (v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(v) && URL.canParse(v),
+      (v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(v) && canParseUrl(v),
       'must be an absolute http(s) URL',
     ),
   ...STORE_ENV,

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from './result.js';
+import { canParseUrl } from './url-parse.js';
 
 /**
  * An actor as a person names one (API.md §4.3 "Resolving an actor someone names"): a block, an alias
@@ -34,7 +35,7 @@ export function parseActorName(input: string): Result<ActorName, string> {
 }
 
 function actorUrl(typed: string): Result<ActorName, string> {
-  if (!URL.canParse(typed)) return err('That URL cannot be read.');
+  if (!canParseUrl(typed)) return err('That URL cannot be read.');
   const url = new URL(typed);
   if (url.hostname === '') return err('That URL has no host.');
   if (url.username !== '' || url.password !== '') return err('An actor URL has no user name or password.');
@@ -44,7 +45,7 @@ function actorUrl(typed: string): Result<ActorName, string> {
 
 /** The host (and port) of a handle as a URL would spell it, or null when it is none. */
 function canonicalHost(host: string): string | null {
-  if (!URL.canParse(`https://${host}/`)) return null;
+  if (!canParseUrl(`https://${host}/`)) return null;
   const url = new URL(`https://${host}/`);
   if (url.username !== '' || url.hostname === '' || url.pathname !== '/') return null;
   return url.host;

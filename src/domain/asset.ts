@@ -1,6 +1,7 @@
 import { wellFormed, withoutInvisibleFormatting } from './text.js';
 import { err, ok, type Result } from './result.js';
 import type { Username } from './user.js';
+import { canParseUrl } from './url-parse.js';
 
 export type AssetName = string & { readonly __brand: 'AssetName' };
 
@@ -131,7 +132,7 @@ export function normaliseTags(tags: readonly string[]): Result<string[], AssetFi
  * is longer than URL_MAX_CHARACTERS once serialised.
  */
 export function normaliseAssetUrl(value: string): string | null {
-  if (!URL.canParse(value)) return null;
+  if (!canParseUrl(value)) return null;
   const url = new URL(value);
   const http = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   return http && url.href.length <= URL_MAX_CHARACTERS ? url.href : null;

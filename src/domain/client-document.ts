@@ -3,6 +3,7 @@
 // Which client_ids are looked up, and what a document must say to be accepted, are decided here; fetching is not.
 import { normaliseL1Server, type L1ServerUrl } from './l1-server.js';
 import { err, ok, type Result } from './result.js';
+import { canParseUrl } from './url-parse.js';
 
 /** The most of a client document read; a longer one is refused. */
 export const MAX_CLIENT_DOCUMENT_BYTES = 5_120;
@@ -57,7 +58,7 @@ export function isClientDocumentId(clientId: string, allowPrivate: boolean): boo
 }
 
 const absoluteHttpUrl = (value: unknown): URL | null => {
-  if (typeof value !== 'string' || !URL.canParse(value) || value.includes('#')) return null;
+  if (typeof value !== 'string' || !canParseUrl(value) || value.includes('#')) return null;
   const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username !== '' || url.password !== '') return null;

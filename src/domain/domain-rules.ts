@@ -1,4 +1,5 @@
 import { err, ok, type Result } from './result.js';
+import { canParseUrl } from './url-parse.js';
 
 /**
  * The operator's rules on which servers L2 federates with (API.md §4.3 "Domain blocks"). A rule names a host: a host
@@ -68,7 +69,7 @@ function unmapped(host: string): string {
 function canonicalHost(host: string): string | null {
   // A bare IPv6 literal (`::1`) is written in brackets in a URL; a host with one colon is a host and a port.
   const bracketed = !host.startsWith('[') && (host.match(/:/g)?.length ?? 0) > 1 ? `[${host}]` : host;
-  if (!URL.canParse(`http://${bracketed}`)) return null;
+  if (!canParseUrl(`http://${bracketed}`)) return null;
   const url = new URL(`http://${bracketed}`);
   const bare =
     url.username === '' &&
@@ -133,7 +134,7 @@ export function hostKey(hostname: string): string {
  * absolute URL with a host.
  */
 export function hostKeyOfUrl(url: string): string | null {
-  if (!URL.canParse(url)) return null;
+  if (!canParseUrl(url)) return null;
   const { hostname } = new URL(url);
   return hostname === '' ? null : hostKey(hostname);
 }

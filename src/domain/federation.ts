@@ -1,4 +1,5 @@
 import { err, ok, type Result } from './result.js';
+import { canParseUrl } from './url-parse.js';
 
 /** The parts of an incoming activity the inbox acts on; the rest of the document is ignored. */
 export interface IncomingActivity {
@@ -15,7 +16,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** An absolute http(s) URL, or null. */
 export function httpUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || !URL.canParse(value)) return null;
+  if (typeof value !== 'string' || !canParseUrl(value)) return null;
   const url = new URL(value);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' ? value : null;
 }
@@ -46,7 +47,7 @@ export function parseIncomingActivity(json: unknown): Result<IncomingActivity, s
 
 /** Whether two URLs share scheme, host and port. */
 export function sameOrigin(a: string, b: string): boolean {
-  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+  return canParseUrl(a) && canParseUrl(b) && new URL(a).origin === new URL(b).origin;
 }
 
 /** The Accept of a Follow (§5), built with the other answers to a Follow. */

@@ -1,4 +1,5 @@
 import { AS_CONTEXT } from './activity-streams.js';
+import { canParseUrl } from './url-parse.js';
 
 /**
  * The activities a person's actions send to another actor (API.md §4.3 and §5): what Mastodon sends for the same
@@ -30,7 +31,7 @@ export const blockId = (actor: string, id: string): string => `${actor}#blocks/$
 export const moveId = (actor: string, n: number): string => `${actor}#moves/${n}`;
 
 const sameOrigin = (a: string, b: string): boolean =>
-  URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+  canParseUrl(a) && canParseUrl(b) && new URL(a).origin === new URL(b).origin;
 
 /**
  * Their Follow embedded in an Accept or a Reject, so that their server finds its follow by id or by actor and

@@ -1,3 +1,4 @@
+import { canParseUrl } from './url-parse.js';
 // Plain text as the HTML peers show (API.md §4.1, §4.2): escaped always, paragraphs and line breaks kept, and
 // where asked, http(s) URLs made links.
 
@@ -50,5 +51,5 @@ export function paragraphsHtml(text: string, linkRel: string | null = null): str
 
 /** A value as one line of HTML: escaped, and as a link when the whole value is an http(s) URL. */
 export function valueHtml(value: string, linkRel: string): string {
-  return /^https?:\/\/\S+$/.test(value) && URL.canParse(value) ? linkTo(value, linkRel) : escapeHtml(value);
+  return /^https?:\/\/\S+$/.test(value) && canParseUrl(value) ? linkTo(value, linkRel) : escapeHtml(value);
 }

@@ -7,6 +7,7 @@ import { err, ok, type Result } from './result.js';
 import type { IssuedToken } from './revocation.js';
 import type { TokenClaims } from './token.js';
 import type { Username } from './user.js';
+import { canParseUrl } from './url-parse.js';
 
 /** A code lives this long: the browser is redirected at once, and the L1 server exchanges it at once. */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 60;
@@ -50,7 +51,7 @@ const refuse = (type: AuthorizationRefusal, detail: string) =>
  * here, but a server that decodes it before resolving dot segments serves `/evil`.
  */
 export function redirectUriBelongsTo(redirectUri: string, clientId: L1ServerUrl): boolean {
-  if (!URL.canParse(redirectUri) || redirectUri.includes('#')) return false;
+  if (!canParseUrl(redirectUri) || redirectUri.includes('#')) return false;
   const redirect = new URL(redirectUri);
   if (/%2f|%5c/i.test(redirect.pathname)) return false;
   const client = new URL(clientId);

@@ -29,6 +29,7 @@ import {
   OutboundHttp,
   OUTBOUND_TIMEOUT_MS,
 } from './outbound-request.js';
+import { canParseUrl } from '../../domain/url-parse.js';
 
 const AP_TYPE = 'application/activity+json';
 const ACCEPT_AP =
@@ -207,7 +208,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
 
   /** The address the fetch budgets count `url` against: its host's (first) address, an IPv6 one by /64. */
   private async destinationOf(url: string): Promise<string | FetchFailure> {
-    if (!URL.canParse(url)) return { ok: false, retryable: false, reason: 'not a valid URL' };
+    if (!canParseUrl(url)) return { ok: false, retryable: false, reason: 'not a valid URL' };
     try {
       return destinationKey(await this.http.policy.addressOf(new URL(url).hostname));
     } catch (error) {
@@ -243,7 +244,7 @@ export class HttpFederationClient implements FederationClient, DocumentFetcher {
         if (response.status >= 300 && response.status < 400 && location) {
           if (redirects >= MAX_REDIRECTS)
             return { ok: false, retryable: false, reason: 'too many redirects' };
-          const next = httpUrl(URL.canParse(location, url) ? new URL(location, url).href : null);
+          const next = httpUrl(canParseUrl(location, url) ? new URL(location, url).href : null);
           if (next === null)
             return { ok: false, retryable: false, reason: 'redirected to a URL that is not http(s)' };
           if (!(await this.gate.federatesWith([next]))) return SHUT_OUT;

@@ -2,6 +2,7 @@ import type { lookup as dnsLookup } from 'node:dns';
 import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { DestinationPolicy } from '../../application/ports/destination-policy.js';
+import { canParseUrl } from '../../domain/url-parse.js';
 
 /** 2000::/3, the only IPv6 block handed out as global unicast; anything else is reserved, local or special. */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
@@ -59,7 +60,7 @@ export class IpDestinationPolicy implements DestinationPolicy {
 
   async check(url: string): Promise<string | null> {
     if (this.allowPrivate) return null;
-    if (!URL.canParse(url)) return 'not a valid URL';
+    if (!canParseUrl(url)) return 'not a valid URL';
     // A trailing dot (`localhost.`) names the same host.
     const hostname = new URL(url).hostname
       .replace(/^\[|\]$/g, '')

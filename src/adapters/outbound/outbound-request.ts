@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher, request as UndiciRequest } from 'undici';
 import type { DeliveryOutcome } from '../../application/ports/delivery-outcome.js';
 import type { IpDestinationPolicy } from './ip-destination-policy.js';
+import { canParseUrl } from '../../domain/url-parse.js';
 
 /** An answer's media type, lower-case, without parameters. */
 export const mediaType = (headers: IncomingHttpHeaders): string =>
@@ -194,7 +195,7 @@ export class OutboundHttp {
 
   /** The URL, once the destination rules allow it (a literal address is checked here, a name at connect time). */
   private async allowed(url: string): Promise<URL> {
-    if (!URL.canParse(url)) throw new OutboundFailure('refused', 'not a valid URL');
+    if (!canParseUrl(url)) throw new OutboundFailure('refused', 'not a valid URL');
     const refusal = await this.policy.check(url);
     if (refusal) throw new OutboundFailure('refused', refusal);
     const target = new URL(url);

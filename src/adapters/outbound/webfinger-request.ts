@@ -4,6 +4,7 @@ import type { WebFingerLookup } from '../../application/ports/federation-client.
 import { httpUrl, isRecord } from '../../domain/federation.js';
 import { fetchFailureOf, text } from './fetched-document.js';
 import { mediaType, MAX_RESPONSE_BYTES, OUTBOUND_TIMEOUT_MS, type OutboundHttp } from './outbound-request.js';
+import { canParseUrl } from '../../domain/url-parse.js';
 
 const MAX_REDIRECTS = 3;
 const JRD_TYPES = ['application/jrd+json', 'application/json'];
@@ -16,7 +17,7 @@ const isLoopbackHost = (hostname: string): boolean =>
  * destinations are allowed (tests, a development peer), as client documents are (domain/client-document.ts).
  */
 export function webfingerUrl(user: string, host: string, httpOnLoopback: boolean): string | null {
-  if (!URL.canParse(`https://${host}/`)) return null;
+  if (!canParseUrl(`https://${host}/`)) return null;
   const hostname = new URL(`https://${host}/`).hostname;
   const scheme = httpOnLoopback && isLoopbackHost(hostname) ? 'http' : 'https';
   const resource = encodeURIComponent(`acct:${user}@${host}`);
@@ -76,7 +77,7 @@ export async function askWebfinger(
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && location) {
         if (redirects >= MAX_REDIRECTS) return { ok: false, retryable: false, reason: 'too many redirects' };
-        const next = httpUrl(URL.canParse(location, url) ? new URL(location, url).href : null);
+        const next = httpUrl(canParseUrl(location, url) ? new URL(location, url).href : null);
         if (next === null || !webfingerRedirectAllowed(next, httpOnLoopback))
           return { ok: false, retryable: false, reason: 'redirected to a URL that is not https' };
         if (!(await mayAsk(next)))

@@ -5,6 +5,7 @@ import { normaliseUsername, type UserProfile, type Username } from '../../domain
 import type { FederationClient } from '../ports/federation-client.js';
 import type { RateLimit } from '../ports/rate-limit.js';
 import type { UserRepository } from '../ports/user-repository.js';
+import { canParseUrl } from '../../domain/url-parse.js';
 
 /** An actor a person named (a block, an alias, a move target), read afresh. */
 export interface ResolvedActor {
@@ -69,7 +70,7 @@ export class ActorResolution {
   }
 
   private isOwn(url: string): boolean {
-    return URL.canParse(url) && new URL(url).origin === this.urls.address.origin;
+    return canParseUrl(url) && new URL(url).origin === this.urls.address.origin;
   }
 
   /** A URL on this L2: a user's actor, answered from the store. */

@@ -3,6 +3,7 @@ import type { HttpDependencies } from './dependencies.js';
 import { InputProblem } from './problem.js';
 import { viewer } from './request-auth.js';
 import { personalPage } from './security-headers.js';
+import { canParseUrl } from '../../../domain/url-parse.js';
 
 /** Renders a page with the signed-in user and a CSRF token for its forms. */
 export async function renderPage(
@@ -85,7 +86,7 @@ export function safeNextPath(next: unknown): string {
   // Parse as a browser would (it drops tabs and newlines, so "/\t/evil" means "//evil") and keep only a
   // same-origin path, re-serialised: percent-encoded, no way to smuggle a host or a header break.
   const base = 'http://l2.invalid';
-  const url = URL.canParse(next, base) ? new URL(next, base) : null;
+  const url = canParseUrl(next, base) ? new URL(next, base) : null;
   // Resolved first, then judged: "/.//evil" resolves to "//evil", which a browser reads as another host.
   if (!url || url.origin !== base || url.pathname.startsWith('//')) return '/';
   return `${url.pathname}${url.search}${url.hash}`;

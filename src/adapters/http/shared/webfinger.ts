@@ -1,3 +1,4 @@
+import { canParseUrl } from '../../../domain/url-parse.js';
 // Webfinger's request (API.md §4): which account a `resource` names; and host-meta, which points peers at it. The
 // JRD answers are presenters/service-presenters.ts.
 
@@ -16,7 +17,7 @@ export function usernameFromResource(
     return domain.toLowerCase() === input.domain.toLowerCase() ? user.toLowerCase() : null;
   }
   if (/^acct:/i.test(resource)) return 'malformed';
-  if (!/^https?:\/\//i.test(resource) || !URL.canParse(resource)) return 'malformed';
+  if (!/^https?:\/\//i.test(resource) || !canParseUrl(resource)) return 'malformed';
   const prefix = `${input.actorUrlPrefix}/users/`;
   if (!resource.startsWith(prefix)) return null;
   const rest = resource.slice(prefix.length);

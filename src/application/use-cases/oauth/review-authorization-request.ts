@@ -10,6 +10,7 @@ import {
 import { err, type Result } from '../../../domain/result.js';
 import type { DestinationPolicy } from '../../ports/destination-policy.js';
 import type { ClientRegistry } from '../../services/client-registry.js';
+import { canParseUrl } from '../../../domain/url-parse.js';
 
 export class ReviewAuthorizationRequest {
   constructor(
@@ -41,7 +42,7 @@ export class ReviewAuthorizationRequest {
     if (client.ok)
       return { ok: true as const, value: client.value.kind === 'document' ? client.value.document : null };
     // Not a URL at all: the request's parser says so, in its words.
-    return clientId === undefined || !URL.canParse(clientId)
+    return clientId === undefined || !canParseUrl(clientId)
       ? { ok: true as const, value: null }
       : err<AuthorizationRequestError>({ type: 'invalid_client', detail: client.error });
   }
