@@ -266,7 +266,7 @@ describe('the l2 command', () => {
           .slice(1)
           .filter((word) => /^[a-z]+$/.test(word)),
       );
-    expect(commands).to.have.length(16);
+    expect(commands).to.have.length(22);
     for (const words of commands) {
       const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...words, '--help'], { env });
       expect(stdout, words.join(' ')).to.match(new RegExp(`^usage: l2 ${words.join(' ')}[^\n]*\n\n\\S`));
